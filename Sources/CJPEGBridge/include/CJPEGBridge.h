@@ -1,0 +1,75 @@
+#ifndef SHOWHIDE_CJPEGBRIDGE_H
+#define SHOWHIDE_CJPEGBRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Size of the buffers the bridge writes error messages into.
+#define SH_JPEG_MESSAGE_CAPACITY 200
+
+/// Colour spaces of the JPEG data as stored in the file.
+typedef enum {
+    SH_JPEG_SPACE_UNKNOWN = 0,
+    SH_JPEG_SPACE_GRAY = 1,
+    SH_JPEG_SPACE_RGB = 2,
+    SH_JPEG_SPACE_YCBCR = 3,
+    SH_JPEG_SPACE_CMYK = 4,
+    SH_JPEG_SPACE_YCCK = 5
+} sh_jpeg_space;
+
+/// What the header of a JPEG says, read before any pixel is allocated.
+typedef struct {
+    uint32_t image_width;
+    uint32_t image_height;
+    uint32_t output_width;
+    uint32_t output_height;
+    int components;
+    int precision;
+    int progressive;
+    int arithmetic;
+    sh_jpeg_space space;
+} sh_jpeg_header;
+
+typedef struct sh_jpeg_decoder sh_jpeg_decoder;
+
+/// Reads the header of `data`, allocating no pixels. Returns NULL and fills `message` on any error.
+/// `data` must stay valid until `sh_jpeg_decoder_close`.
+sh_jpeg_decoder *sh_jpeg_decoder_open(const uint8_t *data, size_t size,
+                                      sh_jpeg_header *header,
+                                      char *message, size_t message_capacity);
+
+/// Sets the decode to scale by 1/`scale_denominator` (1, 2, 4 or 8) and updates the output size
+/// in `header`. Returns 0, or -1 and fills `message`.
+int sh_jpeg_decoder_set_scale(sh_jpeg_decoder *decoder, int scale_denominator,
+                              sh_jpeg_header *header,
+                              char *message, size_t message_capacity);
+
+/// Decodes every scanline into `rgba`, which holds output_height rows of `row_stride` bytes.
+/// Returns 0 on success; on failure returns -1 and fills `message`. Warnings that mean
+/// pixels were lost (a truncated file, a corrupt scan) count as failures.
+int sh_jpeg_decoder_read(sh_jpeg_decoder *decoder, uint8_t *rgba, size_t row_stride,
+                         char *message, size_t message_capacity);
+
+/// Releases everything the decoder holds. Safe to call with NULL.
+void sh_jpeg_decoder_close(sh_jpeg_decoder *decoder);
+
+/// Encodes RGBA pixels (alpha ignored) as a baseline JPEG with 4:2:0 chroma subsampling.
+/// `app1` (may be NULL) is written as an APP1 segment: an "Exif\0\0" payload of at most 65533 bytes.
+/// On success returns 0 and `*output` holds `*output_size` bytes that the caller frees with
+/// `sh_jpeg_free`. On failure returns -1 and fills `message`.
+int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_stride,
+                   int quality, const uint8_t *app1, size_t app1_size,
+                   uint8_t **output, size_t *output_size,
+                   char *message, size_t message_capacity);
+
+void sh_jpeg_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,52 @@
+import Foundation
+import Imaging
+
+/// Finds the EXIF block inside a JPEG (APP1 "Exif\0\0") or PNG (eXIf chunk) without decoding pixels.
+public enum ExifLocator {
+    /// The header every EXIF block starts with inside a JPEG APP1 segment.
+    public static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
+
+    /// The EXIF block ("Exif\0\0" + TIFF data), or nil when the file has none.
+    public static func exifBlock(in data: Data) -> Data? {
+        switch ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) {
+        case .jpeg: return jpegExif(in: data)
+        case .png: return pngExif(in: data).map { Data(exifHeader) + $0 }
+        case nil: return nil
+        }
+    }
+
+    private static func jpegExif(in data: Data) -> Data? {
+        let bytes = [UInt8](data.prefix(1 << 20)) // EXIF sits before the scan, in the first segments.
+        var offset = 2
+        while offset + 4 <= bytes.count {
+            guard bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue } // fill byte
+            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
+            if marker == 0xDA || marker == 0xD9 { return nil } // start of scan / end of image
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
+            let payload = (offset + 4)..<(offset + 2 + length)
+            if marker == 0xE1, bytes[payload].starts(with: exifHeader) {
+                return Data(bytes[payload])
+            }
+            offset += 2 + length
+        }
+        return nil
+    }
+
+    private static func pngExif(in data: Data) -> Data? {
+        let bytes = [UInt8](data)
+        var offset = 8
+        while offset + 8 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let start = offset + 8
+            guard length >= 0, start + length <= bytes.count else { return nil }
+            if type == "eXIf" { return Data(bytes[start..<(start + length)]) }
+            if type == "IDAT" || type == "IEND" { return nil }
+            offset = start + length + 4 // data and CRC
+        }
+        return nil
+    }
+}

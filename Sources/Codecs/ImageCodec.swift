@@ -1,0 +1,33 @@
+import Foundation
+import Imaging
+
+/// Decodes and encodes JPEG and PNG, choosing the decoder from the data's first bytes.
+public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
+    private let jpeg = JPEGCodec()
+    private let png = PNGCodec()
+
+    public init() {}
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        guard !data.isEmpty else { throw CodecError.empty }
+        var decoded: DecodedImage
+        switch ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) {
+        case .jpeg: decoded = try jpeg.decode(data, options: options)
+        case .png: decoded = try png.decode(data, options: options)
+        case nil: throw CodecError.unrecognisedFormat
+        }
+        if options.appliesOrientation,
+           let orientation = ExifLocator.exifBlock(in: data).flatMap(ExifBlock.orientation), orientation != .up {
+            decoded.image = decoded.image.applying(orientation)
+            decoded.appliedOrientation = orientation
+        }
+        return decoded
+    }
+
+    public func encode(_ image: RGBAImage, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        switch format {
+        case .jpeg: return try jpeg.encode(image, quality: options.quality, exif: options.exif)
+        case .png: return try png.encode(image)
+        }
+    }
+}

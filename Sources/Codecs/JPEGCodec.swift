@@ -1,0 +1,101 @@
+import CJPEGBridge
+import Foundation
+import Imaging
+
+/// JPEG through libjpeg-turbo, with every libjpeg error and data-losing warning returned as a `CodecError`.
+public struct JPEGCodec: Sendable {
+    public init() {}
+
+    /// The DCT scale denominators libjpeg supports cheaply, largest reduction first.
+    static let scaleDenominators = [8, 4, 2, 1]
+
+    /// The largest denominator whose scaled long side is still at least `minimumLongSide`.
+    static func scaleDenominator(for size: PixelSize, minimumLongSide: Int?) -> Int {
+        guard let minimumLongSide else { return 1 }
+        let longSide = max(size.width, size.height)
+        for denominator in scaleDenominators where (longSide + denominator - 1) / denominator >= minimumLongSide {
+            return denominator
+        }
+        return 1
+    }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        guard !data.isEmpty else { throw CodecError.empty }
+        // libjpeg's bit reader looks past the last scan, so a file that lacks only its end marker
+        // would read as truncated. Supplying the marker loses nothing: a file cut inside the scan
+        // still fails, on the marker met too early.
+        if !data.suffix(2).elementsEqual([0xFF, 0xD9]) {
+            do {
+                return try decodeComplete(data + [0xFF, 0xD9], options: options)
+            } catch let CodecError.corrupt(format, message) where message.lowercased().contains("premature end") {
+                throw CodecError.corrupt(format, "the file ends too early (\(message))")
+            }
+        }
+        return try decodeComplete(data, options: options)
+    }
+
+    private func decodeComplete(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        var message = [CChar](repeating: 0, count: Int(SH_JPEG_MESSAGE_CAPACITY))
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> DecodedImage in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress!
+            var header = sh_jpeg_header()
+            guard let decoder = sh_jpeg_decoder_open(base, raw.count, &header, &message, message.count) else {
+                throw Self.classify(String(cMessage: message))
+            }
+            defer { sh_jpeg_decoder_close(decoder) }
+            // The header alone tells the size: refuse bombs before allocating any pixels.
+            let original = PixelSize(width: Int(header.image_width), height: Int(header.image_height))
+            guard original.pixelCount <= options.maximumPixelCount else {
+                throw CodecError.tooManyPixels(width: original.width, height: original.height, limit: options.maximumPixelCount)
+            }
+            let denominator = Self.scaleDenominator(for: original, minimumLongSide: options.minimumLongSide)
+            guard sh_jpeg_decoder_set_scale(decoder, Int32(denominator), &header, &message, message.count) == 0 else {
+                throw Self.classify(String(cMessage: message))
+            }
+            let width = Int(header.output_width), height = Int(header.output_height)
+            var status: Int32 = 0
+            let image: RGBAImage
+            do {
+                image = try RGBAImage(width: width, height: height) { buffer in
+                    status = sh_jpeg_decoder_read(decoder, buffer.baseAddress, width * RGBAImage.bytesPerPixel, &message, message.count)
+                }
+            } catch {
+                throw CodecError.corrupt(.jpeg, "the header gives a size of \(width)×\(height)")
+            }
+            guard status == 0 else { throw Self.classify(String(cMessage: message)) }
+            return DecodedImage(format: .jpeg, originalSize: original, image: image)
+        }
+    }
+
+    /// Unsupported features are told apart from damage so users know the file is not broken.
+    static func classify(_ message: String) -> CodecError {
+        let prefix = "Corrupt JPEG data: "
+        let message = message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        let lowered = message.lowercased()
+        if lowered.contains("unsupported") || lowered.contains("not implemented") {
+            return .unsupported(.jpeg, message)
+        }
+        return .corrupt(.jpeg, message.isEmpty ? "unknown libjpeg error" : message)
+    }
+
+    public func encode(_ image: RGBAImage, quality: Int, exif: Data?) throws -> Data {
+        if let exif, exif.count > 65533 { throw CodecError.exifTooLarge(bytes: exif.count) }
+        var message = [CChar](repeating: 0, count: Int(SH_JPEG_MESSAGE_CAPACITY))
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize = 0
+        let status = image.bytes.withUnsafeBufferPointer { pixels in
+            if let exif {
+                return exif.withUnsafeBytes { exifBytes in
+                    sh_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowStride,
+                                   Int32(quality), exifBytes.bindMemory(to: UInt8.self).baseAddress, exifBytes.count,
+                                   &output, &outputSize, &message, message.count)
+                }
+            }
+            return sh_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowStride,
+                                  Int32(quality), nil, 0, &output, &outputSize, &message, message.count)
+        }
+        guard status == 0, let output else { throw CodecError.encodingFailed(.jpeg, String(cMessage: message)) }
+        defer { sh_jpeg_free(output) }
+        return Data(bytes: output, count: outputSize)
+    }
+}

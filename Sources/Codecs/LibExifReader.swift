@@ -1,0 +1,177 @@
+import CEXIF
+import Foundation
+import Imaging
+
+/// Reads EXIF with libexif into `ExifMetadata`. Every value is checked against its declared
+/// format and size before use: the bytes come from untrusted files.
+public struct LibExifReader: ExifReading, Sendable {
+    public init() {}
+
+    public func readExif(from data: Data) throws -> ExifMetadata? {
+        guard let block = ExifLocator.exifBlock(in: data) else { return nil }
+        return readExifBlock(block)
+    }
+
+    /// Parses an "Exif\0\0" block; nil when it holds no entries.
+    public func readExifBlock(_ block: Data) -> ExifMetadata? {
+        guard block.count > ExifLocator.exifHeader.count, block.count <= Int(UInt32.max), let exif = exif_data_new() else {
+            return nil
+        }
+        defer { exif_data_unref(exif) }
+        // Keep the file's own tags: no invented "mandatory" entries, no unknown tags dropped.
+        exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        exif_data_unset_option(exif, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
+        block.withUnsafeBytes { raw in
+            exif_data_load_data(exif, raw.bindMemory(to: UInt8.self).baseAddress, UInt32(raw.count))
+        }
+        let contents = Self.contents(of: exif)
+        guard contents.contains(where: { $0.content != nil && $0.content!.pointee.count > 0 }) else { return nil }
+        let reader = EntryReader(order: exif_data_get_byte_order(exif), contents: contents)
+        return reader.metadata()
+    }
+
+    static func contents(of exif: UnsafeMutablePointer<ExifData>) -> [(ifd: ExifIfd, content: UnsafeMutablePointer<ExifContent>?)] {
+        let ifd = exif.pointee.ifd
+        return [(EXIF_IFD_0, ifd.0), (EXIF_IFD_1, ifd.1), (EXIF_IFD_EXIF, ifd.2), (EXIF_IFD_GPS, ifd.3), (EXIF_IFD_INTEROPERABILITY, ifd.4)]
+    }
+}
+
+/// Typed access to the entries of one parsed EXIF block.
+private struct EntryReader {
+    let order: ExifByteOrder
+    let contents: [(ifd: ExifIfd, content: UnsafeMutablePointer<ExifContent>?)]
+
+    func metadata() -> ExifMetadata {
+        var metadata = ExifMetadata()
+        metadata.make = ascii(EXIF_IFD_0, 0x010F)
+        metadata.model = ascii(EXIF_IFD_0, 0x0110)
+        metadata.lens = ascii(EXIF_IFD_EXIF, 0xA434)
+        if let original = ascii(EXIF_IFD_EXIF, 0x9003) ?? ascii(EXIF_IFD_0, 0x0132) {
+            metadata.takenAt = ExifDateTime(
+                exif: original,
+                subseconds: ascii(EXIF_IFD_EXIF, 0x9291),
+                offset: ascii(EXIF_IFD_EXIF, 0x9011)
+            )
+        }
+        metadata.exposureTime = positive(rational(EXIF_IFD_EXIF, 0x829A))
+        metadata.fNumber = positive(rational(EXIF_IFD_EXIF, 0x829D))
+        metadata.focalLength = positive(rational(EXIF_IFD_EXIF, 0x920A))
+        if let iso = integer(EXIF_IFD_EXIF, 0x8827), iso > 0 { metadata.iso = iso }
+        if let value = integer(EXIF_IFD_0, 0x0112) { metadata.orientation = Orientation(rawValue: value) }
+        metadata.gps = gps()
+        metadata.allTags = allTags()
+        return metadata
+    }
+
+    func entry(_ ifd: ExifIfd, _ tag: UInt32) -> ExifEntry? {
+        guard let content = contents.first(where: { $0.ifd == ifd })?.content,
+              let entry = exif_content_get_entry(content, ExifTag(rawValue: tag)),
+              entry.pointee.data != nil
+        else { return nil }
+        return entry.pointee
+    }
+
+    /// The bytes of component `index`, when the entry has that format and really holds that many bytes.
+    func component(_ entry: ExifEntry, _ formats: [ExifFormat], index: Int) -> UnsafeMutablePointer<UInt8>? {
+        guard formats.contains(entry.format), index < Int(entry.components) else { return nil }
+        let size = Int(exif_format_get_size(entry.format))
+        guard size > 0, (index + 1) * size <= Int(entry.size) else { return nil }
+        return entry.data + index * size
+    }
+
+    func ascii(_ ifd: ExifIfd, _ tag: UInt32) -> String? {
+        guard let entry = entry(ifd, tag), entry.format == EXIF_FORMAT_ASCII || entry.format == EXIF_FORMAT_UNDEFINED else {
+            return nil
+        }
+        let bytes = UnsafeBufferPointer(start: entry.data, count: Int(entry.size))
+        return ExifText.clean(bytes.prefix { $0 != 0 })
+    }
+
+    func rational(_ ifd: ExifIfd, _ tag: UInt32, index: Int = 0) -> Double? {
+        guard let entry = entry(ifd, tag) else { return nil }
+        if let bytes = component(entry, [EXIF_FORMAT_RATIONAL], index: index) {
+            let value = exif_get_rational(bytes, order)
+            guard value.denominator != 0 else { return nil }
+            return Double(value.numerator) / Double(value.denominator)
+        }
+        if let bytes = component(entry, [EXIF_FORMAT_SRATIONAL], index: index) {
+            let value = exif_get_srational(bytes, order)
+            guard value.denominator != 0 else { return nil }
+            return Double(value.numerator) / Double(value.denominator)
+        }
+        return nil
+    }
+
+    func integer(_ ifd: ExifIfd, _ tag: UInt32) -> Int? {
+        guard let entry = entry(ifd, tag) else { return nil }
+        if let bytes = component(entry, [EXIF_FORMAT_SHORT], index: 0) { return Int(exif_get_short(bytes, order)) }
+        if let bytes = component(entry, [EXIF_FORMAT_LONG], index: 0) { return Int(exif_get_long(bytes, order)) }
+        if let bytes = component(entry, [EXIF_FORMAT_BYTE], index: 0) { return Int(bytes.pointee) }
+        return nil
+    }
+
+    func positive(_ value: Double?) -> Double? {
+        guard let value, value.isFinite, value > 0 else { return nil }
+        return value
+    }
+
+    /// Degrees, minutes and seconds to signed decimal degrees.
+    func coordinate(_ valueTag: UInt32, _ referenceTag: UInt32, negative: String, limit: Double) -> Double? {
+        guard let degrees = rational(EXIF_IFD_GPS, valueTag, index: 0) else { return nil }
+        let minutes = rational(EXIF_IFD_GPS, valueTag, index: 1) ?? 0
+        let seconds = rational(EXIF_IFD_GPS, valueTag, index: 2) ?? 0
+        var value = degrees + minutes / 60 + seconds / 3600
+        guard value.isFinite, value <= limit else { return nil }
+        if ascii(EXIF_IFD_GPS, referenceTag)?.uppercased() == negative { value = -value }
+        return value
+    }
+
+    func gps() -> GPSPosition? {
+        guard let latitude = coordinate(0x0002, 0x0001, negative: "S", limit: 90),
+              let longitude = coordinate(0x0004, 0x0003, negative: "W", limit: 180)
+        else { return nil }
+        var altitude = rational(EXIF_IFD_GPS, 0x0006)
+        if let value = altitude, let entry = entry(EXIF_IFD_GPS, 0x0005),
+           let reference = component(entry, [EXIF_FORMAT_BYTE, EXIF_FORMAT_UNDEFINED], index: 0), reference.pointee == 1 {
+            altitude = -value
+        }
+        return GPSPosition(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+
+    static let ifdNames: [UInt32: String] = [
+        EXIF_IFD_0.rawValue: "IFD0", EXIF_IFD_1.rawValue: "IFD1", EXIF_IFD_EXIF.rawValue: "EXIF",
+        EXIF_IFD_GPS.rawValue: "GPS", EXIF_IFD_INTEROPERABILITY.rawValue: "Interop",
+    ]
+
+    func allTags() -> [String: String] {
+        var tags: [String: String] = [:]
+        var buffer = [CChar](repeating: 0, count: 1024)
+        for (ifd, content) in contents {
+            guard let content else { continue }
+            let prefix = Self.ifdNames[ifd.rawValue] ?? "IFD"
+            for index in 0..<Int(content.pointee.count) {
+                guard let entry = content.pointee.entries[index] else { continue }
+                let tag = entry.pointee.tag
+                let name = exif_tag_get_name_in_ifd(tag, ifd).map { String(cString: $0) }
+                    ?? "0x" + String(tag.rawValue, radix: 16, uppercase: true)
+                buffer[0] = 0
+                exif_entry_get_value(entry, &buffer, UInt32(buffer.count))
+                let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+                tags["\(prefix).\(name)"] = ExifText.clean(bytes) ?? ""
+            }
+        }
+        return tags
+    }
+}
+
+/// Text from EXIF is untrusted: invalid UTF-8 is replaced, control characters dropped, blanks trimmed.
+enum ExifText {
+    static func clean<Bytes: Sequence>(_ bytes: Bytes) -> String? where Bytes.Element == UInt8 {
+        let decoded = String(decoding: Array(bytes), as: UTF8.self)
+        let printable = String(String.UnicodeScalarView(decoded.unicodeScalars.filter {
+            !CharacterSet.controlCharacters.contains($0)
+        }))
+        let trimmed = printable.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

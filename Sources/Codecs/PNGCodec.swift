@@ -1,0 +1,90 @@
+import CPNG
+import Foundation
+import Imaging
+
+/// PNG through libpng's simplified API, which reports errors by return value rather than longjmp.
+public struct PNGCodec: Sendable {
+    public init() {}
+
+    // Swift does not import the composite PNG_FORMAT_RGBA macros.
+    static let rgbaFormat = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+    static let rgbFormat = UInt32(PNG_FORMAT_FLAG_COLOR)
+    /// 16-bit files without gAMA or sRGB chunks are sRGB, as every other reader assumes.
+    static let sixteenBitIsSRGB = UInt32(0x04)
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        guard !data.isEmpty else { throw CodecError.empty }
+        // libpng reads from the bytes until finish: keep both calls in one closure.
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> DecodedImage in
+            var image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
+                throw CodecError.corrupt(.png, Self.message(of: image))
+            }
+            defer { png_image_free(&image) }
+            let size = PixelSize(width: Int(image.width), height: Int(image.height))
+            guard size.pixelCount <= options.maximumPixelCount else {
+                throw CodecError.tooManyPixels(width: size.width, height: size.height, limit: options.maximumPixelCount)
+            }
+            image.format = Self.rgbaFormat
+            image.flags |= Self.sixteenBitIsSRGB // begin_read resets the flags
+            var succeeded = false
+            let pixels: RGBAImage
+            do {
+                pixels = try RGBAImage(width: size.width, height: size.height) { buffer in
+                    succeeded = png_image_finish_read(&image, nil, buffer.baseAddress, Int32(size.width * 4), nil) != 0
+                }
+            } catch {
+                throw CodecError.corrupt(.png, "the header gives a size of \(size)")
+            }
+            guard succeeded else { throw CodecError.corrupt(.png, Self.message(of: image)) }
+            return DecodedImage(format: .png, originalSize: size, image: pixels)
+        }
+    }
+
+    public func encode(_ image: RGBAImage) throws -> Data {
+        var info = png_image()
+        info.version = UInt32(PNG_IMAGE_VERSION)
+        info.width = UInt32(image.width)
+        info.height = UInt32(image.height)
+        // Opaque images are written without alpha: a quarter smaller before compression.
+        let opaque = image.isOpaque
+        info.format = opaque ? Self.rgbFormat : Self.rgbaFormat
+        let source = opaque ? Self.dropAlpha(image.bytes) : image.bytes
+        let stride = Int32(image.width * (opaque ? 3 : 4))
+        var size = 0
+        let sized = source.withUnsafeBytes { bytes in
+            png_image_write_to_memory(&info, nil, &size, 0, bytes.baseAddress, stride, nil)
+        }
+        guard sized != 0, size > 0 else { throw CodecError.encodingFailed(.png, Self.message(of: info)) }
+        var output = Data(count: size)
+        let written = output.withUnsafeMutableBytes { destination in
+            source.withUnsafeBytes { bytes in
+                png_image_write_to_memory(&info, destination.baseAddress, &size, 0, bytes.baseAddress, stride, nil)
+            }
+        }
+        guard written != 0 else { throw CodecError.encodingFailed(.png, Self.message(of: info)) }
+        output.count = size
+        return output
+    }
+
+    static func dropAlpha(_ rgba: [UInt8]) -> [UInt8] {
+        var rgb = [UInt8](repeating: 0, count: rgba.count / 4 * 3)
+        var target = 0
+        for offset in stride(from: 0, to: rgba.count, by: 4) {
+            rgb[target] = rgba[offset]
+            rgb[target + 1] = rgba[offset + 1]
+            rgb[target + 2] = rgba[offset + 2]
+            target += 3
+        }
+        return rgb
+    }
+
+    static func message(of image: png_image) -> String {
+        var copy = image.message
+        let text = withUnsafeBytes(of: &copy) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? "unknown libpng error" : text
+    }
+}

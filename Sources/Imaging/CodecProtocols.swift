@@ -1,0 +1,74 @@
+import Foundation
+
+/// How to decode: the safety limit on pixels and how far a JPEG may be scaled down while decoding.
+public struct DecodeOptions: Equatable, Sendable {
+    /// The default refusal limit: 100 megapixels.
+    public static let defaultMaximumPixelCount = 100_000_000
+
+    /// Images whose header claims more pixels are refused before anything is allocated.
+    public var maximumPixelCount: Int
+    /// When set, a JPEG is decoded at the smallest DCT scale (1/8, 1/4, 1/2) whose long side
+    /// is still at least this many pixels. Other formats decode at full size.
+    public var minimumLongSide: Int?
+
+    /// When true, the pixels are turned upright according to the file's EXIF orientation.
+    public var appliesOrientation: Bool
+
+    public init(
+        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount,
+        minimumLongSide: Int? = nil,
+        appliesOrientation: Bool = false
+    ) {
+        self.maximumPixelCount = maximumPixelCount
+        self.minimumLongSide = minimumLongSide
+        self.appliesOrientation = appliesOrientation
+    }
+
+    public static let fullSize = DecodeOptions()
+}
+
+/// The result of a decode: the pixels (scaled when asked) and what the file said of itself.
+public struct DecodedImage: Equatable, Sendable {
+    public var format: ImageFormat
+    /// The size the file declares, before any scaling or turning.
+    public var originalSize: PixelSize
+    public var image: RGBAImage
+    /// The orientation that was applied to `image` (`.up` when none was asked for or found).
+    public var appliedOrientation: Orientation
+
+    public init(format: ImageFormat, originalSize: PixelSize, image: RGBAImage, appliedOrientation: Orientation = .up) {
+        self.format = format
+        self.originalSize = originalSize
+        self.image = image
+        self.appliedOrientation = appliedOrientation
+    }
+}
+
+/// How to encode.
+public struct EncodeOptions: Equatable, Sendable {
+    /// JPEG quality, 1–100.
+    public var quality: Int
+    /// A TIFF/EXIF block ("Exif\0\0" and what follows) to embed in a JPEG output.
+    public var exif: Data?
+
+    public init(quality: Int = 90, exif: Data? = nil) {
+        self.quality = quality
+        self.exif = exif
+    }
+}
+
+/// Turns encoded bytes into pixels.
+public protocol ImageDecoding: Sendable {
+    func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage
+}
+
+/// Turns pixels into encoded bytes.
+public protocol ImageEncoding: Sendable {
+    func encode(_ image: RGBAImage, as format: ImageFormat, options: EncodeOptions) throws -> Data
+}
+
+/// Reads the EXIF data of an encoded photo.
+public protocol ExifReading: Sendable {
+    /// The photo's EXIF metadata, or nil when it has none.
+    func readExif(from data: Data) throws -> ExifMetadata?
+}

@@ -1,0 +1,56 @@
+/// The eight EXIF orientations: how the stored pixels must be turned to stand upright.
+public enum Orientation: Int, CaseIterable, Sendable, Codable {
+    case up = 1
+    case upMirrored = 2
+    case down = 3
+    case downMirrored = 4
+    case leftMirrored = 5
+    case right = 6
+    case rightMirrored = 7
+    case left = 8
+
+    /// Whether applying this orientation swaps width and height.
+    public var swapsDimensions: Bool { rawValue >= 5 }
+
+    /// The coordinates in the stored image of the pixel that lands at (x, y) once oriented.
+    /// `width` and `height` are the stored image's.
+    @inline(__always)
+    func sourceCoordinate(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
+        switch self {
+        case .up: return (x, y)
+        case .upMirrored: return (width - 1 - x, y)
+        case .down: return (width - 1 - x, height - 1 - y)
+        case .downMirrored: return (x, height - 1 - y)
+        case .leftMirrored: return (y, x)
+        case .right: return (y, height - 1 - x)
+        case .rightMirrored: return (width - 1 - y, height - 1 - x)
+        case .left: return (width - 1 - y, x)
+        }
+    }
+}
+
+extension RGBAImage {
+    /// The image turned upright according to `orientation`.
+    public func applying(_ orientation: Orientation) -> RGBAImage {
+        if orientation == .up { return self }
+        let outputWidth = orientation.swapsDimensions ? height : width
+        let outputHeight = orientation.swapsDimensions ? width : height
+        var output = bytes
+        let sourceWidth = width, sourceHeight = height
+        bytes.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { destination in
+                let sourcePixels = source.bindMemory(to: UInt32.self)
+                let destinationPixels = destination.bindMemory(to: UInt32.self)
+                for y in 0..<outputHeight {
+                    let row = y * outputWidth
+                    for x in 0..<outputWidth {
+                        let s = orientation.sourceCoordinate(x: x, y: y, width: sourceWidth, height: sourceHeight)
+                        destinationPixels[row + x] = sourcePixels[s.y * sourceWidth + s.x]
+                    }
+                }
+            }
+        }
+        // The byte count is unchanged, so this cannot fail.
+        return try! RGBAImage(width: outputWidth, height: outputHeight, bytes: output)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Imaging
+
+/// What one file turned out to be.
+public struct PhotoInspection: Equatable, Sendable {
+    public var path: String
+    public var format: ImageFormat
+    public var fileSize: Int
+    public var pixelSize: PixelSize
+    public var exif: ExifMetadata?
+
+    public init(path: String, format: ImageFormat, fileSize: Int, pixelSize: PixelSize, exif: ExifMetadata?) {
+        self.path = path
+        self.format = format
+        self.fileSize = fileSize
+        self.pixelSize = pixelSize
+        self.exif = exif
+    }
+
+    /// The size a person sees: width and height swapped when EXIF says the photo is on its side.
+    public var uprightSize: PixelSize {
+        guard exif?.orientation?.swapsDimensions == true else { return pixelSize }
+        return PixelSize(width: pixelSize.height, height: pixelSize.width)
+    }
+}
+
+/// Why a photo could not be read; every case names the file.
+public enum PhotoError: Error, Equatable, LocalizedError {
+    case unreadable(path: String, reason: String)
+    case notAPhoto(path: String)
+    case undecodable(path: String, reason: String)
+
+    public var path: String {
+        switch self {
+        case let .unreadable(path, _), let .notAPhoto(path), let .undecodable(path, _): return path
+        }
+    }
+
+    /// The reason without the path, for tables that show the path in a column of its own.
+    public var reason: String {
+        switch self {
+        case let .unreadable(_, reason): return "cannot read the file: \(reason)"
+        case .notAPhoto: return "not a JPEG or PNG file (unrecognised first bytes)"
+        case let .undecodable(_, reason): return reason
+        }
+    }
+
+    public var errorDescription: String? { "\(path): \(reason)" }
+}
+
+/// Reads one file once and decodes it once, at the smallest size analysis needs, to learn what it is.
+public struct PhotoInspector: Sendable {
+    /// Long side of the scaled decode used to check and analyse a photo.
+    public static let analysisLongSide = 256
+
+    private let fileSystem: any FileSystem
+    private let decoder: any ImageDecoding
+    private let exifReader: any ExifReading
+    private let maximumPixelCount: Int
+
+    public init(
+        fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading,
+        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount
+    ) {
+        self.fileSystem = fileSystem
+        self.decoder = decoder
+        self.exifReader = exifReader
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    public func inspect(path: String) throws(PhotoError) -> PhotoInspection {
+        let data: Data
+        do {
+            data = try fileSystem.contents(of: path)
+        } catch {
+            throw .unreadable(path: path, reason: Self.describe(error))
+        }
+        guard !data.isEmpty else { throw .undecodable(path: path, reason: "the file is empty") }
+        guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else { throw .notAPhoto(path: path) }
+        let decoded: DecodedImage
+        do {
+            let options = DecodeOptions(maximumPixelCount: maximumPixelCount, minimumLongSide: Self.analysisLongSide)
+            decoded = try decoder.decode(data, options: options)
+        } catch {
+            throw .undecodable(path: path, reason: Self.describe(error))
+        }
+        // A photo whose EXIF cannot be parsed is still a photo.
+        let exif = try? exifReader.readExif(from: data)
+        return PhotoInspection(
+            path: path, format: decoded.format, fileSize: data.count, pixelSize: decoded.originalSize, exif: exif ?? nil
+        )
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let localized = error as? LocalizedError, let description = localized.errorDescription { return description }
+        return String(describing: error)
+    }
+}

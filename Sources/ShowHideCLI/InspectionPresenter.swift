@@ -1,0 +1,56 @@
+import Foundation
+import Services
+
+/// Shows inspections as a table (with failures on standard error) or as JSON.
+struct InspectionPresenter {
+    let console: Console
+
+    struct InspectionJSON: Encodable {
+        var path: String
+        var format: String
+        var width: Int
+        var height: Int
+        var fileSize: Int
+        var exif: ExifJSON?
+    }
+
+    struct ReportJSON: Encodable {
+        var photos: [InspectionJSON]
+        var failures: [FailureJSON]
+    }
+
+    func present(_ inspections: [PhotoInspection], failures: [PhotoError], asJSON: Bool) throws {
+        if asJSON {
+            let report = ReportJSON(
+                photos: inspections.map {
+                    InspectionJSON(
+                        path: $0.path, format: $0.format.rawValue, width: $0.pixelSize.width,
+                        height: $0.pixelSize.height, fileSize: $0.fileSize, exif: $0.exif.map(ExifJSON.init)
+                    )
+                },
+                failures: failures.map { FailureJSON(path: $0.path, reason: $0.reason) }
+            )
+            console.print(try JSONOutput.encode(report))
+            return
+        }
+        if !inspections.isEmpty {
+            var table = TextTable(headers: ["FILE", "FORMAT", "PIXELS", "CAMERA", "TAKEN"])
+            for inspection in inspections {
+                table.append([
+                    inspection.path,
+                    inspection.format.rawValue.uppercased(),
+                    inspection.uprightSize.description,
+                    inspection.exif?.cameraName ?? "-",
+                    inspection.exif?.takenAt?.iso8601 ?? "-",
+                ])
+            }
+            table.render(bold: console.bold).forEach(console.print)
+        }
+        for failure in failures {
+            console.warn("showhide: \(failure.path): \(failure.reason)")
+        }
+        if !failures.isEmpty {
+            console.warn("\(inspections.count) readable, \(failures.count) failed")
+        }
+    }
+}

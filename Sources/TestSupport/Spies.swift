@@ -1,0 +1,142 @@
+import Foundation
+import Imaging
+import Services
+import ShowHideCLI
+import XCTest
+
+/// Collects what a presenter or command writes.
+public final class SpyOutput: TextOutput, @unchecked Sendable {
+    private let lock = NSLock()
+    private var chunks: [String] = []
+
+    public init() {}
+
+    public func write(_ text: String) {
+        lock.lock()
+        chunks.append(text)
+        lock.unlock()
+    }
+
+    /// Everything written, joined.
+    public var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return chunks.joined()
+    }
+
+    /// Everything written, split into lines (without the final empty one).
+    public var lines: [String] {
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+}
+
+/// A console whose two streams are spies.
+public struct SpyConsole {
+    public let output = SpyOutput()
+    public let errors = SpyOutput()
+    public let console: Console
+
+    public init(errorsIsTerminal: Bool = false, usesColour: Bool = false) {
+        console = Console(output: output, errors: errors, errorsIsTerminal: errorsIsTerminal, usesColour: usesColour)
+    }
+}
+
+/// Files held in memory. Reading a path it was not given fails the test: a service read what it should not.
+public final class FakeFileSystem: FileSystem, @unchecked Sendable {
+    public struct Missing: Error, LocalizedError {
+        public let path: String
+        public var errorDescription: String? { "no such file: \(path)" }
+    }
+
+    private let lock = NSLock()
+    private var files: [String: Data]
+    private var reads: [String] = []
+    /// Paths that may be asked for and are expected to be missing.
+    public var expectedMissing: Set<String> = []
+
+    public init(files: [String: Data] = [:]) {
+        self.files = files
+    }
+
+    public func contents(of path: String) throws -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        reads.append(path)
+        guard let data = files[path] else {
+            if !expectedMissing.contains(path) { XCTFail("unexpected read of \(path)") }
+            throw Missing(path: path)
+        }
+        return data
+    }
+
+    /// The paths read, in order.
+    public var readPaths: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return reads
+    }
+}
+
+/// A decoder that returns or throws what it is told for each input, and fails the test for any other input.
+public final class StubDecoder: ImageDecoding, @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Data: Result<DecodedImage, any Error>] = [:]
+    private(set) public var calls: [(data: Data, options: DecodeOptions)] = []
+
+    public init() {}
+
+    public func stub(_ data: Data, with result: Result<DecodedImage, any Error>) {
+        lock.lock()
+        results[data] = result
+        lock.unlock()
+    }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        lock.lock()
+        calls.append((data, options))
+        let result = results[data]
+        lock.unlock()
+        guard let result else {
+            XCTFail("unexpected decode of \(data.count) bytes")
+            throw CancellationError()
+        }
+        return try result.get()
+    }
+}
+
+/// An EXIF reader that returns what it is told, and fails the test when it was not told.
+public final class StubExifReader: ExifReading, @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Data: Result<ExifMetadata?, any Error>] = [:]
+
+    public init() {}
+
+    public func stub(_ data: Data, with result: Result<ExifMetadata?, any Error>) {
+        lock.lock()
+        results[data] = result
+        lock.unlock()
+    }
+
+    public func readExif(from data: Data) throws -> ExifMetadata? {
+        lock.lock()
+        let result = results[data]
+        lock.unlock()
+        guard let result else {
+            XCTFail("unexpected EXIF read of \(data.count) bytes")
+            return nil
+        }
+        return try result.get()
+    }
+}
+
+/// An encoder that must never be called.
+public struct UnusedEncoder: ImageEncoding {
+    public init() {}
+
+    public func encode(_ image: RGBAImage, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        XCTFail("unexpected encode of a \(image.width)×\(image.height) image")
+        return Data()
+    }
+}

@@ -1,0 +1,3 @@
+import ShowHideCLI
+
+await ShowHideCommand.run()

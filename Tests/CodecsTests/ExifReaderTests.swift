@@ -1,0 +1,132 @@
+@testable import Codecs
+import Imaging
+import TestSupport
+import XCTest
+
+final class ExifReaderTests: XCTestCase {
+    let reader = LibExifReader()
+    let photo = TestImage.solid(.red, width: 8, height: 8)
+
+    func jpeg(with fixture: ExifFixture) throws -> Data {
+        try Fixture.jpeg(photo, exif: fixture.encoded())
+    }
+
+    func testReadsEveryTypedFieldWrittenByTheTestInBothByteOrders() throws {
+        for order in [ExifFixture.ByteOrder.little, .big] {
+            let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera(byteOrder: order))), "\(order)")
+            XCTAssertEqual(exif.make, "Fixture Optics")
+            XCTAssertEqual(exif.model, "FX-100")
+            XCTAssertEqual(exif.lens, "Fixture 35mm F2.8")
+            XCTAssertEqual(exif.takenAt?.iso8601, "2021-06-15T14:30:05.25+02:00")
+            XCTAssertEqual(try XCTUnwrap(exif.exposureTime), 0.004, accuracy: 1e-12)
+            XCTAssertEqual(try XCTUnwrap(exif.fNumber), 2.8, accuracy: 1e-12)
+            XCTAssertEqual(exif.iso, 400)
+            XCTAssertEqual(try XCTUnwrap(exif.focalLength), 35, accuracy: 1e-12)
+            XCTAssertEqual(exif.orientation, .right)
+            let gps = try XCTUnwrap(exif.gps)
+            XCTAssertEqual(gps.latitude, -(33 + 51.0 / 60 + 36.0 / 3600), accuracy: 1e-9)
+            XCTAssertEqual(gps.longitude, 151 + 12.0 / 60 + 30.0 / 3600, accuracy: 1e-9)
+            XCTAssertEqual(try XCTUnwrap(gps.altitude), -12.5, accuracy: 1e-12)
+        }
+    }
+
+    func testKeepsEveryTagAsText() throws {
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera())))
+        XCTAssertEqual(exif.allTags["IFD0.Make"], "Fixture Optics")
+        XCTAssertEqual(exif.allTags["EXIF.ExposureTime"], "1/250 sec.")
+        XCTAssertEqual(exif.allTags["EXIF.ISOSpeedRatings"], "400")
+        XCTAssertNotNil(exif.allTags["GPS.GPSLatitude"])
+        XCTAssertEqual(exif.allTags.count, 18)
+    }
+
+    func testFallsBackToTheIFD0DateWhenThereIsNoOriginalDate() throws {
+        var fixture = ExifFixture.camera()
+        fixture.exif.removeAll { $0.tag == 0x9003 }
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: fixture)))
+        XCTAssertEqual(exif.takenAt?.iso8601, "2020-01-01T00:00:00.25+02:00")
+    }
+
+    func testAPhotoWithoutEXIFHasNone() throws {
+        XCTAssertNil(try reader.readExif(from: try Fixture.jpeg(photo)))
+        XCTAssertNil(try reader.readExif(from: try Fixture.png(photo)))
+        XCTAssertNil(try reader.readExif(from: Data("not an image".utf8)))
+    }
+
+    func testAnEXIFBlockWithoutEntriesIsNone() throws {
+        XCTAssertNil(try reader.readExif(from: try jpeg(with: ExifFixture())))
+        XCTAssertNil(reader.readExifBlock(Data(ExifLocator.exifHeader)))
+    }
+
+    func testReadsTheEXIfChunkOfAPNG() throws {
+        let tiff = ExifFixture.camera().encoded().dropFirst(ExifLocator.exifHeader.count)
+        let png = try Fixture.png(photo).insertingPNGExif(Data(tiff))
+        XCTAssertEqual(try reader.readExif(from: png)?.model, "FX-100")
+        XCTAssertEqual(try ImageCodec().decode(png, options: .fullSize).image.width, 8, "the chunk does not break decoding")
+    }
+
+    // MARK: Hostile values
+
+    func testZeroDenominatorsGiveNoValue() throws {
+        var fixture = ExifFixture()
+        fixture.exif = [fixture.rational(0x829A, [(1, 0)]), fixture.rational(0x829D, [(0, 0)]), fixture.rational(0x920A, [(0, 10)])]
+        fixture.gps = [fixture.rational(0x0002, [(1, 0), (0, 0), (0, 0)]), fixture.rational(0x0004, [(1, 1), (0, 1), (0, 1)])]
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: fixture)))
+        XCTAssertNil(exif.exposureTime)
+        XCTAssertNil(exif.fNumber)
+        XCTAssertNil(exif.focalLength, "zero is no focal length")
+        XCTAssertNil(exif.gps)
+    }
+
+    func testOutOfRangeValuesAreDropped() throws {
+        var fixture = ExifFixture()
+        fixture.ifd0 = [fixture.short(0x0112, 9)]
+        fixture.exif = [fixture.short(0x8827, 0)]
+        fixture.gps = [fixture.rational(0x0002, [(91, 1)]), fixture.rational(0x0004, [(10, 1)])]
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: fixture)))
+        XCTAssertNil(exif.orientation)
+        XCTAssertNil(exif.iso)
+        XCTAssertNil(exif.gps)
+    }
+
+    func testValuesOfTheWrongTypeAreIgnored() throws {
+        var fixture = ExifFixture()
+        fixture.ifd0 = [fixture.ascii(0x0112, "six"), fixture.short(0x010F, 42)]
+        fixture.exif = [fixture.ascii(0x829A, "1/250")]
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: fixture)))
+        XCTAssertNil(exif.orientation)
+        XCTAssertNil(exif.make)
+        XCTAssertNil(exif.exposureTime)
+    }
+
+    func testLongIntegersAndSignedRationalsAreRead() throws {
+        var fixture = ExifFixture()
+        fixture.exif = [fixture.long(0x8827, 3200), fixture.signedRational(0x920A, [(50, 1)])]
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: fixture)))
+        XCTAssertEqual(exif.iso, 3200)
+        XCTAssertEqual(exif.focalLength, 50)
+    }
+
+    func testHostileStringsComeBackAsCleanText() throws {
+        var fixture = ExifFixture()
+        fixture.ifd0 = [
+            fixture.asciiBytes(0x010F, Array("Make\u{07}\u{1B}[31m".utf8)), // no terminator, control characters
+            fixture.asciiBytes(0x0110, [0x4D, 0xFF, 0xFE, 0x6F, 0x00, 0x41]), // invalid UTF-8, text after NUL
+            fixture.ascii(0x0131, "   "),
+        ]
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: fixture)))
+        XCTAssertEqual(exif.make, "Make[31m")
+        XCTAssertEqual(exif.model, "M\u{FFFD}\u{FFFD}o")
+        XCTAssertFalse(exif.allTags.values.contains { $0.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) } })
+    }
+
+    func testGarbageAfterTheEXIFHeaderIsNotFatal() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let noise = (0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            _ = reader.readExifBlock(Data(ExifLocator.exifHeader + [0x49, 0x49, 42, 0] + noise))
+        }
+        // Offsets that point outside the block.
+        let outside = Data(ExifLocator.exifHeader + [0x4D, 0x4D, 0, 42, 0x7F, 0xFF, 0xFF, 0xFF])
+        XCTAssertNil(reader.readExifBlock(outside))
+    }
+}

@@ -1,0 +1,105 @@
+import Codecs
+import Foundation
+import Imaging
+import TestSupport
+import XCTest
+
+/// Runs the built `showhide` binary as a user would.
+final class BinaryTests: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    struct Run {
+        var status: Int32
+        var reason: Process.TerminationReason
+        var output: String
+        var errors: String
+    }
+
+    /// The `showhide` built beside this test bundle.
+    var binary: URL {
+        var url = Bundle(for: BinaryTests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("showhide")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            url = Bundle.main.bundleURL.appendingPathComponent("showhide")
+        }
+        return url
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, reason: process.terminationReason,
+                   output: String(decoding: outputData, as: UTF8.self), errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    func write(_ data: Data, _ name: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    func testHelpListsTheCommands() throws {
+        let result = try run(["--help"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("inspect"), result.output)
+        XCTAssertTrue(result.output.contains("Exit statuses"), result.output)
+    }
+
+    func testInspectsGeneratedPhotosAndSurvivesBrokenOnes() throws {
+        let codec = ImageCodec()
+        let jpeg = try write(try codec.encode(TestImage.gradient(width: 64, height: 48), as: .jpeg,
+                                              options: EncodeOptions(exif: ExifFixture.camera().encoded())), "camera.jpg")
+        let png = try write(try codec.encode(TestImage.twoByTwo(.red, .green, .blue, .white), as: .png, options: EncodeOptions()), "tiny.PNG")
+        let truncated = try write(try Data(contentsOf: URL(fileURLWithPath: jpeg)).prefix(300), "cut.jpg")
+        let random = try write(Data((0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }), "noise.jpg")
+        let empty = try write(Data(), "empty.png")
+        let missing = directory.appendingPathComponent("missing.jpg").path
+
+        let result = try run(["inspect", "--json", jpeg, png, truncated, random, empty, missing])
+
+        XCTAssertEqual(result.reason, .exit, "the process exits, it does not crash")
+        XCTAssertEqual(result.status, 1, "some files failed")
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let photos = try XCTUnwrap(report["photos"] as? [[String: Any]])
+        XCTAssertEqual(photos.map { $0["path"] as? String }, [jpeg, png])
+        XCTAssertEqual((photos[0]["exif"] as? [String: Any])?["model"] as? String, "FX-100")
+        XCTAssertEqual(photos[1]["format"] as? String, "png")
+        let failures = try XCTUnwrap(report["failures"] as? [[String: String]])
+        XCTAssertEqual(failures.map { $0["path"] }, [truncated, random, empty, missing])
+        XCTAssertTrue(failures[0]["reason"]?.contains("ends too early") == true, "\(failures[0])")
+        XCTAssertEqual(failures[1]["reason"], "not a JPEG or PNG file (unrecognised first bytes)")
+        XCTAssertEqual(failures[2]["reason"], "the file is empty")
+        XCTAssertTrue(failures[3]["reason"]?.hasPrefix("cannot read the file") == true)
+    }
+
+    func testAllGoodFilesExitZeroWithATable() throws {
+        let png = try write(try ImageCodec().encode(TestImage.solid(.blue, width: 3, height: 2), as: .png, options: EncodeOptions()), "blue.png")
+        let result = try run(["inspect", png], environment: ["NO_COLOR": "1"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("PNG     3×2"), result.output)
+        XCTAssertFalse(result.output.contains("\u{1B}["), "no colour codes")
+    }
+
+    func testAWrongArgumentExitsWithTheUsageStatus() throws {
+        let result = try run(["inspect"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.errors.contains("Name at least one file"), result.errors)
+    }
+}
