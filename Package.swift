@@ -9,6 +9,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: C libraries from Debian
@@ -43,24 +45,38 @@ let package = Package(
             dependencies: ["Imaging", "CJPEGBridge", "CPNG", "CEXIF"]
         ),
 
-        // MARK: Services (depend on protocols, not on codecs)
+        // MARK: Catalogue: GRDB records and repositories, schema from Migrations/*.sql
+        .executableTarget(name: "MigrationEmbedder", path: "Sources/MigrationEmbedder"),
+        .plugin(
+            name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["MigrationEmbedder"],
+            path: "Sources/EmbedMigrations"
+        ),
+        .target(
+            name: "Catalogue",
+            dependencies: ["Imaging", .product(name: "GRDB", package: "GRDB.swift")],
+            plugins: ["EmbedMigrations"]
+        ),
+
+        // MARK: Services (depend on protocols, not on codecs or GRDB)
         .target(
             name: "Services",
-            dependencies: ["Imaging"]
+            dependencies: ["Imaging", "Catalogue", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // MARK: Command line
         .target(
             name: "ShowHideCLI",
             dependencies: [
-                "Services", "Codecs", "Imaging",
+                "Services", "Codecs", "Catalogue", "Imaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "showhide", dependencies: ["ShowHideCLI"]),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["Imaging", "Services", "ShowHideCLI"]),
+        .target(name: "TestSupport", dependencies: ["Imaging", "Catalogue", "Services", "ShowHideCLI"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .target(
             name: "CJPEGFixtures",
@@ -69,10 +85,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "CJPEGFixtures"]),
-        .testTarget(name: "ServicesTests", dependencies: ["Services", "Imaging", "TestSupport"]),
+        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "Imaging", "TestSupport"]),
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "Imaging", "TestSupport"]),
         .testTarget(
             name: "ShowHideCLITests",
-            dependencies: ["ShowHideCLI", "Services", "Codecs", "Imaging", "TestSupport"]
+            dependencies: ["ShowHideCLI", "Services", "Catalogue", "Codecs", "Imaging", "TestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "Imaging", "TestSupport"]),
     ]

@@ -46,7 +46,8 @@ private struct EntryReader {
         metadata.make = ascii(EXIF_IFD_0, 0x010F)
         metadata.model = ascii(EXIF_IFD_0, 0x0110)
         metadata.lens = ascii(EXIF_IFD_EXIF, 0xA434)
-        if let original = ascii(EXIF_IFD_EXIF, 0x9003) ?? ascii(EXIF_IFD_0, 0x0132) {
+        // DateTimeOriginal only: IFD0's DateTime is when the file was last changed, not when the photo was taken.
+        if let original = ascii(EXIF_IFD_EXIF, 0x9003) {
             metadata.takenAt = ExifDateTime(
                 exif: original,
                 subseconds: ascii(EXIF_IFD_EXIF, 0x9291),
@@ -56,7 +57,7 @@ private struct EntryReader {
         metadata.exposureTime = positive(rational(EXIF_IFD_EXIF, 0x829A))
         metadata.fNumber = positive(rational(EXIF_IFD_EXIF, 0x829D))
         metadata.focalLength = positive(rational(EXIF_IFD_EXIF, 0x920A))
-        if let iso = integer(EXIF_IFD_EXIF, 0x8827), iso > 0 { metadata.iso = iso }
+        metadata.iso = integer(EXIF_IFD_EXIF, 0x8827)
         if let value = integer(EXIF_IFD_0, 0x0112) { metadata.orientation = Orientation(rawValue: value) }
         metadata.gps = gps()
         metadata.allTags = allTags()

@@ -58,7 +58,7 @@ public struct ExifDateTime: Equatable, Sendable, Codable {
     public var hour: Int, minute: Int, second: Int
     /// The digits of the fraction of a second, as written ("23" means 0.23 s).
     public var subseconds: String?
-    /// "+02:00", "-05:30" or "Z"-free "+00:00", as written.
+    /// "+02:00", "-05:30" or "Z", as written.
     public var offset: String?
 
     public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
@@ -101,12 +101,18 @@ public struct ExifDateTime: Equatable, Sendable, Codable {
            !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
             self.subseconds = digits
         }
-        if let offset = offset?.trimmingCharacters(in: .whitespaces), Self.isValidOffset(offset) {
-            self.offset = offset
+        // Some writers append the offset, or a "Z" for UTC, to the date itself.
+        let appended = String(decoding: bytes[19...], as: UTF8.self)
+        for candidate in [offset?.trimmingCharacters(in: .whitespaces), appended] {
+            if let candidate, Self.isValidOffset(candidate) {
+                self.offset = candidate
+                break
+            }
         }
     }
 
     private static func isValidOffset(_ text: String) -> Bool {
+        if text == "Z" { return true }
         let bytes = Array(text.utf8)
         guard bytes.count == 6, bytes[0] == 43 || bytes[0] == 45, bytes[3] == 58 else { return false }
         let digits = [bytes[1], bytes[2], bytes[4], bytes[5]].map { Int($0) - 48 }

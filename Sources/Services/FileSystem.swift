@@ -1,9 +1,50 @@
+import Catalogue
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A regular file found while walking, with what it looked like.
+public struct FoundFile: Equatable, Sendable {
+    public var path: String
+    public var stamp: FileStamp
+
+    public init(path: String, stamp: FileStamp) {
+        self.path = path
+        self.stamp = stamp
+    }
+}
+
+/// Everything under some folders: the files, and the places that could not be walked.
+public struct WalkResult: Equatable, Sendable {
+    public var files: [FoundFile]
+    /// Folders that could not be read, symbolic-link loops, broken links: each with a reason.
+    public var problems: [WalkProblem]
+
+    public init(files: [FoundFile] = [], problems: [WalkProblem] = []) {
+        self.files = files
+        self.problems = problems
+    }
+}
+
+public struct WalkProblem: Equatable, Sendable {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
 
 /// The file system as services see it, so tests can hand them a fake.
 public protocol FileSystem: Sendable {
     /// The whole contents of the file at `path`.
     func contents(of path: String) throws -> Data
+    /// Every regular file under `roots` (folders recursively, or files named directly), in a stable order.
+    func walk(_ roots: [String]) -> WalkResult
+    /// Whether something exists at `path`.
+    func exists(_ path: String) -> Bool
 }
 
 /// The real file system.
@@ -11,6 +52,96 @@ public struct LocalFileSystem: FileSystem {
     public init() {}
 
     public func contents(of path: String) throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        // Read, not mapped: a mapped file that shrinks under us would crash the process.
+        try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    public func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    public func walk(_ roots: [String]) -> WalkResult {
+        var walker = Walker()
+        for root in roots {
+            var info = stat()
+            guard stat(root, &info) == 0 else {
+                walker.problem(root, Walker.errnoText())
+                continue
+            }
+            if Walker.isDirectory(info) {
+                walker.walkDirectory(root, info: info, ancestors: [])
+            } else if Walker.isRegular(info) {
+                walker.result.files.append(FoundFile(path: root, stamp: Walker.stamp(info)))
+            }
+        }
+        return walker.result
+    }
+}
+
+/// Recursive walk with loop detection by device and inode.
+private struct Walker {
+    struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    var result = WalkResult()
+    var walked = Set<Identity>()
+
+    mutating func problem(_ path: String, _ reason: String) {
+        result.problems.append(WalkProblem(path: path, reason: reason))
+    }
+
+    mutating func walkDirectory(_ path: String, info: stat, ancestors: Set<Identity>) {
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        if ancestors.contains(identity) {
+            problem(path, "symbolic link loop: this folder contains itself")
+            return
+        }
+        // A folder reached again through another link was walked already.
+        guard walked.insert(identity).inserted else { return }
+        guard let directory = opendir(path) else {
+            problem(path, "cannot read the folder: \(Self.errnoText())")
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            // Hidden files and folders (thumbnails caches, .git) are not photos of the library.
+            if name.hasPrefix(".") { continue }
+            names.append(name)
+        }
+        closedir(directory)
+        let inside = ancestors.union([identity])
+        for name in names.sorted() {
+            let child = path.hasSuffix("/") ? path + name : path + "/" + name
+            var childInfo = stat()
+            guard stat(child, &childInfo) == 0 else {
+                var linkInfo = stat()
+                let isLink = lstat(child, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
+                problem(child, isLink ? "broken symbolic link" : Self.errnoText())
+                continue
+            }
+            if Self.isDirectory(childInfo) {
+                walkDirectory(child, info: childInfo, ancestors: inside)
+            } else if Self.isRegular(childInfo) {
+                result.files.append(FoundFile(path: child, stamp: Self.stamp(childInfo)))
+            }
+        }
+    }
+
+    static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
+    static func isRegular(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFREG }
+
+    static func stamp(_ info: stat) -> FileStamp {
+        FileStamp(size: Int64(info.st_size),
+                  modifiedAtNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
     }
 }

@@ -8,13 +8,17 @@ public struct PhotoInspection: Equatable, Sendable {
     public var fileSize: Int
     public var pixelSize: PixelSize
     public var exif: ExifMetadata?
+    /// The scaled decode (long side at least `PhotoInspector.analysisLongSide` when the file is that large),
+    /// which every analysis of the photo reuses.
+    public var analysisImage: RGBAImage
 
-    public init(path: String, format: ImageFormat, fileSize: Int, pixelSize: PixelSize, exif: ExifMetadata?) {
+    public init(path: String, format: ImageFormat, fileSize: Int, pixelSize: PixelSize, exif: ExifMetadata?, analysisImage: RGBAImage) {
         self.path = path
         self.format = format
         self.fileSize = fileSize
         self.pixelSize = pixelSize
         self.exif = exif
+        self.analysisImage = analysisImage
     }
 
     /// The size a person sees: width and height swapped when EXIF says the photo is on its side.
@@ -75,6 +79,11 @@ public struct PhotoInspector: Sendable {
         } catch {
             throw .unreadable(path: path, reason: Self.describe(error))
         }
+        return try inspect(data, path: path)
+    }
+
+    /// Inspects bytes already read from `path`.
+    public func inspect(_ data: Data, path: String) throws(PhotoError) -> PhotoInspection {
         guard !data.isEmpty else { throw .undecodable(path: path, reason: "the file is empty") }
         guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else { throw .notAPhoto(path: path) }
         let decoded: DecodedImage
@@ -87,7 +96,8 @@ public struct PhotoInspector: Sendable {
         // A photo whose EXIF cannot be parsed is still a photo.
         let exif = try? exifReader.readExif(from: data)
         return PhotoInspection(
-            path: path, format: decoded.format, fileSize: data.count, pixelSize: decoded.originalSize, exif: exif ?? nil
+            path: path, format: decoded.format, fileSize: data.count, pixelSize: decoded.originalSize, exif: exif ?? nil,
+            analysisImage: decoded.image
         )
     }
 

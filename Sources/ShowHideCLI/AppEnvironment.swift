@@ -1,3 +1,4 @@
+import Catalogue
 import Codecs
 import Foundation
 import Imaging
@@ -11,35 +12,73 @@ public struct AppEnvironment: Sendable {
     public var decoder: any ImageDecoding
     public var encoder: any ImageEncoding
     public var exifReader: any ExifReading
+    public var hasher: any ContentHashing
+    public var clock: any WallClock
+    /// Opens the catalogue in a library folder (created when missing).
+    public var openCatalogue: @Sendable (String) throws -> any PhotoCatalogue
+    /// The process's environment variables.
     public var variables: [String: String]
+    /// The home folder, for the default library location.
+    public var homeDirectory: String
+    /// The working directory, to make relative paths absolute.
+    public var currentDirectory: String
+    public var processorCount: Int
 
     public init(
         console: Console, fileSystem: any FileSystem, decoder: any ImageDecoding,
-        encoder: any ImageEncoding, exifReader: any ExifReading, variables: [String: String]
+        encoder: any ImageEncoding, exifReader: any ExifReading,
+        hasher: any ContentHashing = CryptoHasher(), clock: any WallClock = SystemClock(),
+        openCatalogue: @escaping @Sendable (String) throws -> any PhotoCatalogue = { _ in try SQLiteCatalogue.inMemory() },
+        variables: [String: String] = [:], homeDirectory: String = "/home/user",
+        currentDirectory: String = "/", processorCount: Int = 2
     ) {
         self.console = console
         self.fileSystem = fileSystem
         self.decoder = decoder
         self.encoder = encoder
         self.exifReader = exifReader
+        self.hasher = hasher
+        self.clock = clock
+        self.openCatalogue = openCatalogue
         self.variables = variables
+        self.homeDirectory = homeDirectory
+        self.currentDirectory = currentDirectory
+        self.processorCount = processorCount
     }
 
-    /// The real file system, libjpeg/libpng/libexif, and this process's terminal and environment.
+    /// The real file system, libjpeg/libpng/libexif, SQLite, and this process's terminal and environment.
     public static func live() -> AppEnvironment {
-        let variables = ProcessInfo.processInfo.environment
+        let process = ProcessInfo.processInfo
         let codec = ImageCodec()
         return AppEnvironment(
-            console: .standard(environment: variables),
+            console: .standard(environment: process.environment),
             fileSystem: LocalFileSystem(),
             decoder: codec,
             encoder: codec,
             exifReader: LibExifReader(),
-            variables: variables
+            hasher: CryptoHasher(),
+            clock: SystemClock(),
+            openCatalogue: { try SQLiteCatalogue(libraryDirectory: $0) },
+            variables: process.environment,
+            homeDirectory: FileManager.default.homeDirectoryForCurrentUser.path,
+            currentDirectory: FileManager.default.currentDirectoryPath,
+            processorCount: process.activeProcessorCount
         )
     }
 
     func photoInspector() -> PhotoInspector {
         PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader)
+    }
+
+    func importService(catalogue: any PhotoCatalogue) -> ImportService {
+        ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
+                      hasher: hasher, catalogue: catalogue, clock: clock)
+    }
+
+    /// `path` made absolute against the working directory, with `.` and `..` resolved.
+    func absolutePath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : (currentDirectory as NSString).appendingPathComponent(path)
+        let standard = (absolute as NSString).standardizingPath
+        return standard.isEmpty ? "/" : standard
     }
 }

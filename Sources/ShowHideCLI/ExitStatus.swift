@@ -6,6 +6,8 @@ public enum ExitStatus {
     public static let success = ExitCode(0)
     /// The command ran, but some files could not be read or processed; they are listed.
     public static let someFilesFailed = ExitCode(1)
+    /// What was asked for does not exist (a photo id not in the catalogue).
+    public static let notFound = ExitCode(2)
     /// A wrong argument or option (ArgumentParser's usage status, EX_USAGE).
     public static let usage = ExitCode(64)
     /// The catalogue or another resource the whole command needs could not be opened (EX_UNAVAILABLE).

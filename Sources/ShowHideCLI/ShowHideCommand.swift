@@ -8,10 +8,10 @@ public struct ShowHideCommand: AsyncParsableCommand {
         abstract: "A photo gallery manager that finds each photo's colours and makes show and hide variants.",
         discussion: """
         Exit statuses: 0 success; 1 some files could not be read or processed (they are listed); \
-        64 wrong arguments; 69 the catalogue could not be opened. See Docs/Usage.md.
+        2 not found; 64 wrong arguments; 69 the catalogue could not be opened. See Docs/Usage.md.
         """,
         version: "0.1.0",
-        subcommands: [InspectCommand.self]
+        subcommands: [GalleryCommand.self, InspectCommand.self]
     )
 
     public init() {}

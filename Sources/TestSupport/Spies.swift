@@ -1,3 +1,4 @@
+import Catalogue
 import Foundation
 import Imaging
 import Services
@@ -69,6 +70,48 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
             throw Missing(path: path)
         }
         return data
+    }
+
+    public func walk(_ roots: [String]) -> WalkResult {
+        lock.lock()
+        defer { lock.unlock() }
+        walks.append(roots)
+        let files = self.files.keys.sorted().filter { path in
+            roots.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+        return WalkResult(files: files.map { FoundFile(path: $0, stamp: stamps[$0] ?? Self.stamp(for: self.files[$0]!)) },
+                          problems: walkProblems)
+    }
+
+    public func exists(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return files[path] != nil
+    }
+
+    /// Adds, replaces or (with nil) removes a file.
+    public subscript(path: String) -> Data? {
+        get { lock.withLock { files[path] } }
+        set { lock.withLock { files[path] = newValue } }
+    }
+
+    /// Sets the stamp a file shows when walked (by default its size and a fixed time).
+    public func setStamp(_ stamp: FileStamp, for path: String) {
+        lock.withLock { stamps[path] = stamp }
+    }
+
+    /// Problems every walk reports.
+    public var walkProblems: [WalkProblem] = []
+    private var stamps: [String: FileStamp] = [:]
+    private var walks: [[String]] = []
+
+    static func stamp(for data: Data) -> FileStamp {
+        FileStamp(size: Int64(data.count), modifiedAtNanoseconds: 1_000_000_000)
+    }
+
+    /// Forgets which paths were read.
+    public func resetReads() {
+        lock.withLock { reads.removeAll() }
     }
 
     /// The paths read, in order.

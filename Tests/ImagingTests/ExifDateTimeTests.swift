@@ -21,6 +21,12 @@ final class ExifDateTimeTests: XCTestCase {
         XCTAssertNil(try XCTUnwrap(ExifDateTime(exif: "2015:04:10 20:12:23", subseconds: " ", offset: "0200")).offset)
     }
 
+    func testReadsAnOffsetOrZAppendedToTheDate() {
+        XCTAssertEqual(ExifDateTime(exif: "2013:07:05 03:18:27Z")?.iso8601, "2013-07-05T03:18:27Z")
+        XCTAssertEqual(ExifDateTime(exif: "2013:07:05 03:18:27+09:00")?.offset, "+09:00")
+        XCTAssertNil(ExifDateTime(exif: "2013:07:05 03:18:27 junk")?.offset)
+    }
+
     func testAcceptsDashesAndAT() throws {
         XCTAssertEqual(ExifDateTime(exif: "2001-02-03T04:05:06")?.iso8601, "2001-02-03T04:05:06")
     }

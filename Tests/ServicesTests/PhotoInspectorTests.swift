@@ -1,3 +1,4 @@
+import Catalogue
 import Foundation
 import Imaging
 import Services
@@ -29,7 +30,8 @@ final class PhotoInspectorTests: XCTestCase {
         let inspection = try inspector.inspect(path: "/p/a.jpg")
 
         XCTAssertEqual(inspection, PhotoInspection(path: "/p/a.jpg", format: .jpeg, fileSize: 7,
-                                                   pixelSize: PixelSize(width: 4000, height: 3000), exif: exif))
+                                                   pixelSize: PixelSize(width: 4000, height: 3000), exif: exif,
+                                                   analysisImage: decoded.image))
         XCTAssertEqual(inspection.uprightSize, PixelSize(width: 3000, height: 4000))
         XCTAssertEqual(files.readPaths, ["/p/a.jpg"])
         XCTAssertEqual(decoder.calls.count, 1)

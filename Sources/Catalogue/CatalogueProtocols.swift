@@ -1,0 +1,36 @@
+import Foundation
+
+/// Changes to the catalogue, made inside one transaction by `PhotoCatalogue.write`.
+public protocol CatalogueWriting {
+    /// The photo with this content, if any.
+    func photo(withSHA256 sha256: String) throws -> PhotoLocation?
+    /// The photo that `path` belongs to, as its own path or as a duplicate.
+    func photoID(atPath path: String) throws -> PhotoID?
+    /// A new photo at `path`; returns its id.
+    @discardableResult
+    func insertPhoto(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date) throws -> PhotoID
+    /// The photo's file was moved or renamed to `path`.
+    func movePhoto(_ id: PhotoID, to path: String, stamp: FileStamp) throws
+    /// `path` holds the same content as photo `id`.
+    func addDuplicatePath(_ path: String, of id: PhotoID, stamp: FileStamp, notedAt: Date) throws
+    /// The file at `path` was touched but its content is the same.
+    func updateStamp(ofPath path: String, to stamp: FileStamp) throws
+    /// `path` no longer holds what the catalogue says: forget it. A photo whose own path this was
+    /// moves to one of its duplicates, or is removed when it has none.
+    func detachPath(_ path: String) throws
+    func recordFailure(_ failure: ImportFailure) throws
+    func clearFailure(atPath path: String) throws
+}
+
+/// The catalogue as services see it: no SQL, no GRDB.
+public protocol PhotoCatalogue: Sendable {
+    /// The stamp of every path the catalogue knows, photos and duplicates alike.
+    func knownStamps() throws -> [String: FileStamp]
+    /// Whether some photo has this content.
+    func containsPhoto(withSHA256 sha256: String) throws -> Bool
+    /// Runs `body` in one transaction: all of it is written, or none.
+    func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T
+    func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto]
+    func photo(id: PhotoID) throws -> CataloguedPhoto?
+    func failures() throws -> [ImportFailure]
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Imaging
+
+public typealias PhotoID = Int64
+
+/// What a file looked like when it was catalogued: enough to skip it unread next time.
+public struct FileStamp: Hashable, Sendable {
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970, exact so that equality means "unchanged".
+    public var modifiedAtNanoseconds: Int64
+
+    public init(size: Int64, modifiedAtNanoseconds: Int64) {
+        self.size = size
+        self.modifiedAtNanoseconds = modifiedAtNanoseconds
+    }
+}
+
+/// What importing learned of one file's content.
+public struct PhotoFacts: Equatable, Sendable {
+    /// SHA-256 of the file's bytes, lower-case hex.
+    public var sha256: String
+    public var format: ImageFormat
+    /// The stored size, before EXIF orientation.
+    public var pixelSize: PixelSize
+    public var exif: ExifMetadata?
+
+    public init(sha256: String, format: ImageFormat, pixelSize: PixelSize, exif: ExifMetadata?) {
+        self.sha256 = sha256
+        self.format = format
+        self.pixelSize = pixelSize
+        self.exif = exif
+    }
+}
+
+/// A photo as the catalogue holds it.
+public struct CataloguedPhoto: Equatable, Sendable, Identifiable {
+    public var id: PhotoID
+    public var path: String
+    public var stamp: FileStamp
+    public var facts: PhotoFacts
+    public var importedAt: Date
+    /// Other paths where the same content was found.
+    public var duplicatePaths: [String]
+
+    public init(id: PhotoID, path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date, duplicatePaths: [String] = []) {
+        self.id = id
+        self.path = path
+        self.stamp = stamp
+        self.facts = facts
+        self.importedAt = importedAt
+        self.duplicatePaths = duplicatePaths
+    }
+}
+
+/// A photo found by its content, and where the catalogue last saw it.
+public struct PhotoLocation: Equatable, Sendable {
+    public var id: PhotoID
+    public var path: String
+
+    public init(id: PhotoID, path: String) {
+        self.id = id
+        self.path = path
+    }
+}
+
+/// A file or folder that could not be imported, and why.
+public struct ImportFailure: Equatable, Sendable {
+    public var path: String
+    public var reason: String
+    public var failedAt: Date
+
+    public init(path: String, reason: String, failedAt: Date) {
+        self.path = path
+        self.reason = reason
+        self.failedAt = failedAt
+    }
+}
+
+/// The order of a photo listing.
+public enum PhotoSort: String, CaseIterable, Sendable {
+    /// By date taken, oldest first; photos without a date last.
+    case taken
+    /// By import time, oldest first.
+    case imported
+    /// By file name, then path.
+    case name
+}
+
+/// Which photos a listing shows.
+public struct PhotoQuery: Equatable, Sendable {
+    /// Taken on or after this day, "YYYY-MM-DD".
+    public var takenSince: String?
+    /// Taken on or before this day, "YYYY-MM-DD".
+    public var takenUntil: String?
+    /// Case-insensitive text that the make or model contains.
+    public var camera: String?
+    public var limit: Int?
+    public var sort: PhotoSort
+
+    public init(takenSince: String? = nil, takenUntil: String? = nil, camera: String? = nil, limit: Int? = nil, sort: PhotoSort = .taken) {
+        self.takenSince = takenSince
+        self.takenUntil = takenUntil
+        self.camera = camera
+        self.limit = limit
+        self.sort = sort
+    }
+}

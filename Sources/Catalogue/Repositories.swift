@@ -1,0 +1,192 @@
+import Foundation
+import GRDB
+import Imaging
+
+/// Photos and the paths they were found at.
+struct PhotoRepository {
+    let db: Database
+
+    func location(withSHA256 sha256: String) throws -> PhotoLocation? {
+        try Row.fetchOne(db, sql: "SELECT id, path FROM photo WHERE sha256 = ?", arguments: [sha256])
+            .map { PhotoLocation(id: $0["id"], path: $0["path"]) }
+    }
+
+    func photoID(atPath path: String) throws -> PhotoID? {
+        try PhotoID.fetchOne(db, sql: """
+            SELECT id FROM photo WHERE path = ?
+            UNION ALL SELECT photo_id FROM duplicate_path WHERE path = ?
+            LIMIT 1
+            """, arguments: [path, path])
+    }
+
+    func insert(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date) throws -> PhotoID {
+        let record = PhotoRecord(
+            id: nil, path: path, sha256: facts.sha256, fileSize: stamp.size, modifiedAtNs: stamp.modifiedAtNanoseconds,
+            format: facts.format.rawValue, width: facts.pixelSize.width, height: facts.pixelSize.height, importedAt: importedAt
+        )
+        let id = try record.insertAndFetch(db, as: PhotoRecord.self).id!
+        if let exif = facts.exif {
+            try ExifRecord(photoId: id, exif: exif).insert(db)
+        }
+        return id
+    }
+
+    func move(_ id: PhotoID, to path: String, stamp: FileStamp) throws {
+        // The new path may have been a duplicate of this same photo.
+        try db.execute(sql: "DELETE FROM duplicate_path WHERE path = ?", arguments: [path])
+        try db.execute(sql: "UPDATE photo SET path = ?, file_size = ?, modified_at_ns = ? WHERE id = ?",
+                       arguments: [path, stamp.size, stamp.modifiedAtNanoseconds, id])
+    }
+
+    func addDuplicate(_ path: String, of id: PhotoID, stamp: FileStamp, notedAt: Date) throws {
+        try DuplicatePathRecord(id: nil, photoId: id, path: path, fileSize: stamp.size,
+                                modifiedAtNs: stamp.modifiedAtNanoseconds, notedAt: notedAt).insert(db)
+    }
+
+    func updateStamp(ofPath path: String, to stamp: FileStamp) throws {
+        for table in ["photo", "duplicate_path"] {
+            try db.execute(sql: "UPDATE \(table) SET file_size = ?, modified_at_ns = ? WHERE path = ?",
+                           arguments: [stamp.size, stamp.modifiedAtNanoseconds, path])
+        }
+    }
+
+    func detach(_ path: String) throws {
+        try db.execute(sql: "DELETE FROM duplicate_path WHERE path = ?", arguments: [path])
+        guard let id = try PhotoID.fetchOne(db, sql: "SELECT id FROM photo WHERE path = ?", arguments: [path]) else { return }
+        if let heir = try DuplicatePathRecord.fetchOne(
+            db, sql: "SELECT * FROM duplicate_path WHERE photo_id = ? ORDER BY id LIMIT 1", arguments: [id]) {
+            try db.execute(sql: "DELETE FROM duplicate_path WHERE id = ?", arguments: [heir.id])
+            try db.execute(sql: "UPDATE photo SET path = ?, file_size = ?, modified_at_ns = ? WHERE id = ?",
+                           arguments: [heir.path, heir.fileSize, heir.modifiedAtNs, id])
+        } else {
+            try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [id])
+        }
+    }
+
+    func knownStamps() throws -> [String: FileStamp] {
+        var stamps: [String: FileStamp] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT path, file_size, modified_at_ns FROM photo
+            UNION ALL SELECT path, file_size, modified_at_ns FROM duplicate_path
+            """)
+        while let row = try rows.next() {
+            stamps[row[0]] = FileStamp(size: row[1], modifiedAtNanoseconds: row[2])
+        }
+        return stamps
+    }
+
+    func contains(sha256: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE sha256 = ?)", arguments: [sha256]) ?? false
+    }
+
+    // MARK: Reading photos back
+
+    private static let selectPhotos = """
+        SELECT photo.*, exif.make, exif.model, exif.lens, exif.taken_at, exif.exposure_time, exif.f_number,
+               exif.iso, exif.focal_length, exif.orientation, exif.gps_latitude, exif.gps_longitude,
+               exif.gps_altitude, exif.all_tags, exif.photo_id AS exif_photo_id
+        FROM photo LEFT JOIN exif ON exif.photo_id = photo.id
+        """
+
+    func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let since = query.takenSince {
+            conditions.append("substr(exif.taken_at, 1, 10) >= ?")
+            arguments += [since]
+        }
+        if let until = query.takenUntil {
+            conditions.append("substr(exif.taken_at, 1, 10) <= ?")
+            arguments += [until]
+        }
+        if let camera = query.camera {
+            conditions.append("(coalesce(exif.make, '') || ' ' || coalesce(exif.model, '')) LIKE ? ESCAPE '\\'")
+            arguments += ["%" + Self.escapeLike(camera) + "%"]
+        }
+        var sql = Self.selectPhotos
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        switch query.sort {
+        case .taken: sql += " ORDER BY exif.taken_at IS NULL, exif.taken_at, photo.id"
+        case .imported: sql += " ORDER BY photo.imported_at, photo.id"
+        case .name: sql += " ORDER BY \(Self.fileNameSQL) COLLATE NOCASE, photo.path, photo.id"
+        }
+        if let limit = query.limit {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(photo(from:))
+    }
+
+    func photo(id: PhotoID) throws -> CataloguedPhoto? {
+        guard let row = try Row.fetchOne(db, sql: Self.selectPhotos + " WHERE photo.id = ?", arguments: [id]) else { return nil }
+        var photo = try photo(from: row)
+        photo.duplicatePaths = try String.fetchAll(
+            db, sql: "SELECT path FROM duplicate_path WHERE photo_id = ? ORDER BY path", arguments: [id])
+        return photo
+    }
+
+    /// The last path component, computed in SQL: what follows the last "/".
+    private static let fileNameSQL = "replace(photo.path, rtrim(photo.path, replace(photo.path, '/', '')), '')"
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    private func photo(from row: Row) throws -> CataloguedPhoto {
+        let record = try PhotoRecord(row: row)
+        guard let format = ImageFormat(rawValue: record.format), let id = record.id else {
+            throw CatalogueError.corruptRow(table: "photo", reason: "format \(record.format)")
+        }
+        var exif: ExifMetadata?
+        if row["exif_photo_id"] as Int64? != nil {
+            exif = ExifRecord(row: row, photoId: id).metadata
+        }
+        return CataloguedPhoto(
+            id: id, path: record.path,
+            stamp: FileStamp(size: record.fileSize, modifiedAtNanoseconds: record.modifiedAtNs),
+            facts: PhotoFacts(sha256: record.sha256, format: format,
+                              pixelSize: PixelSize(width: record.width, height: record.height), exif: exif),
+            importedAt: record.importedAt
+        )
+    }
+}
+
+private extension ExifRecord {
+    /// The EXIF columns of a joined photo row.
+    init(row: Row, photoId: Int64) {
+        self.photoId = photoId
+        make = row["make"]
+        model = row["model"]
+        lens = row["lens"]
+        takenAt = row["taken_at"]
+        exposureTime = row["exposure_time"]
+        fNumber = row["f_number"]
+        iso = row["iso"]
+        focalLength = row["focal_length"]
+        orientation = row["orientation"]
+        gpsLatitude = row["gps_latitude"]
+        gpsLongitude = row["gps_longitude"]
+        gpsAltitude = row["gps_altitude"]
+        allTags = row["all_tags"] ?? "{}"
+    }
+}
+
+/// Files and folders that could not be imported.
+struct FailureRepository {
+    let db: Database
+
+    func record(_ failure: ImportFailure) throws {
+        try ImportFailureRecord(path: failure.path, reason: failure.reason, failedAt: failure.failedAt).save(db)
+    }
+
+    func clear(atPath path: String) throws {
+        try db.execute(sql: "DELETE FROM import_failure WHERE path = ?", arguments: [path])
+    }
+
+    func all() throws -> [ImportFailure] {
+        try ImportFailureRecord.fetchAll(db, sql: "SELECT * FROM import_failure ORDER BY path")
+            .map { ImportFailure(path: $0.path, reason: $0.reason, failedAt: $0.failedAt) }
+    }
+}

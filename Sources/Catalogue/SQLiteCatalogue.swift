@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+/// The catalogue in SQLite, through GRDB: a WAL `DatabasePool` on disk, or an in-memory
+/// database for tests. The schema comes only from the embedded `Migrations/*.sql`.
+public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
+    /// The catalogue's file name inside the library folder.
+    public static let fileName = "catalogue.sqlite"
+
+    private let writer: any DatabaseWriter
+
+    /// Opens (creating when needed) the catalogue in `libraryDirectory`, and migrates it.
+    public convenience init(libraryDirectory: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: libraryDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw CatalogueError.cannotCreateDirectory(path: libraryDirectory, reason: Self.describe(error))
+        }
+        let path = (libraryDirectory as NSString).appendingPathComponent(Self.fileName)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: Self.configuration())
+        } catch {
+            throw CatalogueError.cannotOpen(path: path, reason: Self.describe(error))
+        }
+        try self.init(writer: pool, path: path)
+    }
+
+    /// A new, empty, migrated catalogue in memory.
+    public static func inMemory() throws -> SQLiteCatalogue {
+        try SQLiteCatalogue(writer: DatabaseQueue(configuration: configuration()), path: ":memory:")
+    }
+
+    init(writer: any DatabaseWriter, path: String) throws {
+        self.writer = writer
+        do {
+            try Schema.migrator().migrate(writer)
+        } catch {
+            throw CatalogueError.migrationFailed(path: path, reason: Self.describe(error))
+        }
+    }
+
+    static func configuration() -> Configuration {
+        var configuration = Configuration()
+        // Another showhide process may be writing: wait for it rather than fail.
+        configuration.busyMode = .timeout(30)
+        return configuration
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? error.description }
+        return (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+
+    // MARK: PhotoCatalogue
+
+    public func knownStamps() throws -> [String: FileStamp] {
+        try writer.read { try PhotoRepository(db: $0).knownStamps() }
+    }
+
+    public func containsPhoto(withSHA256 sha256: String) throws -> Bool {
+        try writer.read { try PhotoRepository(db: $0).contains(sha256: sha256) }
+    }
+
+    public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            try writer.write { db in try body(SQLiteCatalogueWriter(db: db)) }
+        }
+    }
+
+    public func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
+        try writer.read { try PhotoRepository(db: $0).photos(matching: query) }
+    }
+
+    public func photo(id: PhotoID) throws -> CataloguedPhoto? {
+        try writer.read { try PhotoRepository(db: $0).photo(id: id) }
+    }
+
+    public func failures() throws -> [ImportFailure] {
+        try writer.read { try FailureRepository(db: $0).all() }
+    }
+
+    /// Every table with its columns, and every index with its table, as SQLite reports them:
+    /// for the test that checks migrations give exactly the schema the code expects.
+    public func schema() throws -> (tables: [String: [String]], indexes: [String: String]) {
+        try writer.read { db in
+            var tables: [String: [String]] = [:]
+            for table in try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
+                """) {
+                tables[table] = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
+            }
+            let indexes = try Row.fetchAll(db, sql: """
+                SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+                """)
+            return (tables, Dictionary(uniqueKeysWithValues: indexes.map { ($0["name"], $0["tbl_name"]) }))
+        }
+    }
+
+    /// The SQLite journal mode ("wal" on disk).
+    public func journalMode() throws -> String {
+        try writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "" }
+    }
+
+    /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
+    public func integrityCheck() throws -> String {
+        try writer.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "" }
+    }
+}
+
+/// `CatalogueWriting` inside one GRDB transaction.
+struct SQLiteCatalogueWriter: CatalogueWriting {
+    let db: Database
+
+    var photos: PhotoRepository { PhotoRepository(db: db) }
+    var failures: FailureRepository { FailureRepository(db: db) }
+
+    func photo(withSHA256 sha256: String) throws -> PhotoLocation? { try photos.location(withSHA256: sha256) }
+    func photoID(atPath path: String) throws -> PhotoID? { try photos.photoID(atPath: path) }
+    func insertPhoto(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date) throws -> PhotoID {
+        try photos.insert(path: path, stamp: stamp, facts: facts, importedAt: importedAt)
+    }
+    func movePhoto(_ id: PhotoID, to path: String, stamp: FileStamp) throws { try photos.move(id, to: path, stamp: stamp) }
+    func addDuplicatePath(_ path: String, of id: PhotoID, stamp: FileStamp, notedAt: Date) throws {
+        try photos.addDuplicate(path, of: id, stamp: stamp, notedAt: notedAt)
+    }
+    func updateStamp(ofPath path: String, to stamp: FileStamp) throws { try photos.updateStamp(ofPath: path, to: stamp) }
+    func detachPath(_ path: String) throws { try photos.detach(path) }
+    func recordFailure(_ failure: ImportFailure) throws { try failures.record(failure) }
+    func clearFailure(atPath path: String) throws { try failures.clear(atPath: path) }
+}
+
+/// The schema: the embedded migrations, in order.
+enum Schema {
+    static func migrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in EmbeddedMigrations.all {
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+            }
+        }
+        return migrator
+    }
+}

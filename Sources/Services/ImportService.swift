@@ -1,0 +1,222 @@
+import Catalogue
+import Foundation
+import Imaging
+
+/// How an import runs.
+public struct ImportOptions: Sendable {
+    /// Files examined at once.
+    public var jobs: Int
+    /// Results written per transaction.
+    public var batchSize: Int
+
+    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 256) {
+        self.jobs = max(1, jobs)
+        self.batchSize = max(1, batchSize)
+    }
+}
+
+/// What an import did.
+public struct ImportSummary: Equatable, Sendable {
+    /// Regular files found under the given paths.
+    public var found = 0
+    /// New photos (new content) added to the catalogue.
+    public var imported = 0
+    /// Files already catalogued as they are: skipped unread, or read and found the same.
+    public var unchanged = 0
+    /// Catalogued photos found at a new path whose old path is gone.
+    public var moved = 0
+    /// Files whose content is already catalogued under another path that still exists.
+    public var duplicates = 0
+    /// Files that are not photos (by content and name), skipped.
+    public var skipped = 0
+    /// Files and folders that could not be imported, with reasons.
+    public var failures: [ImportFailure] = []
+    /// Wall time of the whole import, in seconds.
+    public var seconds: Double = 0
+
+    public var failed: Int { failures.count }
+
+    public init() {}
+}
+
+/// Told how far an import has come.
+public protocol ImportProgress: Sendable {
+    func update(completed: Int, total: Int)
+    func finish()
+}
+
+/// Reports nothing.
+public struct SilentProgress: ImportProgress {
+    public init() {}
+    public func update(completed: Int, total: Int) {}
+    public func finish() {}
+}
+
+/// Imports photo files into the catalogue: walks the folders, skips what is unchanged, examines
+/// the rest on several cores (one read and one scaled decode each), and writes the results in
+/// batched transactions, so an interrupted import keeps all it had written.
+public struct ImportService: Sendable {
+    /// File name endings of photos: such a file that turns out not to be a JPEG or PNG is a failure,
+    /// where any other file that is not a photo is skipped silently.
+    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
+
+    private let fileSystem: any FileSystem
+    private let inspector: PhotoInspector
+    private let hasher: any ContentHashing
+    private let catalogue: any PhotoCatalogue
+    private let clock: any WallClock
+
+    public init(
+        fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading,
+        hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock,
+        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount
+    ) {
+        self.fileSystem = fileSystem
+        self.inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
+                                        maximumPixelCount: maximumPixelCount)
+        self.hasher = hasher
+        self.catalogue = catalogue
+        self.clock = clock
+    }
+
+    /// What examining one file found, before the catalogue decides what it means.
+    enum Examination: Sendable {
+        case notAPhoto
+        case failed(String)
+        /// The content is catalogued already: no need to decode it again.
+        case knownContent(sha256: String)
+        case photo(PhotoFacts)
+    }
+
+    public func importPhotos(from roots: [String], options: ImportOptions = ImportOptions(),
+                             progress: any ImportProgress = SilentProgress()) async throws -> ImportSummary {
+        let start = clock.now()
+        var summary = ImportSummary()
+        let walk = fileSystem.walk(roots)
+        summary.found = walk.files.count
+        let known = try catalogue.knownStamps()
+        let pending = walk.files.filter { known[$0.path] != $0.stamp }
+        summary.unchanged = walk.files.count - pending.count
+
+        if !walk.problems.isEmpty {
+            let failures = walk.problems.map { ImportFailure(path: $0.path, reason: $0.reason, failedAt: start) }
+            try catalogue.write { writer in try failures.forEach(writer.recordFailure) }
+            summary.failures += failures
+        }
+
+        progress.update(completed: 0, total: pending.count)
+        var batch: [(FoundFile, Examination)] = []
+        var completed = 0
+        try await withThrowingTaskGroup(of: (FoundFile, Examination).self) { group in
+            var next = pending.makeIterator()
+            for _ in 0..<options.jobs {
+                guard let file = next.next() else { break }
+                group.addTask { (file, self.examine(file)) }
+            }
+            while let result = try await group.next() {
+                if let file = next.next() {
+                    group.addTask { (file, self.examine(file)) }
+                }
+                batch.append(result)
+                completed += 1
+                if batch.count >= options.batchSize {
+                    try record(batch, into: &summary)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                progress.update(completed: completed, total: pending.count)
+            }
+        }
+        try record(batch, into: &summary)
+        progress.finish()
+        summary.seconds = clock.now().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Reads a file once and learns everything the catalogue needs from that one read.
+    func examine(_ file: FoundFile, skipKnownContent: Bool = true) -> Examination {
+        let data: Data
+        do {
+            data = try fileSystem.contents(of: file.path)
+        } catch {
+            return .failed("cannot read the file: \(PhotoInspector.describe(error))")
+        }
+        guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else {
+            let named = Self.photoExtensions.contains((file.path as NSString).pathExtension.lowercased())
+            guard named else { return .notAPhoto }
+            return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG or PNG file (unrecognised first bytes)")
+        }
+        let sha256 = hasher.sha256(data)
+        if skipKnownContent, (try? catalogue.containsPhoto(withSHA256: sha256)) == true {
+            return .knownContent(sha256: sha256)
+        }
+        do {
+            let inspection = try inspector.inspect(data, path: file.path)
+            return .photo(PhotoFacts(sha256: sha256, format: inspection.format, pixelSize: inspection.pixelSize, exif: inspection.exif))
+        } catch {
+            return .failed(error.reason)
+        }
+    }
+
+    /// Writes one batch in one transaction, deciding for each file whether it is new, moved,
+    /// a duplicate, or the same as before.
+    private func record(_ batch: [(FoundFile, Examination)], into summary: inout ImportSummary) throws {
+        guard !batch.isEmpty else { return }
+        let now = clock.now()
+        let fileSystem = self.fileSystem
+        var outcome = ImportSummary()
+        try catalogue.write { writer in
+            for (file, examination) in batch {
+                var examination = examination
+                if case let .knownContent(sha256) = examination, try writer.photo(withSHA256: sha256) == nil {
+                    // Known when examined, gone since (its path now holds other content): examine in full.
+                    examination = examine(file, skipKnownContent: false)
+                }
+                switch examination {
+                case .notAPhoto:
+                    outcome.skipped += 1
+                case let .failed(reason):
+                    let failure = ImportFailure(path: file.path, reason: reason, failedAt: now)
+                    try writer.recordFailure(failure)
+                    outcome.failures.append(failure)
+                case let .knownContent(sha256):
+                    try placeKnownContent(sha256, file: file, writer: writer, fileSystem: fileSystem, now: now, summary: &outcome)
+                case let .photo(facts):
+                    if try writer.photo(withSHA256: facts.sha256) != nil {
+                        try placeKnownContent(facts.sha256, file: file, writer: writer, fileSystem: fileSystem, now: now, summary: &outcome)
+                    } else {
+                        try writer.clearFailure(atPath: file.path)
+                        try writer.detachPath(file.path)
+                        try writer.insertPhoto(path: file.path, stamp: file.stamp, facts: facts, importedAt: now)
+                        outcome.imported += 1
+                    }
+                }
+            }
+        }
+        summary.imported += outcome.imported
+        summary.unchanged += outcome.unchanged
+        summary.moved += outcome.moved
+        summary.duplicates += outcome.duplicates
+        summary.skipped += outcome.skipped
+        summary.failures += outcome.failures
+    }
+
+    /// A file whose content the catalogue has: the same file touched, a moved file, or a duplicate.
+    private func placeKnownContent(_ sha256: String, file: FoundFile, writer: any CatalogueWriting,
+                                   fileSystem: any FileSystem, now: Date, summary: inout ImportSummary) throws {
+        guard let existing = try writer.photo(withSHA256: sha256) else { return }
+        try writer.clearFailure(atPath: file.path)
+        if try writer.photoID(atPath: file.path) == existing.id {
+            try writer.updateStamp(ofPath: file.path, to: file.stamp)
+            summary.unchanged += 1
+            return
+        }
+        try writer.detachPath(file.path)
+        if !fileSystem.exists(existing.path) {
+            try writer.movePhoto(existing.id, to: file.path, stamp: file.stamp)
+            summary.moved += 1
+        } else {
+            try writer.addDuplicatePath(file.path, of: existing.id, stamp: file.stamp, notedAt: now)
+            summary.duplicates += 1
+        }
+    }
+}

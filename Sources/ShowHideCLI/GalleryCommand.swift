@@ -1,0 +1,165 @@
+import ArgumentParser
+import Catalogue
+import Foundation
+import Imaging
+import Services
+
+/// `showhide gallery …`: the catalogue.
+struct GalleryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gallery",
+        abstract: "Import photos into the catalogue and look at what it holds.",
+        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, FailuresCommand.self]
+    )
+}
+
+/// `showhide gallery import PATH...`
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import the JPEG and PNG photos in folders (recursively) or files into the catalogue.",
+        discussion: """
+        Files already catalogued with the same path, size and modification time are skipped unread. \
+        A moved or renamed photo keeps its entry; the same content at two paths is one photo. \
+        Exit status 1 when some files failed (they are listed), 69 when the catalogue cannot be opened.
+        """
+    )
+
+    @Argument(help: "Folders or files to import.")
+    var paths: [String] = []
+
+    @Option(name: .long, help: "Files examined at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("Name at least one folder or file to import.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    func run() async throws {
+        try await run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) async throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        let service = environment.importService(catalogue: catalogue)
+        let progress: any ImportProgress = environment.console.errorsIsTerminal
+            ? ProgressBar(console: environment.console, clock: environment.clock)
+            : SilentProgress()
+        let summary = try await service.importPhotos(
+            from: paths.map(environment.absolutePath),
+            options: ImportOptions(jobs: jobs ?? environment.processorCount),
+            progress: progress
+        )
+        try ImportPresenter(console: environment.console).present(summary, asJSON: json)
+        if summary.failed > 0 { throw ExitStatus.someFilesFailed }
+    }
+}
+
+/// `showhide gallery list`
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the catalogued photos."
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Only photos taken on or after this day.", valueName: "YYYY-MM-DD"))
+    var since: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only photos taken on or before this day.", valueName: "YYYY-MM-DD"))
+    var until: String?
+
+    @Option(name: .long, help: "Only photos whose camera make or model contains this text.")
+    var camera: String?
+
+    @Option(name: .long, help: "At most this many photos.")
+    var limit: Int?
+
+    @Option(name: .long, help: "Order: taken, imported or name.")
+    var sort: PhotoSort = .taken
+
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        for (name, value) in [("--since", since), ("--until", until)] {
+            if let value, !Self.isDay(value) { throw ValidationError("\(name) takes a day as YYYY-MM-DD, not '\(value)'.") }
+        }
+        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
+    }
+
+    /// "YYYY-MM-DD" with a real month and day.
+    static func isDay(_ text: String) -> Bool {
+        text.count == 10 && ExifDateTime(exif: text + " 00:00:00") != nil
+    }
+
+    func run() async throws {
+        try run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        let query = PhotoQuery(takenSince: since, takenUntil: until, camera: camera, limit: limit, sort: sort)
+        try PhotoPresenter(console: environment.console).presentList(try catalogue.photos(matching: query), asJSON: json)
+    }
+}
+
+extension PhotoSort: ExpressibleByArgument {}
+
+/// `showhide gallery show ID`
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show everything the catalogue knows about one photo."
+    )
+
+    @Argument(help: "The photo's id, as `gallery list` shows it.")
+    var id: Int64
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() async throws {
+        try run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        guard let photo = try catalogue.photo(id: id) else {
+            environment.console.warn("showhide: no photo with id \(id) in the catalogue")
+            throw ExitStatus.notFound
+        }
+        try PhotoPresenter(console: environment.console).presentDetail(photo, asJSON: json)
+    }
+}
+
+/// `showhide gallery failures`
+struct FailuresCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "failures",
+        abstract: "List the files and folders that could not be imported, with the reasons."
+    )
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() async throws {
+        try run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        try FailurePresenter(console: environment.console).present(try catalogue.failures(), asJSON: json)
+    }
+}

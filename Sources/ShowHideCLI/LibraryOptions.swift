@@ -1,0 +1,37 @@
+import ArgumentParser
+import Catalogue
+import Foundation
+
+/// `--library DIR`, shared by every command that uses the catalogue.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The library folder holding the catalogue.",
+        discussion: "Default: $SHOWHIDE_LIBRARY, else $XDG_DATA_HOME/showhide, else ~/.local/share/showhide.",
+        valueName: "dir"))
+    var library: String?
+
+    /// Where the library is: the option, else SHOWHIDE_LIBRARY, else the XDG data folder.
+    func directory(in environment: AppEnvironment) -> String {
+        if let library, !library.isEmpty { return environment.absolutePath(library) }
+        if let variable = environment.variables["SHOWHIDE_LIBRARY"], !variable.isEmpty {
+            return environment.absolutePath(variable)
+        }
+        // XDG: a relative XDG_DATA_HOME is invalid and must be ignored.
+        if let data = environment.variables["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return (data as NSString).appendingPathComponent("showhide")
+        }
+        return (environment.homeDirectory as NSString).appendingPathComponent(".local/share/showhide")
+    }
+
+    /// The opened catalogue, or exit status 69 with the reason on standard error.
+    func openCatalogue(in environment: AppEnvironment) throws -> any PhotoCatalogue {
+        let directory = directory(in: environment)
+        do {
+            return try environment.openCatalogue(directory)
+        } catch {
+            let reason = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+            environment.console.warn("showhide: \(reason)")
+            throw ExitStatus.unavailable
+        }
+    }
+}

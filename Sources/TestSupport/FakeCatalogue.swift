@@ -1,0 +1,138 @@
+import Catalogue
+import Foundation
+import XCTest
+
+/// The catalogue in memory, for service tests: the same rules as SQLiteCatalogue in plain Swift,
+/// plus a switch that makes a chosen write fail, to test interruption.
+public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
+    public struct InjectedFailure: Error, LocalizedError {
+        public var errorDescription: String? { "injected write failure" }
+    }
+
+    struct State {
+        var photos: [PhotoID: CataloguedPhoto] = [:]
+        var failures: [String: ImportFailure] = [:]
+        var nextID: PhotoID = 1
+    }
+
+    private let lock = NSRecursiveLock()
+    private var state = State()
+    private var writeCount = 0
+    /// The 1-based number of the write transaction that throws instead of committing.
+    public var failingWrite: Int?
+
+    public init() {}
+
+    public var writes: Int { lock.withLock { writeCount } }
+    public var allPhotos: [CataloguedPhoto] { lock.withLock { state.photos.values.sorted { $0.id < $1.id } } }
+
+    public func knownStamps() throws -> [String: FileStamp] {
+        lock.withLock {
+            var stamps: [String: FileStamp] = [:]
+            for photo in state.photos.values {
+                stamps[photo.path] = photo.stamp
+                for duplicate in photo.duplicatePaths { stamps[duplicate] = duplicateStamps[duplicate] }
+            }
+            return stamps
+        }
+    }
+
+    private var duplicateStamps: [String: FileStamp] = [:]
+
+    public func containsPhoto(withSHA256 sha256: String) throws -> Bool {
+        lock.withLock { state.photos.values.contains { $0.facts.sha256 == sha256 } }
+    }
+
+    public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        writeCount += 1
+        let saved = (state, duplicateStamps)
+        let writer = Writer(catalogue: self)
+        do {
+            let result = try body(writer)
+            if writeCount == failingWrite { throw InjectedFailure() }
+            return result
+        } catch {
+            (state, duplicateStamps) = saved // roll back, as a transaction would
+            throw error
+        }
+    }
+
+    public func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
+        XCTFail("FakeCatalogue does not filter; use SQLiteCatalogue for listings")
+        return allPhotos
+    }
+
+    public func photo(id: PhotoID) throws -> CataloguedPhoto? {
+        lock.withLock { state.photos[id] }
+    }
+
+    public func failures() throws -> [ImportFailure] {
+        lock.withLock { state.failures.values.sorted { $0.path < $1.path } }
+    }
+
+    struct Writer: CatalogueWriting {
+        let catalogue: FakeCatalogue
+
+        var photos: [PhotoID: CataloguedPhoto] {
+            get { catalogue.state.photos }
+            nonmutating set { catalogue.state.photos = newValue }
+        }
+
+        func photo(withSHA256 sha256: String) throws -> PhotoLocation? {
+            photos.values.first { $0.facts.sha256 == sha256 }.map { PhotoLocation(id: $0.id, path: $0.path) }
+        }
+
+        func photoID(atPath path: String) throws -> PhotoID? {
+            photos.values.first { $0.path == path || $0.duplicatePaths.contains(path) }?.id
+        }
+
+        func insertPhoto(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date) throws -> PhotoID {
+            XCTAssertNil(try photo(withSHA256: facts.sha256), "content inserted twice")
+            XCTAssertNil(try photoID(atPath: path), "path inserted twice")
+            let id = catalogue.state.nextID
+            catalogue.state.nextID += 1
+            photos[id] = CataloguedPhoto(id: id, path: path, stamp: stamp, facts: facts, importedAt: importedAt)
+            return id
+        }
+
+        func movePhoto(_ id: PhotoID, to path: String, stamp: FileStamp) throws {
+            photos[id]?.duplicatePaths.removeAll { $0 == path }
+            photos[id]?.path = path
+            photos[id]?.stamp = stamp
+        }
+
+        func addDuplicatePath(_ path: String, of id: PhotoID, stamp: FileStamp, notedAt: Date) throws {
+            photos[id]?.duplicatePaths.append(path)
+            catalogue.duplicateStamps[path] = stamp
+        }
+
+        func updateStamp(ofPath path: String, to stamp: FileStamp) throws {
+            if let id = photos.values.first(where: { $0.path == path })?.id { photos[id]?.stamp = stamp }
+            if catalogue.duplicateStamps[path] != nil { catalogue.duplicateStamps[path] = stamp }
+        }
+
+        func detachPath(_ path: String) throws {
+            for id in photos.keys { photos[id]?.duplicatePaths.removeAll { $0 == path } }
+            catalogue.duplicateStamps[path] = nil
+            guard let photo = photos.values.first(where: { $0.path == path }) else { return }
+            if let heir = photo.duplicatePaths.first {
+                photos[photo.id]?.path = heir
+                photos[photo.id]?.stamp = catalogue.duplicateStamps[heir]!
+                photos[photo.id]?.duplicatePaths.removeFirst()
+                catalogue.duplicateStamps[heir] = nil
+            } else {
+                photos[photo.id] = nil
+            }
+        }
+
+        func recordFailure(_ failure: ImportFailure) throws {
+            catalogue.state.failures[failure.path] = failure
+        }
+
+        func clearFailure(atPath path: String) throws {
+            catalogue.state.failures[path] = nil
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Catalogue
+import Foundation
+import Imaging
+import Services
+import XCTest
+
+/// Stand-in photo files for service tests: a JPEG signature followed by JSON saying what the
+/// file "is". `FakePhotoCodec` and `FakeExifReader` read that JSON back, so each test states its
+/// photos' properties in one place. Bytes they did not make fail the test.
+public enum FakePhoto {
+    struct Payload: Codable {
+        var width: Int
+        var height: Int
+        var seed: String
+        var make: String?
+        var takenAt: String?
+        var failure: String?
+    }
+
+    static let signature: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
+
+    /// A decodable photo; `seed` makes its content (and so its hash) unique.
+    public static func data(width: Int = 4000, height: Int = 3000, seed: String, make: String? = nil, takenAt: String? = nil) -> Data {
+        encode(Payload(width: width, height: height, seed: seed, make: make, takenAt: takenAt))
+    }
+
+    /// A file that looks like a JPEG but fails to decode with `reason`.
+    public static func broken(reason: String, seed: String = "broken") -> Data {
+        encode(Payload(width: 1, height: 1, seed: seed, failure: reason))
+    }
+
+    static func encode(_ payload: Payload) -> Data {
+        Data(signature) + (try! JSONEncoder.sortedKeys.encode(payload))
+    }
+
+    static func payload(of data: Data, file: StaticString = #filePath, line: UInt = #line) -> Payload? {
+        guard data.starts(with: signature),
+              let payload = try? JSONDecoder().decode(Payload.self, from: data.dropFirst(signature.count)) else {
+            XCTFail("not a fake photo: \(data.count) bytes", file: file, line: line)
+            return nil
+        }
+        return payload
+    }
+}
+
+extension JSONEncoder {
+    static var sortedKeys: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+}
+
+/// Decodes `FakePhoto` data, counting calls and how many run at once.
+public final class FakePhotoCodec: ImageDecoding, @unchecked Sendable {
+    public struct Failure: Error, LocalizedError {
+        public let reason: String
+        public var errorDescription: String? { reason }
+    }
+
+    private let condition = NSCondition()
+    private var inFlight = 0
+    private var calls = 0
+    private(set) public var maximumInFlight = 0
+    /// When set, each decode waits until this many decodes are running at once (or 10 s pass, which fails).
+    public var rendezvous: Int?
+
+    public init() {}
+
+    public var decodeCount: Int { condition.withLock { calls } }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        condition.lock()
+        calls += 1
+        inFlight += 1
+        maximumInFlight = max(maximumInFlight, inFlight)
+        condition.broadcast()
+        if let rendezvous {
+            let deadline = Date().addingTimeInterval(10)
+            while maximumInFlight < rendezvous {
+                if !condition.wait(until: deadline) {
+                    XCTFail("only \(maximumInFlight) of \(rendezvous) decodes ever ran at once")
+                    break
+                }
+            }
+        }
+        inFlight -= 1
+        condition.unlock()
+        guard let payload = FakePhoto.payload(of: data) else { throw Failure(reason: "not a fake photo") }
+        if let failure = payload.failure { throw Failure(reason: failure) }
+        let long = max(payload.width, payload.height)
+        let scale = options.minimumLongSide.map { max(1, min(8, long / $0)) } ?? 1
+        return DecodedImage(
+            format: .jpeg, originalSize: PixelSize(width: payload.width, height: payload.height),
+            image: TestImage.solid(.red, width: max(1, payload.width / scale), height: max(1, payload.height / scale))
+        )
+    }
+}
+
+/// Reads the make and date a `FakePhoto` was given.
+public struct FakeExifReader: ExifReading {
+    public init() {}
+
+    public func readExif(from data: Data) throws -> ExifMetadata? {
+        guard let payload = FakePhoto.payload(of: data) else { return nil }
+        guard payload.make != nil || payload.takenAt != nil else { return nil }
+        return ExifMetadata(make: payload.make, takenAt: payload.takenAt.flatMap { ExifDateTime(exif: $0) })
+    }
+}
+
+/// A fixed clock that moves only when told.
+public final class FakeClock: WallClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+        current = start
+    }
+
+    public func now() -> Date { lock.withLock { current } }
+
+    public func advance(by seconds: TimeInterval) {
+        lock.withLock { current = current.addingTimeInterval(seconds) }
+    }
+}

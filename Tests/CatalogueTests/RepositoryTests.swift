@@ -1,0 +1,178 @@
+@testable import Catalogue
+import Foundation
+import Imaging
+import XCTest
+
+final class RepositoryTests: XCTestCase {
+    var catalogue: SQLiteCatalogue!
+    let stamp = FileStamp(size: 100, modifiedAtNanoseconds: 1_234_567_890_123)
+    let day = Date(timeIntervalSince1970: 1_700_000_000)
+
+    override func setUpWithError() throws {
+        catalogue = try SQLiteCatalogue.inMemory()
+    }
+
+    @discardableResult
+    func insert(_ path: String, sha: String, exif: ExifMetadata? = nil, at date: Date? = nil) throws -> PhotoID {
+        try catalogue.write { try $0.insertPhoto(path: path, stamp: stamp, facts: .sample(sha: sha, exif: exif), importedAt: date ?? day) }
+    }
+
+    let fullExif = ExifMetadata(
+        make: "Canon", model: "Canon EOS 40D", lens: "EF-S 18-55",
+        takenAt: ExifDateTime(exif: "2008:05:30 15:56:01", subseconds: "25", offset: "+02:00"),
+        exposureTime: 1.0 / 160, fNumber: 7.1, iso: 100, focalLength: 135, orientation: .right,
+        gps: GPSPosition(latitude: -33.86, longitude: 151.2, altitude: -12.5),
+        allTags: ["IFD0.Make": "Canon", "EXIF.ISOSpeedRatings": "100"]
+    )
+
+    func testAPhotoAndItsEXIFRoundTrip() throws {
+        let id = try insert("/photos/a.jpg", sha: "a", exif: fullExif)
+        let photo = try XCTUnwrap(try catalogue.photo(id: id))
+        XCTAssertEqual(photo, CataloguedPhoto(id: id, path: "/photos/a.jpg", stamp: stamp,
+                                              facts: .sample(sha: "a", exif: fullExif), importedAt: day))
+    }
+
+    func testAPhotoWithoutEXIFHasNone() throws {
+        let id = try insert("/photos/a.png", sha: "b")
+        XCTAssertNil(try catalogue.photo(id: id)?.facts.exif)
+        XCTAssertNil(try catalogue.photo(id: id + 1))
+    }
+
+    func testLookupsByContentAndPath() throws {
+        let id = try insert("/a.jpg", sha: "a")
+        try catalogue.write { writer in
+            XCTAssertEqual(try writer.photo(withSHA256: String(repeating: "a", count: 64)), PhotoLocation(id: id, path: "/a.jpg"))
+            XCTAssertNil(try writer.photo(withSHA256: String(repeating: "f", count: 64)))
+            try writer.addDuplicatePath("/copy.jpg", of: id, stamp: stamp, notedAt: day)
+            XCTAssertEqual(try writer.photoID(atPath: "/a.jpg"), id)
+            XCTAssertEqual(try writer.photoID(atPath: "/copy.jpg"), id)
+            XCTAssertNil(try writer.photoID(atPath: "/other.jpg"))
+        }
+        XCTAssertTrue(try catalogue.containsPhoto(withSHA256: String(repeating: "a", count: 64)))
+        XCTAssertFalse(try catalogue.containsPhoto(withSHA256: String(repeating: "b", count: 64)))
+    }
+
+    func testKnownStampsCoverPhotosAndDuplicates() throws {
+        let id = try insert("/a.jpg", sha: "a")
+        let other = FileStamp(size: 5, modifiedAtNanoseconds: 6)
+        try catalogue.write { try $0.addDuplicatePath("/b.jpg", of: id, stamp: other, notedAt: day) }
+        XCTAssertEqual(try catalogue.knownStamps(), ["/a.jpg": stamp, "/b.jpg": other])
+        try catalogue.write { try $0.updateStamp(ofPath: "/b.jpg", to: stamp) }
+        XCTAssertEqual(try catalogue.knownStamps()["/b.jpg"], stamp)
+    }
+
+    func testMovingAPhotoChangesItsPathAndDropsThatPathAsADuplicate() throws {
+        let id = try insert("/old.jpg", sha: "a")
+        try catalogue.write { writer in
+            try writer.addDuplicatePath("/copy.jpg", of: id, stamp: stamp, notedAt: day)
+            try writer.movePhoto(id, to: "/copy.jpg", stamp: FileStamp(size: 100, modifiedAtNanoseconds: 1))
+        }
+        let photo = try XCTUnwrap(try catalogue.photo(id: id))
+        XCTAssertEqual(photo.path, "/copy.jpg")
+        XCTAssertEqual(photo.duplicatePaths, [])
+        XCTAssertEqual(photo.stamp.modifiedAtNanoseconds, 1)
+    }
+
+    func testDetachingAPhotosPathHandsItToItsFirstDuplicate() throws {
+        let id = try insert("/a.jpg", sha: "a", exif: fullExif)
+        try catalogue.write { writer in
+            try writer.addDuplicatePath("/b.jpg", of: id, stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1), notedAt: day)
+            try writer.addDuplicatePath("/c.jpg", of: id, stamp: stamp, notedAt: day)
+            try writer.detachPath("/a.jpg")
+        }
+        let photo = try XCTUnwrap(try catalogue.photo(id: id))
+        XCTAssertEqual(photo.path, "/b.jpg")
+        XCTAssertEqual(photo.stamp, FileStamp(size: 1, modifiedAtNanoseconds: 1))
+        XCTAssertEqual(photo.duplicatePaths, ["/c.jpg"])
+        XCTAssertNotNil(photo.facts.exif, "the photo and its EXIF stay")
+    }
+
+    func testDetachingTheOnlyPathRemovesThePhotoAndItsEXIF() throws {
+        let id = try insert("/a.jpg", sha: "a", exif: fullExif)
+        try catalogue.write { try $0.detachPath("/a.jpg") }
+        XCTAssertNil(try catalogue.photo(id: id))
+        XCTAssertEqual(try catalogue.knownStamps(), [:])
+        try catalogue.write { try $0.detachPath("/never-known.jpg") }
+    }
+
+    func testAFailedTransactionWritesNothing() throws {
+        struct Stop: Error {}
+        XCTAssertThrowsError(try catalogue.write { writer in
+            try writer.insertPhoto(path: "/a.jpg", stamp: stamp, facts: .sample(sha: "a"), importedAt: day)
+            throw Stop()
+        })
+        XCTAssertEqual(try catalogue.knownStamps(), [:])
+    }
+
+    func testTheSameContentCannotBeInsertedTwice() throws {
+        try insert("/a.jpg", sha: "a")
+        XCTAssertThrowsError(try insert("/b.jpg", sha: "a"))
+    }
+
+    func testFailuresAreRecordedReplacedAndCleared() throws {
+        try catalogue.write { writer in
+            try writer.recordFailure(ImportFailure(path: "/b.jpg", reason: "first", failedAt: day))
+            try writer.recordFailure(ImportFailure(path: "/a.jpg", reason: "broken", failedAt: day))
+            try writer.recordFailure(ImportFailure(path: "/b.jpg", reason: "second", failedAt: day))
+        }
+        XCTAssertEqual(try catalogue.failures(), [
+            ImportFailure(path: "/a.jpg", reason: "broken", failedAt: day),
+            ImportFailure(path: "/b.jpg", reason: "second", failedAt: day),
+        ])
+        try catalogue.write { try $0.clearFailure(atPath: "/a.jpg") }
+        XCTAssertEqual(try catalogue.failures().map(\.path), ["/b.jpg"])
+    }
+
+    // MARK: Listings
+
+    func makeLibrary() throws {
+        try insert("/x/zebra.jpg", sha: "1", exif: ExifMetadata(make: "Canon", model: "Canon EOS 40D", takenAt: ExifDateTime(exif: "2008:05:30 15:56:01")), at: day.addingTimeInterval(3))
+        try insert("/x/apple.jpg", sha: "2", exif: ExifMetadata(make: "NIKON CORPORATION", model: "NIKON D70", takenAt: ExifDateTime(exif: "2004:01:02 03:04:05")), at: day.addingTimeInterval(1))
+        try insert("/y/Mango.png", sha: "3", at: day.addingTimeInterval(2))
+        try insert("/y/100%_real.jpg", sha: "4", exif: ExifMetadata(make: "Odd_Make 100%", takenAt: ExifDateTime(exif: "2010:12:31 23:59:59")), at: day)
+    }
+
+    func names(_ query: PhotoQuery) throws -> [String] {
+        try catalogue.photos(matching: query).map { ($0.path as NSString).lastPathComponent }
+    }
+
+    func testListingsSortByTakenDateWithUndatedLast() throws {
+        try makeLibrary()
+        XCTAssertEqual(try names(PhotoQuery()), ["apple.jpg", "zebra.jpg", "100%_real.jpg", "Mango.png"])
+    }
+
+    func testListingsSortByImportTimeAndByName() throws {
+        try makeLibrary()
+        XCTAssertEqual(try names(PhotoQuery(sort: .imported)), ["100%_real.jpg", "apple.jpg", "Mango.png", "zebra.jpg"])
+        XCTAssertEqual(try names(PhotoQuery(sort: .name)), ["100%_real.jpg", "apple.jpg", "Mango.png", "zebra.jpg"])
+    }
+
+    func testListingsFilterByDayRangeInclusive() throws {
+        try makeLibrary()
+        XCTAssertEqual(try names(PhotoQuery(takenSince: "2008-05-30")), ["zebra.jpg", "100%_real.jpg"])
+        XCTAssertEqual(try names(PhotoQuery(takenUntil: "2008-05-30")), ["apple.jpg", "zebra.jpg"])
+        XCTAssertEqual(try names(PhotoQuery(takenSince: "2005-01-01", takenUntil: "2009-01-01")), ["zebra.jpg"])
+    }
+
+    func testListingsFilterByCameraTextCaseInsensitivelyAndLiterally() throws {
+        try makeLibrary()
+        XCTAssertEqual(try names(PhotoQuery(camera: "nikon")), ["apple.jpg"])
+        XCTAssertEqual(try names(PhotoQuery(camera: "canon eos")), ["zebra.jpg"])
+        XCTAssertEqual(try names(PhotoQuery(camera: "100%")), ["100%_real.jpg"], "% is literal")
+        XCTAssertEqual(try names(PhotoQuery(camera: "d_M")), ["100%_real.jpg"], "_ is literal")
+        XCTAssertEqual(try names(PhotoQuery(camera: "x_x")), [])
+    }
+
+    func testListingsAreLimited() throws {
+        try makeLibrary()
+        XCTAssertEqual(try names(PhotoQuery(limit: 2)), ["apple.jpg", "zebra.jpg"])
+        XCTAssertEqual(try names(PhotoQuery(limit: 0)), [])
+    }
+
+    func testTakenDatesKeepTheirSubsecondsAndOffsetThroughTheCatalogue() throws {
+        let id = try insert("/a.jpg", sha: "a", exif: fullExif)
+        XCTAssertEqual(try catalogue.photo(id: id)?.facts.exif?.takenAt?.iso8601, "2008-05-30T15:56:01.25+02:00")
+        XCTAssertEqual(ExifDateTime(iso8601: "2013-07-05T03:18:27Z")?.offset, "Z")
+        XCTAssertNil(ExifDateTime(iso8601: "2013"))
+    }
+}

@@ -1,0 +1,311 @@
+import Catalogue
+import Foundation
+import Imaging
+import Services
+import TestSupport
+import XCTest
+
+final class ImportServiceTests: XCTestCase {
+    let files = FakeFileSystem()
+    let codec = FakePhotoCodec()
+    let catalogue = FakeCatalogue()
+    let clock = FakeClock()
+
+    func service() -> ImportService {
+        ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                      catalogue: catalogue, clock: clock)
+    }
+
+    func importLibrary(jobs: Int = 2, batchSize: Int = 256, progress: any ImportProgress = SilentProgress()) async throws -> ImportSummary {
+        try await service().importPhotos(from: ["/lib"], options: ImportOptions(jobs: jobs, batchSize: batchSize), progress: progress)
+    }
+
+    func photo(at path: String) -> CataloguedPhoto? {
+        catalogue.allPhotos.first { $0.path == path }
+    }
+
+    // MARK: New photos
+
+    func testImportsNewPhotosWithTheirFacts() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: "a", make: "Canon", takenAt: "2020:05:06 07:08:09")
+        files["/lib/sub/b.JPG"] = FakePhoto.data(width: 600, height: 800, seed: "b")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.found, 2)
+        XCTAssertEqual(summary.imported, 2)
+        XCTAssertEqual(summary.failed, 0)
+        let a = try XCTUnwrap(photo(at: "/lib/a.jpg"))
+        XCTAssertEqual(a.facts.pixelSize, PixelSize(width: 4000, height: 3000))
+        XCTAssertEqual(a.facts.format, .jpeg)
+        XCTAssertEqual(a.facts.sha256, CryptoHasher().sha256(files["/lib/a.jpg"]!))
+        XCTAssertEqual(a.facts.exif?.make, "Canon")
+        XCTAssertEqual(a.facts.exif?.takenAt?.iso8601, "2020-05-06T07:08:09")
+        XCTAssertEqual(a.importedAt, clock.now())
+        XCTAssertEqual(a.stamp, FileStamp(size: Int64(files["/lib/a.jpg"]!.count), modifiedAtNanoseconds: 1_000_000_000))
+        XCTAssertNil(photo(at: "/lib/sub/b.JPG")?.facts.exif)
+        XCTAssertEqual(codec.decodeCount, 2, "one decode per photo")
+    }
+
+    func testEachFileIsReadOnce() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/b.png"] = FakePhoto.data(seed: "b")
+        _ = try await importLibrary()
+        XCTAssertEqual(files.readPaths.sorted(), ["/lib/a.jpg", "/lib/b.png"])
+    }
+
+    // MARK: Incremental
+
+    func testASecondRunSkipsUnchangedFilesWithoutReadingThem() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/b.jpg"] = FakePhoto.data(seed: "b")
+        _ = try await importLibrary()
+        files.resetReads()
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.unchanged, 2)
+        XCTAssertEqual(summary.imported, 0)
+        XCTAssertEqual(files.readPaths, [], "unchanged files are not read")
+        XCTAssertEqual(codec.decodeCount, 2, "nor decoded again")
+        XCTAssertEqual(catalogue.allPhotos.count, 2)
+    }
+
+    func testOnlyNewFilesAreReadOnTheNextRun() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        _ = try await importLibrary()
+        files.resetReads()
+        files["/lib/new.jpg"] = FakePhoto.data(seed: "new")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(summary.unchanged, 1)
+        XCTAssertEqual(files.readPaths, ["/lib/new.jpg"])
+    }
+
+    func testATouchedFileWithTheSameContentIsUnchangedAndNotDecodedAgain() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        _ = try await importLibrary()
+        let newStamp = FileStamp(size: Int64(files["/lib/a.jpg"]!.count), modifiedAtNanoseconds: 9_000_000_000)
+        files.setStamp(newStamp, for: "/lib/a.jpg")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.unchanged, 1)
+        XCTAssertEqual(codec.decodeCount, 1, "the hash is known: no second decode")
+        XCTAssertEqual(photo(at: "/lib/a.jpg")?.stamp, newStamp)
+        XCTAssertEqual(try catalogue.knownStamps()["/lib/a.jpg"], newStamp, "the next run skips it unread")
+    }
+
+    func testNewContentAtAKnownPathReplacesThePhoto() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "old")
+        _ = try await importLibrary()
+        files["/lib/a.jpg"] = FakePhoto.data(width: 10, height: 10, seed: "edited")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(catalogue.allPhotos.count, 1)
+        XCTAssertEqual(photo(at: "/lib/a.jpg")?.facts.pixelSize, PixelSize(width: 10, height: 10))
+    }
+
+    // MARK: Moves and duplicates
+
+    func testAMovedFileKeepsItsPhotoAndChangesItsPath() async throws {
+        let data = FakePhoto.data(seed: "trip")
+        files["/lib/a.jpg"] = data
+        _ = try await importLibrary()
+        let id = try XCTUnwrap(photo(at: "/lib/a.jpg")?.id)
+        files["/lib/a.jpg"] = nil
+        files["/lib/2024/renamed.jpg"] = data
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.moved, 1)
+        XCTAssertEqual(summary.imported, 0)
+        XCTAssertEqual(catalogue.allPhotos.map(\.path), ["/lib/2024/renamed.jpg"])
+        XCTAssertEqual(catalogue.allPhotos.first?.id, id)
+        XCTAssertEqual(codec.decodeCount, 1, "a known hash is not decoded again")
+    }
+
+    func testTheSameContentAtTwoPathsIsOnePhotoWithTheDuplicateNoted() async throws {
+        let data = FakePhoto.data(seed: "same")
+        files["/lib/a.jpg"] = data
+        files["/lib/copy/a.jpg"] = data
+
+        let summary = try await importLibrary(jobs: 1)
+
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(summary.duplicates, 1)
+        XCTAssertEqual(catalogue.allPhotos.count, 1)
+        XCTAssertEqual(catalogue.allPhotos.first?.path, "/lib/a.jpg")
+        XCTAssertEqual(catalogue.allPhotos.first?.duplicatePaths, ["/lib/copy/a.jpg"])
+
+        let again = try await importLibrary()
+        XCTAssertEqual(again.unchanged, 2, "both paths are known")
+    }
+
+    func testWhenTheOriginalGoesItsDuplicateTakesOver() async throws {
+        let data = FakePhoto.data(seed: "same")
+        files["/lib/a.jpg"] = data
+        files["/lib/b.jpg"] = data
+        _ = try await importLibrary(jobs: 1)
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "different now")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(catalogue.allPhotos.count, 2)
+        XCTAssertEqual(photo(at: "/lib/b.jpg")?.duplicatePaths, [])
+    }
+
+    // MARK: Failures and other files
+
+    func testBrokenFilesAreRecordedWithTheirReasonAndTheRestIsImported() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/cut.jpg"] = FakePhoto.broken(reason: "corrupt JPEG data: the file ends too early")
+        files["/lib/empty.png"] = Data()
+        files["/lib/text.jpg"] = Data("hello".utf8)
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(summary.failures.map(\.path).sorted(), ["/lib/cut.jpg", "/lib/empty.png", "/lib/text.jpg"])
+        let reasons = Dictionary(uniqueKeysWithValues: try catalogue.failures().map { ($0.path, $0.reason) })
+        XCTAssertEqual(reasons["/lib/cut.jpg"], "corrupt JPEG data: the file ends too early")
+        XCTAssertEqual(reasons["/lib/empty.png"], "the file is empty")
+        XCTAssertEqual(reasons["/lib/text.jpg"], "named like a photo, but not a JPEG or PNG file (unrecognised first bytes)")
+    }
+
+    func testOtherFilesAreSkippedSilentlyAndCounted() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/notes.txt"] = Data("shopping list".utf8)
+        files["/lib/movie.mov"] = Data([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70])
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.skipped, 2)
+        XCTAssertEqual(summary.failed, 0)
+        XCTAssertEqual(summary.imported, 1)
+    }
+
+    func testAPNGNamedJPGIsImportedByItsContent() async throws {
+        files["/lib/photo.png.jpg"] = FakePhoto.data(seed: "x")
+        let summary = try await importLibrary()
+        XCTAssertEqual(summary.imported, 1)
+    }
+
+    func testAFixedFileLeavesTheFailureList() async throws {
+        files["/lib/a.jpg"] = FakePhoto.broken(reason: "bad")
+        _ = try await importLibrary()
+        XCTAssertEqual(try catalogue.failures().count, 1)
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "repaired")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(try catalogue.failures(), [])
+    }
+
+    func testUnreadableFilesAndWalkProblemsAreFailures() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files.walkProblems = [WalkProblem(path: "/lib/loop", reason: "symbolic link loop: this folder contains itself")]
+        let summary = try await importLibrary()
+        XCTAssertEqual(summary.failures.map(\.reason), ["symbolic link loop: this folder contains itself"])
+        XCTAssertEqual(try catalogue.failures().map(\.path), ["/lib/loop"])
+    }
+
+    // MARK: Interruption, concurrency, progress
+
+    func testAnInterruptedImportKeepsWhatItWroteAndTheNextRunFinishes() async throws {
+        for index in 0..<10 { files["/lib/\(index).jpg"] = FakePhoto.data(seed: "\(index)") }
+        catalogue.failingWrite = 3
+
+        do {
+            _ = try await importLibrary(jobs: 1, batchSize: 3)
+            XCTFail("the third write was to fail")
+        } catch is FakeCatalogue.InjectedFailure {}
+
+        XCTAssertEqual(catalogue.allPhotos.count, 6, "two batches of three were committed")
+        catalogue.failingWrite = nil
+        files.resetReads()
+
+        let summary = try await importLibrary(jobs: 1, batchSize: 3)
+
+        XCTAssertEqual(summary.unchanged, 6)
+        XCTAssertEqual(summary.imported, 4)
+        XCTAssertEqual(files.readPaths.count, 4, "only what was not committed is read again")
+        XCTAssertEqual(Set(catalogue.allPhotos.map(\.path)), Set((0..<10).map { "/lib/\($0).jpg" }))
+    }
+
+    func testFilesAreExaminedInParallel() async throws {
+        for index in 0..<6 { files["/lib/\(index).jpg"] = FakePhoto.data(seed: "\(index)") }
+        codec.rendezvous = 2 // each decode waits until two run at once
+
+        let summary = try await importLibrary(jobs: 2)
+
+        XCTAssertEqual(summary.imported, 6)
+        XCTAssertEqual(codec.maximumInFlight, 2)
+    }
+
+    func testOneJobExaminesOneFileAtATimeAndGivesTheSameCatalogue() async throws {
+        for index in 0..<8 { files["/lib/\(index).jpg"] = FakePhoto.data(seed: "\(index % 6)") }
+
+        let summary = try await importLibrary(jobs: 1, batchSize: 2)
+
+        XCTAssertEqual(codec.maximumInFlight, 1)
+        XCTAssertEqual(summary.imported, 6)
+        XCTAssertEqual(summary.duplicates, 2)
+        XCTAssertEqual(catalogue.writes, 4)
+    }
+
+    func testProgressIsReportedUpToTheTotal() async throws {
+        for index in 0..<3 { files["/lib/\(index).jpg"] = FakePhoto.data(seed: "\(index)") }
+        let progress = SpyProgress()
+
+        _ = try await importLibrary(progress: progress)
+
+        XCTAssertEqual(progress.updates.first?.completed, 0)
+        XCTAssertEqual(progress.updates.last?.completed, 3)
+        XCTAssertTrue(progress.updates.allSatisfy { $0.total == 3 })
+        XCTAssertTrue(progress.finished)
+    }
+
+    func testTheSummaryTimesTheWholeImport() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        let progress = SpyProgress { [clock] in clock.advance(by: 0.5) }
+        let summary = try await importLibrary(progress: progress)
+        XCTAssertEqual(summary.seconds, 1.0, accuracy: 1e-9) // two updates of half a second each
+    }
+
+    func testOptionsAreKeptSensible() {
+        XCTAssertEqual(ImportOptions(jobs: 0, batchSize: 0).jobs, 1)
+        XCTAssertEqual(ImportOptions(jobs: 0, batchSize: 0).batchSize, 1)
+        XCTAssertGreaterThanOrEqual(ImportOptions().jobs, 1)
+        SilentProgress().update(completed: 1, total: 1)
+        SilentProgress().finish()
+    }
+}
+
+/// Records progress reports; runs `onUpdate` at each.
+final class SpyProgress: ImportProgress, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [(completed: Int, total: Int)] = []
+    private var done = false
+    private let onUpdate: () -> Void
+
+    init(onUpdate: @escaping () -> Void = {}) {
+        self.onUpdate = onUpdate
+    }
+
+    func update(completed: Int, total: Int) {
+        lock.withLock { recorded.append((completed, total)) }
+        onUpdate()
+    }
+
+    func finish() { lock.withLock { done = true } }
+
+    var updates: [(completed: Int, total: Int)] { lock.withLock { recorded } }
+    var finished: Bool { lock.withLock { done } }
+}
