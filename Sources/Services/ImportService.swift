@@ -105,25 +105,31 @@ public struct ImportService: Sendable {
         }
 
         progress.update(completed: 0, total: pending.count)
+        // Results are written in walk order, whatever order they finish in, so that ids and
+        // "which path is the original" do not depend on timing. At most `jobs` wait for an earlier one.
+        var finished: [Int: Examination] = [:]
+        var nextToWrite = 0
         var batch: [(FoundFile, Examination)] = []
-        var completed = 0
-        try await withThrowingTaskGroup(of: (FoundFile, Examination).self) { group in
-            var next = pending.makeIterator()
+        try await withThrowingTaskGroup(of: (Int, Examination).self) { group in
+            var next = pending.enumerated().makeIterator()
             for _ in 0..<options.jobs {
-                guard let file = next.next() else { break }
-                group.addTask { (file, self.examine(file)) }
+                guard let (index, file) = next.next() else { break }
+                group.addTask { (index, self.examine(file)) }
             }
-            while let result = try await group.next() {
-                if let file = next.next() {
-                    group.addTask { (file, self.examine(file)) }
+            while let (index, examination) = try await group.next() {
+                if let (index, file) = next.next() {
+                    group.addTask { (index, self.examine(file)) }
                 }
-                batch.append(result)
-                completed += 1
+                finished[index] = examination
+                while let ready = finished.removeValue(forKey: nextToWrite) {
+                    batch.append((pending[nextToWrite], ready))
+                    nextToWrite += 1
+                }
                 if batch.count >= options.batchSize {
                     try record(batch, into: &summary)
                     batch.removeAll(keepingCapacity: true)
                 }
-                progress.update(completed: completed, total: pending.count)
+                progress.update(completed: nextToWrite + finished.count, total: pending.count)
             }
         }
         try record(batch, into: &summary)

@@ -140,9 +140,9 @@ struct PhotoPresenter {
             }),
         ]
         rows += photo.duplicatePaths.map { ("duplicate", $0) }
-        let width = rows.map(\.0.count).max() ?? 0
-        for (label, value) in rows {
-            guard let value else { continue }
+        let present = rows.compactMap { label, value in value.map { (label, $0) } }
+        let width = present.map(\.0.count).max() ?? 0
+        for (label, value) in present {
             console.print(console.bold(label.padding(toLength: width, withPad: " ", startingAt: 0)) + "  " + value)
         }
         if let tags = exif?.allTags, !tags.isEmpty {

@@ -18,6 +18,11 @@ public final class SpyOutput: TextOutput, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Forgets what was written.
+    public func clear() {
+        lock.withLock { chunks.removeAll() }
+    }
+
     /// Everything written, joined.
     public var text: String {
         lock.lock()

@@ -17,36 +17,10 @@ final class BinaryTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    struct Run {
-        var status: Int32
-        var reason: Process.TerminationReason
-        var output: String
-        var errors: String
-    }
+    let binary = ShowhideBinary()
 
-    /// The `showhide` built beside this test bundle.
-    var binary: URL {
-        var url = Bundle(for: BinaryTests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("showhide")
-        if !FileManager.default.fileExists(atPath: url.path) {
-            url = Bundle.main.bundleURL.appendingPathComponent("showhide")
-        }
-        return url
-    }
-
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, reason: process.terminationReason,
-                   output: String(decoding: outputData, as: UTF8.self), errors: String(decoding: errorData, as: UTF8.self))
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ShowhideBinary.Run {
+        try binary.run(arguments, environment: environment)
     }
 
     func write(_ data: Data, _ name: String) throws -> String {
@@ -101,5 +75,39 @@ final class BinaryTests: XCTestCase {
         let result = try run(["inspect"])
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.errors.contains("Name at least one file"), result.errors)
+    }
+}
+
+/// The `showhide` built beside this test bundle, run as a separate process.
+struct ShowhideBinary {
+    struct Run {
+        var status: Int32
+        var reason: Process.TerminationReason
+        var output: String
+        var errors: String
+    }
+
+    var url: URL {
+        var url = Bundle(for: BinaryTests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("showhide")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            url = Bundle.main.bundleURL.appendingPathComponent("showhide")
+        }
+        return url
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, reason: process.terminationReason,
+                   output: String(decoding: outputData, as: UTF8.self), errors: String(decoding: errorData, as: UTF8.self))
     }
 }

@@ -1,0 +1,82 @@
+import Codecs
+import Foundation
+import Imaging
+import TestSupport
+import XCTest
+
+/// `showhide gallery …` through the built binary, on a generated photo folder.
+final class GalleryBinaryTests: XCTestCase {
+    var directory: URL!
+    var library: String { directory.appendingPathComponent("library").path }
+    var photos: URL { directory.appendingPathComponent("photos") }
+    let binary = ShowhideBinary()
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-gallery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("trip"), withIntermediateDirectories: true)
+        let codec = ImageCodec()
+        try codec.encode(TestImage.gradient(width: 64, height: 48), as: .jpeg, options: EncodeOptions(exif: ExifFixture.camera().encoded()))
+            .write(to: photos.appendingPathComponent("trip/camera.jpg"))
+        try codec.encode(TestImage.twoByTwo(.red, .green, .blue, .white), as: .png, options: EncodeOptions())
+            .write(to: photos.appendingPathComponent("tiny.png"))
+        try Data("not a photo".utf8).write(to: photos.appendingPathComponent("notes.txt"))
+        let jpeg = try Data(contentsOf: photos.appendingPathComponent("trip/camera.jpg"))
+        try jpeg.prefix(jpeg.count / 2).write(to: photos.appendingPathComponent("cut.jpg"))
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    func testImportReimportListShowAndFailures() throws {
+        let first = try binary.run(["gallery", "import", photos.path, "--library", library, "--json"])
+        XCTAssertEqual(first.status, 1, "one file failed")
+        let summary = try XCTUnwrap(try json(first.output) as? [String: Any])
+        XCTAssertEqual(summary["imported"] as? Int, 2)
+        XCTAssertEqual(summary["failed"] as? Int, 1)
+        XCTAssertEqual(summary["skipped"] as? Int, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library + "/catalogue.sqlite"))
+
+        let second = try binary.run(["gallery", "import", photos.path, "--library", library, "--json"])
+        let again = try XCTUnwrap(try json(second.output) as? [String: Any])
+        XCTAssertEqual(again["unchanged"] as? Int, 2)
+        XCTAssertEqual(again["imported"] as? Int, 0)
+
+        let list = try binary.run(["gallery", "list", "--library", library, "--json", "--sort", "name"])
+        XCTAssertEqual(list.status, 0)
+        let photosJSON = try XCTUnwrap(try json(list.output) as? [[String: Any]])
+        XCTAssertEqual(photosJSON.map { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }, ["camera.jpg", "tiny.png"])
+        let camera = try XCTUnwrap(photosJSON.first)
+        XCTAssertEqual(camera["width"] as? Int, 64)
+        XCTAssertEqual((camera["exif"] as? [String: Any])?["model"] as? String, "FX-100")
+        XCTAssertEqual((camera["sha256"] as? String)?.count, 64)
+
+        let show = try binary.run(["gallery", "show", String(camera["id"] as! Int), "--library", library])
+        XCTAssertEqual(show.status, 0)
+        XCTAssertTrue(show.output.contains("Fixture Optics FX-100"), show.output)
+
+        let failures = try binary.run(["gallery", "failures", "--library", library, "--json"])
+        let listed = try XCTUnwrap(try json(failures.output) as? [[String: String]])
+        XCTAssertEqual(listed.map { $0["path"] }, [photos.appendingPathComponent("cut.jpg").path])
+    }
+
+    func testTheLibraryCanComeFromTheEnvironment() throws {
+        try FileManager.default.removeItem(at: photos.appendingPathComponent("cut.jpg"))
+        let result = try binary.run(["gallery", "import", photos.path], environment: ["SHOWHIDE_LIBRARY": library])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.output.hasPrefix("imported 2, unchanged 0"), result.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library + "/catalogue.sqlite"))
+    }
+
+    func testACatalogueThatCannotBeOpenedExitsWith69() throws {
+        let blocker = directory.appendingPathComponent("blocker").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+        let result = try binary.run(["gallery", "list", "--library", blocker + "/library"])
+        XCTAssertEqual(result.status, 69)
+        XCTAssertTrue(result.errors.contains("cannot create the library folder"), result.errors)
+    }
+}

@@ -1,0 +1,83 @@
+import Catalogue
+import Foundation
+import Services
+import XCTest
+
+final class LocalFileSystemTests: XCTestCase {
+    var root: String!
+    let fileSystem = LocalFileSystem()
+    let manager = FileManager.default
+
+    override func setUpWithError() throws {
+        root = manager.temporaryDirectory.appendingPathComponent("showhide-walk-\(UUID().uuidString)").path
+        try manager.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? manager.removeItem(atPath: root)
+    }
+
+    func write(_ relative: String, _ text: String = "x") throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + relative))
+    }
+
+    func testFindsEveryRegularFileRecursivelyInNameOrderSkippingHiddenOnes() throws {
+        try write("z.jpg")
+        try write("a/b/deep.png", "four")
+        try write("a/m.jpg")
+        try write(".hidden.jpg")
+        try manager.createDirectory(atPath: root + "/.cache", withIntermediateDirectories: true)
+        try write(".cache/thumb.jpg")
+
+        let result = fileSystem.walk([root])
+
+        XCTAssertEqual(result.files.map(\.path), [root + "/a/b/deep.png", root + "/a/m.jpg", root + "/z.jpg"])
+        XCTAssertEqual(result.problems, [])
+        XCTAssertEqual(result.files[0].stamp.size, 4)
+    }
+
+    func testStampsCarryTheModificationTimeToTheNanosecond() throws {
+        try write("a.jpg")
+        let date = Date(timeIntervalSince1970: 1_600_000_000.123456)
+        try manager.setAttributes([.modificationDate: date], ofItemAtPath: root + "/a.jpg")
+        var info = stat()
+        XCTAssertEqual(stat(root + "/a.jpg", &info), 0)
+        let expected = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        XCTAssertEqual(fileSystem.walk([root + "/a.jpg"]).files, [FoundFile(path: root + "/a.jpg", stamp: FileStamp(size: 1, modifiedAtNanoseconds: expected))])
+        XCTAssertEqual(expected / 1_000_000_000, 1_600_000_000)
+    }
+
+    func testASymbolicLinkLoopIsReportedAndTheWalkGoesOn() throws {
+        try write("a/b/photo.jpg")
+        try manager.createSymbolicLink(atPath: root + "/a/b/up", withDestinationPath: root + "/a")
+
+        let result = fileSystem.walk([root])
+
+        XCTAssertEqual(result.files.map(\.path), [root + "/a/b/photo.jpg"])
+        XCTAssertEqual(result.problems, [WalkProblem(path: root + "/a/b/up", reason: "symbolic link loop: this folder contains itself")])
+    }
+
+    func testAFolderLinkedTwiceIsWalkedOnce() throws {
+        try write("a/b/photo.jpg")
+        try manager.createSymbolicLink(atPath: root + "/again", withDestinationPath: root + "/a")
+        let result = fileSystem.walk([root])
+        XCTAssertEqual(result.files.map(\.path), [root + "/a/b/photo.jpg"])
+        XCTAssertEqual(result.problems, [])
+    }
+
+    func testBrokenLinksAndMissingRootsAreProblems() throws {
+        try manager.createSymbolicLink(atPath: root + "/dangling.jpg", withDestinationPath: root + "/nowhere.jpg")
+        let result = fileSystem.walk([root, root + "/missing"])
+        XCTAssertEqual(result.problems, [
+            WalkProblem(path: root + "/dangling.jpg", reason: "broken symbolic link"),
+            WalkProblem(path: root + "/missing", reason: "No such file or directory"),
+        ])
+    }
+
+    func testExistenceAndContents() throws {
+        try write("a.jpg", "abc")
+        XCTAssertTrue(fileSystem.exists(root + "/a.jpg"))
+        XCTAssertFalse(fileSystem.exists(root + "/b.jpg"))
+        XCTAssertEqual(try fileSystem.contents(of: root + "/a.jpg"), Data("abc".utf8))
+    }
+}

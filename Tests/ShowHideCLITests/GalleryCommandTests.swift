@@ -1,0 +1,259 @@
+import ArgumentParser
+import Catalogue
+import Foundation
+import Imaging
+import Services
+@testable import ShowHideCLI
+import TestSupport
+import XCTest
+
+final class GalleryCommandTests: XCTestCase {
+    let spy = SpyConsole()
+    let files = FakeFileSystem()
+    var catalogue: SQLiteCatalogue!
+    let clock = FakeClock()
+    var openedLibraries: [String] = []
+
+    override func setUpWithError() throws {
+        catalogue = try SQLiteCatalogue.inMemory()
+    }
+
+    func environment(variables: [String: String] = [:], console: Console? = nil,
+                     failingOpen: Bool = false) -> AppEnvironment {
+        let catalogue = self.catalogue!
+        let opened = OpenedLibraries()
+        openedLibrariesBox = opened
+        return AppEnvironment(
+            console: console ?? spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: UnusedEncoder(),
+            exifReader: FakeExifReader(), hasher: CryptoHasher(), clock: clock,
+            openCatalogue: { directory in
+                opened.append(directory)
+                if failingOpen { throw CatalogueError.cannotOpen(path: directory + "/catalogue.sqlite", reason: "disk I/O error") }
+                return catalogue
+            },
+            variables: variables, homeDirectory: "/home/ada", currentDirectory: "/work", processorCount: 2
+        )
+    }
+
+    var openedLibrariesBox: OpenedLibraries?
+
+    func addPhotos() {
+        files["/lib/a.jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: "a", make: "Canon", takenAt: "2020:01:02 03:04:05")
+        files["/lib/b.jpg"] = FakePhoto.data(width: 300, height: 200, seed: "b")
+        files["/lib/bad.jpg"] = FakePhoto.broken(reason: "corrupt JPEG data: bad Huffman code")
+        files["/lib/readme.txt"] = Data("hi".utf8)
+    }
+
+    // MARK: Library location
+
+    func directory(_ arguments: [String], _ variables: [String: String]) throws -> String {
+        try ListCommand.parse(arguments).library.directory(in: environment(variables: variables))
+    }
+
+    func testTheLibraryComesFromTheOptionThenTheVariableThenXDG() throws {
+        let all = ["SHOWHIDE_LIBRARY": "/var/photos", "XDG_DATA_HOME": "/xdg"]
+        XCTAssertEqual(try directory(["--library", "mine"], all), "/work/mine")
+        XCTAssertEqual(try directory([], all), "/var/photos")
+        XCTAssertEqual(try directory([], ["XDG_DATA_HOME": "/xdg"]), "/xdg/showhide")
+        XCTAssertEqual(try directory([], ["XDG_DATA_HOME": "relative"]), "/home/ada/.local/share/showhide")
+        XCTAssertEqual(try directory([], [:]), "/home/ada/.local/share/showhide")
+    }
+
+    func testRelativePathsAreMadeAbsolute() {
+        let environment = environment()
+        XCTAssertEqual(environment.absolutePath("photos/../pics/"), "/work/pics")
+        XCTAssertEqual(environment.absolutePath("/abs/./x"), "/abs/x")
+        XCTAssertEqual(environment.absolutePath("."), "/work")
+    }
+
+    // MARK: import
+
+    func testImportPrintsOneSummaryLineAndListsFailures() async throws {
+        addPhotos()
+        let command = try ImportCommand.parse(["/lib", "--library", "/l"])
+        do {
+            try await command.run(in: environment())
+            XCTFail("a file failed: exit status 1")
+        } catch let exit as ExitCode {
+            XCTAssertEqual(exit, ExitStatus.someFilesFailed)
+        }
+        XCTAssertEqual(openedLibrariesBox?.all, ["/l"])
+        XCTAssertEqual(spy.output.lines, ["imported 2, unchanged 0, moved 0, duplicates 0, failed 1, skipped 1 (not photos) in 0.00 s"])
+        XCTAssertEqual(spy.errors.lines, ["failed: /lib/bad.jpg: corrupt JPEG data: bad Huffman code"])
+    }
+
+    func testImportWithoutFailuresExitsNormally() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.first?.hasPrefix("imported 1, unchanged 0"), true)
+        XCTAssertEqual(try catalogue.knownStamps().count, 1)
+    }
+
+    func testImportSummaryAsJSON() async throws {
+        addPhotos()
+        let command = try ImportCommand.parse(["/lib", "--json", "--jobs", "1"])
+        await XCTAssertThrowsErrorAsync(try await command.run(in: environment()))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["imported"] as? Int, 2)
+        XCTAssertEqual(json["found"] as? Int, 4)
+        XCTAssertEqual(json["skipped"] as? Int, 1)
+        XCTAssertEqual(json["failed"] as? Int, 1)
+        XCTAssertEqual(json["unchanged"] as? Int, 0)
+        XCTAssertEqual(json["moved"] as? Int, 0)
+        XCTAssertEqual(json["duplicates"] as? Int, 0)
+        XCTAssertNotNil(json["seconds"] as? Double)
+        XCTAssertEqual((json["failures"] as? [[String: String]])?.first?["path"], "/lib/bad.jpg")
+        XCTAssertEqual(spy.errors.text, "")
+    }
+
+    func testImportDrawsProgressOnlyOnATerminal() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        let terminal = SpyConsole(errorsIsTerminal: true)
+        try await ImportCommand.parse(["/lib"]).run(in: environment(console: terminal.console))
+        XCTAssertTrue(terminal.errors.text.contains("] 1/1"), terminal.errors.text)
+        XCTAssertTrue(terminal.errors.text.hasSuffix("\r\u{1B}[K"), "the bar is cleared at the end")
+    }
+
+    func testACatalogueThatCannotBeOpenedExitsWith69() async throws {
+        let command = try ImportCommand.parse(["/lib"])
+        do {
+            try await command.run(in: environment(failingOpen: true))
+            XCTFail("expected exit 69")
+        } catch let exit as ExitCode {
+            XCTAssertEqual(exit, ExitStatus.unavailable)
+        }
+        XCTAssertEqual(spy.errors.lines, ["showhide: cannot open the catalogue /home/ada/.local/share/showhide/catalogue.sqlite: disk I/O error"])
+    }
+
+    func testImportValidatesItsArguments() {
+        XCTAssertThrowsError(try ImportCommand.parse([]))
+        XCTAssertThrowsError(try ImportCommand.parse(["/lib", "--jobs", "0"])) { error in
+            XCTAssertTrue(ImportCommand.message(for: error).contains("--jobs must be at least 1"))
+        }
+    }
+
+    // MARK: list, show, failures
+
+    func importFixtures() async throws {
+        addPhotos()
+        _ = try? await ImportCommand.parse(["/lib", "--json"]).run(in: environment())
+        spy.output.clear()
+        spy.errors.clear()
+    }
+
+    func testListPrintsATable() async throws {
+        try await importFixtures()
+        try ListCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, [
+            "ID  FILE   TAKEN                CAMERA  PIXELS",
+            "1   a.jpg  2020-01-02 03:04:05  Canon   4000×3000",
+            "2   b.jpg  -                    -       300×200",
+        ])
+    }
+
+    func testListFiltersAndSorts() async throws {
+        try await importFixtures()
+        try ListCommand.parse(["--camera", "canon", "--since", "2020-01-01", "--until", "2020-12-31"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.count, 2)
+        spy.output.clear()
+        try ListCommand.parse(["--sort", "name", "--limit", "1", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(json.map { $0["path"] as? String }, ["/lib/a.jpg"])
+    }
+
+    func testListJSONUsesTheDocumentedKeys() async throws {
+        try await importFixtures()
+        try ListCommand.parse(["--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(Set(json[0].keys), ["id", "path", "sha256", "format", "width", "height", "fileSize", "importedAt", "exif"])
+        XCTAssertEqual(json[0]["importedAt"] as? String, "2023-11-14T22:13:20Z")
+        XCTAssertEqual(json[0]["format"] as? String, "jpeg")
+        XCTAssertEqual((json[0]["exif"] as? [String: Any])?["takenAt"] as? String, "2020-01-02T03:04:05")
+        XCTAssertNil(json[1]["exif"], "absent when the file has none")
+    }
+
+    func testAnEmptyListingSaysSoOnStandardError() throws {
+        try ListCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.text, "")
+        XCTAssertEqual(spy.errors.lines, ["The catalogue has no photos that match."])
+    }
+
+    func testListRejectsBadDays() {
+        for bad in ["2020-13-01", "yesterday", "2020-1-1", "2020-01-01T00"] {
+            XCTAssertThrowsError(try ListCommand.parse(["--since", bad]), bad)
+        }
+        XCTAssertThrowsError(try ListCommand.parse(["--until", "2020/01/01"]))
+        XCTAssertThrowsError(try ListCommand.parse(["--limit", "-1"]))
+        XCTAssertThrowsError(try ListCommand.parse(["--sort", "size"]))
+        XCTAssertNoThrow(try ListCommand.parse(["--since", "2020-02-29"]))
+    }
+
+    func testShowPrintsEverythingAboutOnePhoto() async throws {
+        try await importFixtures()
+        try ShowCommand.parse(["1"]).run(in: environment())
+        let text = spy.output.text
+        // Labels are padded to the longest one shown ("file size").
+        XCTAssertTrue(text.contains("path       /lib/a.jpg\n"), text)
+        XCTAssertTrue(text.contains("pixels     4000×3000\n"), text)
+        XCTAssertTrue(text.contains("camera     Canon\n"), text)
+        XCTAssertTrue(text.contains("taken      2020-01-02T03:04:05\n"), text)
+        XCTAssertFalse(text.contains("lens"), "values the photo does not have are left out")
+    }
+
+    func testShowJSONAddsDuplicatesAndTags() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/copy.jpg"] = FakePhoto.data(seed: "a")
+        try await ImportCommand.parse(["/lib", "--jobs", "1"]).run(in: environment())
+        spy.output.clear()
+        try ShowCommand.parse(["1", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["duplicatePaths"] as? [String], ["/lib/copy.jpg"])
+        XCTAssertEqual(json["exifTags"] as? [String: String], [:])
+    }
+
+    func testShowingAnUnknownIDExitsWithStatusTwo() throws {
+        XCTAssertThrowsError(try ShowCommand.parse(["42"]).run(in: environment())) { error in
+            XCTAssertEqual(error as? ExitCode, ExitStatus.notFound)
+        }
+        XCTAssertEqual(spy.errors.lines, ["showhide: no photo with id 42 in the catalogue"])
+        XCTAssertThrowsError(try ShowCommand.parse(["forty-two"]))
+    }
+
+    func testFailuresAreListedAsATableOrJSON() async throws {
+        try await importFixtures()
+        try FailuresCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["PATH          REASON", "/lib/bad.jpg  corrupt JPEG data: bad Huffman code"])
+        spy.output.clear()
+        try FailuresCommand.parse(["--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: String]])
+        XCTAssertEqual(json, [["path": "/lib/bad.jpg", "reason": "corrupt JPEG data: bad Huffman code", "failedAt": "2023-11-14T22:13:20Z"]])
+    }
+
+    func testNoFailuresSaysSo() throws {
+        try FailuresCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.errors.lines, ["No import failures."])
+    }
+
+    func testTheGalleryGroupHasItsSubcommands() throws {
+        XCTAssertTrue(try ShowHideCommand.parseAsRoot(["gallery", "import", "x"]) is ImportCommand)
+        XCTAssertTrue(try ShowHideCommand.parseAsRoot(["gallery", "list"]) is ListCommand)
+        XCTAssertTrue(try ShowHideCommand.parseAsRoot(["gallery", "show", "3"]) is ShowCommand)
+        XCTAssertTrue(try ShowHideCommand.parseAsRoot(["gallery", "failures"]) is FailuresCommand)
+    }
+}
+
+/// Which library folders a test environment was asked to open.
+final class OpenedLibraries: @unchecked Sendable {
+    private let lock = NSLock()
+    private var directories: [String] = []
+    func append(_ directory: String) { lock.withLock { directories.append(directory) } }
+    var all: [String] { lock.withLock { directories } }
+}
+
+func XCTAssertThrowsErrorAsync(_ expression: @autoclosure () async throws -> Void,
+                               file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        try await expression()
+        XCTFail("no error was thrown", file: file, line: line)
+    } catch {}
+}

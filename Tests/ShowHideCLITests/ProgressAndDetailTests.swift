@@ -1,0 +1,59 @@
+import Catalogue
+import Foundation
+import Imaging
+@testable import ShowHideCLI
+import TestSupport
+import XCTest
+
+final class ProgressAndDetailTests: XCTestCase {
+    func testTheProgressLineShowsCountRateAndETA() {
+        XCTAssertEqual(ProgressBar.line(completed: 25, total: 100, elapsed: 5, width: 10), "[==>       ] 25/100  5.0/s  ETA 0:15")
+        XCTAssertEqual(ProgressBar.line(completed: 100, total: 100, elapsed: 10, width: 10), "[==========] 100/100  10.0/s")
+        XCTAssertEqual(ProgressBar.line(completed: 0, total: 0, elapsed: 0, width: 4), "[====] 0/0  0.0/s")
+    }
+
+    func testTheProgressBarRedrawsAtMostTenTimesASecond() {
+        let spy = SpyConsole(errorsIsTerminal: true)
+        let clock = FakeClock()
+        let bar = ProgressBar(console: spy.console, clock: clock)
+        bar.update(completed: 0, total: 10)
+        bar.update(completed: 1, total: 10) // too soon: not drawn
+        clock.advance(by: 0.2)
+        bar.update(completed: 2, total: 10)
+        bar.update(completed: 10, total: 10) // the end is always drawn
+        bar.finish()
+        XCTAssertEqual(spy.errors.text.components(separatedBy: "\r").filter { !$0.isEmpty }.count, 4)
+        XCTAssertFalse(spy.errors.text.contains(" 1/10"))
+    }
+
+    func testAFinishedBarThatNeverDrewWritesNothing() {
+        let spy = SpyConsole(errorsIsTerminal: true)
+        ProgressBar(console: spy.console, clock: FakeClock()).finish()
+        XCTAssertEqual(spy.errors.text, "")
+    }
+
+    func testExposuresAndNumbersReadAsPhotographersWriteThem() {
+        XCTAssertEqual(PhotoPresenter.exposure(1.0 / 250), "1/250 s")
+        XCTAssertEqual(PhotoPresenter.exposure(2.5), "2.5 s")
+        XCTAssertEqual(PhotoPresenter.exposure(1), "1 s")
+        XCTAssertEqual(PhotoPresenter.number(35), "35")
+        XCTAssertEqual(PhotoPresenter.number(7.1), "7.1")
+    }
+
+    func testTheDetailViewShowsGPSAndDuplicatesAndTags() throws {
+        let spy = SpyConsole()
+        let photo = CataloguedPhoto(
+            id: 7, path: "/p/a.jpg", stamp: FileStamp(size: 10, modifiedAtNanoseconds: 0),
+            facts: PhotoFacts(sha256: "ab", format: .jpeg, pixelSize: PixelSize(width: 2, height: 1), exif: ExifMetadata(
+                lens: "50mm", exposureTime: 0.01, fNumber: 2.8, iso: 200, focalLength: 50, orientation: .up,
+                gps: GPSPosition(latitude: 1.5, longitude: -2.25, altitude: 3), allTags: ["IFD0.Make": "X"])),
+            importedAt: Date(timeIntervalSince1970: 0), duplicatePaths: ["/q/a.jpg"])
+        try PhotoPresenter(console: spy.console).presentDetail(photo, asJSON: false)
+        let text = spy.output.text
+        for expected in ["GPS           1.500000, -2.250000, 3.0 m", "duplicate     /q/a.jpg", "exposure      1/100 s",
+                         "f-number      f/2.8", "ISO           200", "focal length  50 mm", "lens          50mm",
+                         "EXIF tags", "  IFD0.Make: X", "imported      1970-01-01T00:00:00Z"] {
+            XCTAssertTrue(text.contains(expected), "missing \(expected) in\n\(text)")
+        }
+    }
+}
