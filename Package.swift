@@ -38,6 +38,7 @@ let package = Package(
 
         // MARK: Pure Swift
         .target(name: "Imaging"),
+        .target(name: "ColourScience", dependencies: ["Imaging"]),
 
         // MARK: Codecs over the C libraries
         .target(
@@ -55,21 +56,21 @@ let package = Package(
         ),
         .target(
             name: "Catalogue",
-            dependencies: ["Imaging", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Imaging", "ColourScience", .product(name: "GRDB", package: "GRDB.swift")],
             plugins: ["EmbedMigrations"]
         ),
 
         // MARK: Services (depend on protocols, not on codecs or GRDB)
         .target(
             name: "Services",
-            dependencies: ["Imaging", "Catalogue", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Imaging", "ColourScience", "Catalogue", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // MARK: Command line
         .target(
             name: "ShowHideCLI",
             dependencies: [
-                "Services", "Codecs", "Catalogue", "Imaging",
+                "Services", "Codecs", "Catalogue", "ColourScience", "Imaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -78,6 +79,7 @@ let package = Package(
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Imaging", "Catalogue", "Services", "ShowHideCLI"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "ColourScienceTests", dependencies: ["ColourScience", "Imaging", "TestSupport"]),
         .target(
             name: "CJPEGFixtures",
             dependencies: ["CJPEG"],
@@ -85,11 +87,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "CJPEGFixtures"]),
-        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "Imaging", "TestSupport"]),
-        .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "Imaging", "TestSupport"]),
+        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "ColourScience", "Imaging", "TestSupport"]),
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),
         .testTarget(
             name: "ShowHideCLITests",
-            dependencies: ["ShowHideCLI", "Services", "Catalogue", "Codecs", "Imaging", "TestSupport"]
+            dependencies: ["ShowHideCLI", "Services", "Catalogue", "ColourScience", "Codecs", "Imaging", "TestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "Imaging", "TestSupport"]),
     ]

@@ -1,3 +1,4 @@
+import ColourScience
 import Foundation
 
 /// Changes to the catalogue, made inside one transaction by `PhotoCatalogue.write`.
@@ -18,19 +19,24 @@ public protocol CatalogueWriting {
     /// `path` no longer holds what the catalogue says: forget it. A photo whose own path this was
     /// moves to one of its duplicates, or is removed when it has none.
     func detachPath(_ path: String) throws
+    /// Replaces the photo's colour analysis (palette, dominant, accent, name weights).
+    func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws
     func recordFailure(_ failure: ImportFailure) throws
     func clearFailure(atPath path: String) throws
 }
 
 /// The catalogue as services see it: no SQL, no GRDB.
 public protocol PhotoCatalogue: Sendable {
-    /// The stamp of every path the catalogue knows, photos and duplicates alike.
+    /// The stamp of every path the catalogue knows completely (photos whose colours are analysed,
+    /// and their duplicates): the paths an import may skip unread.
     func knownStamps() throws -> [String: FileStamp]
-    /// Whether some photo has this content.
+    /// Whether some photo has this content, its colours analysed.
     func containsPhoto(withSHA256 sha256: String) throws -> Bool
     /// Runs `body` in one transaction: all of it is written, or none.
     func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T
     func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto]
     func photo(id: PhotoID) throws -> CataloguedPhoto?
     func failures() throws -> [ImportFailure]
+    /// Photos ranked by how well they match a colour, best first.
+    func search(_ search: ColourSearch) throws -> [ColourMatch]
 }

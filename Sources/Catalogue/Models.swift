@@ -1,3 +1,4 @@
+import ColourScience
 import Foundation
 import Imaging
 
@@ -23,12 +24,15 @@ public struct PhotoFacts: Equatable, Sendable {
     /// The stored size, before EXIF orientation.
     public var pixelSize: PixelSize
     public var exif: ExifMetadata?
+    /// Palette, dominant colour and accent; nil when the photo has not been analysed.
+    public var colours: ColourAnalysis?
 
-    public init(sha256: String, format: ImageFormat, pixelSize: PixelSize, exif: ExifMetadata?) {
+    public init(sha256: String, format: ImageFormat, pixelSize: PixelSize, exif: ExifMetadata?, colours: ColourAnalysis? = nil) {
         self.sha256 = sha256
         self.format = format
         self.pixelSize = pixelSize
         self.exif = exif
+        self.colours = colours
     }
 }
 
@@ -103,5 +107,60 @@ public struct PhotoQuery: Equatable, Sendable {
         self.camera = camera
         self.limit = limit
         self.sort = sort
+    }
+}
+
+/// What to look for when searching by colour.
+public enum ColourTarget: Equatable, Sendable {
+    /// A basic colour term: photos ranked by how much of their palette it names.
+    case name(ColourName)
+    /// A colour: photos ranked by how much of their palette lies within a ΔE00 of it, closer counting more.
+    case colour(Lab)
+}
+
+/// A search by colour, with the listing's filters.
+public struct ColourSearch: Equatable, Sendable {
+    public var target: ColourTarget
+    /// Match only the accent colour, not the whole palette.
+    public var accentOnly: Bool
+    /// For `.colour`: the largest ΔE00 that counts as a match.
+    public var within: Double
+    /// The least share of the photo (0–1) the matching colour must cover.
+    public var minimumCoverage: Double
+    /// Dates, camera and limit, as in listings (the sort is by match).
+    public var filters: PhotoQuery
+
+    public static let defaultWithin = 12.0
+
+    public init(target: ColourTarget, accentOnly: Bool = false, within: Double = ColourSearch.defaultWithin,
+                minimumCoverage: Double = 0, filters: PhotoQuery = PhotoQuery()) {
+        self.target = target
+        self.accentOnly = accentOnly
+        self.within = within
+        self.minimumCoverage = minimumCoverage
+        self.filters = filters
+    }
+}
+
+/// One photo found by colour, and why.
+public struct ColourMatch: Equatable, Sendable {
+    public var photo: CataloguedPhoto
+    /// What the ranking sorts by, highest first.
+    public var score: Double
+    /// The photo's colour that matched best.
+    public var matchedLab: Lab
+    public var matchedName: ColourName
+    /// Share of the photo (0–1) covered by the matching colours.
+    public var coverage: Double
+    /// ΔE00 between the target and the best match; nil for a search by name.
+    public var deltaE: Double?
+
+    public init(photo: CataloguedPhoto, score: Double, matchedLab: Lab, matchedName: ColourName, coverage: Double, deltaE: Double?) {
+        self.photo = photo
+        self.score = score
+        self.matchedLab = matchedLab
+        self.matchedName = matchedName
+        self.coverage = coverage
+        self.deltaE = deltaE
     }
 }

@@ -1,3 +1,4 @@
+import ColourScience
 import Foundation
 import GRDB
 import Imaging
@@ -27,6 +28,9 @@ struct PhotoRepository {
         let id = try record.insertAndFetch(db, as: PhotoRecord.self).id!
         if let exif = facts.exif {
             try ExifRecord(photoId: id, exif: exif).insert(db)
+        }
+        if let colours = facts.colours {
+            try ColourRepository(db: db).set(colours, of: id)
         }
         return id
     }
@@ -65,9 +69,12 @@ struct PhotoRepository {
 
     func knownStamps() throws -> [String: FileStamp] {
         var stamps: [String: FileStamp] = [:]
+        // Photos not yet analysed are left out, so that the next import analyses them.
         let rows = try Row.fetchCursor(db, sql: """
             SELECT path, file_size, modified_at_ns FROM photo
+            WHERE EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = photo.id)
             UNION ALL SELECT path, file_size, modified_at_ns FROM duplicate_path
+            WHERE EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = duplicate_path.photo_id)
             """)
         while let row = try rows.next() {
             stamps[row[0]] = FileStamp(size: row[1], modifiedAtNanoseconds: row[2])
@@ -76,7 +83,9 @@ struct PhotoRepository {
     }
 
     func contains(sha256: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE sha256 = ?)", arguments: [sha256]) ?? false
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM photo JOIN photo_colour ON photo_colour.photo_id = photo.id WHERE sha256 = ?)
+            """, arguments: [sha256]) ?? false
     }
 
     // MARK: Reading photos back
@@ -88,7 +97,8 @@ struct PhotoRepository {
         FROM photo LEFT JOIN exif ON exif.photo_id = photo.id
         """
 
-    func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
+    /// SQL conditions on `photo` and `exif` for a listing's filters.
+    static func filter(_ query: PhotoQuery) -> (conditions: [String], arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
         if let since = query.takenSince {
@@ -103,6 +113,11 @@ struct PhotoRepository {
             conditions.append("(coalesce(exif.make, '') || ' ' || coalesce(exif.model, '')) LIKE ? ESCAPE '\\'")
             arguments += ["%" + Self.escapeLike(camera) + "%"]
         }
+        return (conditions, arguments)
+    }
+
+    func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
+        var (conditions, arguments) = Self.filter(query)
         var sql = Self.selectPhotos
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         switch query.sort {
@@ -114,12 +129,33 @@ struct PhotoRepository {
             sql += " LIMIT ?"
             arguments += [limit]
         }
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(photo(from:))
+        return try withColours(Row.fetchAll(db, sql: sql, arguments: arguments).map(photo(from:)))
+    }
+
+    /// The photos with these ids, in that order, with their colours.
+    func photos(ids: [PhotoID]) throws -> [CataloguedPhoto] {
+        guard !ids.isEmpty else { return [] }
+        var found: [PhotoID: CataloguedPhoto] = [:]
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            let rows = try Row.fetchAll(db, sql: Self.selectPhotos + " WHERE photo.id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                                        arguments: StatementArguments(chunk))
+            for photo in try rows.map(photo(from:)) { found[photo.id] = photo }
+        }
+        return try withColours(ids.compactMap { found[$0] })
+    }
+
+    private func withColours(_ photos: [CataloguedPhoto]) throws -> [CataloguedPhoto] {
+        let colours = try ColourRepository(db: db).colours(of: photos.map(\.id))
+        return photos.map { photo in
+            var photo = photo
+            photo.facts.colours = colours[photo.id]
+            return photo
+        }
     }
 
     func photo(id: PhotoID) throws -> CataloguedPhoto? {
         guard let row = try Row.fetchOne(db, sql: Self.selectPhotos + " WHERE photo.id = ?", arguments: [id]) else { return nil }
-        var photo = try photo(from: row)
+        guard var photo = try withColours([photo(from: row)]).first else { return nil }
         photo.duplicatePaths = try String.fetchAll(
             db, sql: "SELECT path FROM duplicate_path WHERE photo_id = ? ORDER BY path", arguments: [id])
         return photo

@@ -1,3 +1,4 @@
+import ColourScience
 import Foundation
 import GRDB
 
@@ -80,20 +81,36 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try writer.read { try FailureRepository(db: $0).all() }
     }
 
+    public func search(_ search: ColourSearch) throws -> [ColourMatch] {
+        try writer.read { db in
+            let hits = try ColourRepository(db: db).search(search)
+            let photos = Dictionary(uniqueKeysWithValues: try PhotoRepository(db: db).photos(ids: hits.map(\.photoID)).map { ($0.id, $0) })
+            return hits.compactMap { hit in
+                photos[hit.photoID].map {
+                    ColourMatch(photo: $0, score: hit.score, matchedLab: hit.lab, matchedName: hit.name,
+                                coverage: hit.coverage, deltaE: hit.deltaE)
+                }
+            }
+        }
+    }
+
     /// Every table with its columns, and every index with its table, as SQLite reports them:
     /// for the test that checks migrations give exactly the schema the code expects.
-    public func schema() throws -> (tables: [String: [String]], indexes: [String: String]) {
+    public func schema() throws -> (tables: [String: [String]], indexes: [String: String], triggers: [String]) {
         try writer.read { db in
             var tables: [String: [String]] = [:]
+            // R*Tree shadow tables (_node, _parent, _rowid) belong to SQLite, not to the schema.
             for table in try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
+                AND name NOT LIKE '%_index_node' AND name NOT LIKE '%_index_parent' AND name NOT LIKE '%_index_rowid'
                 """) {
                 tables[table] = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
             }
             let indexes = try Row.fetchAll(db, sql: """
                 SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
                 """)
-            return (tables, Dictionary(uniqueKeysWithValues: indexes.map { ($0["name"], $0["tbl_name"]) }))
+            let triggers = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+            return (tables, Dictionary(uniqueKeysWithValues: indexes.map { ($0["name"], $0["tbl_name"]) }), triggers)
         }
     }
 
@@ -126,6 +143,7 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
     }
     func updateStamp(ofPath path: String, to stamp: FileStamp) throws { try photos.updateStamp(ofPath: path, to: stamp) }
     func detachPath(_ path: String) throws { try photos.detach(path) }
+    func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws { try ColourRepository(db: db).set(colours, of: id) }
     func recordFailure(_ failure: ImportFailure) throws { try failures.record(failure) }
     func clearFailure(atPath path: String) throws { try failures.clear(atPath: path) }
 }

@@ -1,4 +1,5 @@
 import Catalogue
+import ColourScience
 import Foundation
 import Imaging
 
@@ -65,12 +66,15 @@ public struct ImportService: Sendable {
     private let hasher: any ContentHashing
     private let catalogue: any PhotoCatalogue
     private let clock: any WallClock
+    private let analyser: ColourAnalyser
 
     public init(
         fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading,
         hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock,
+        analyser: ColourAnalyser = ColourAnalyser(),
         maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount
     ) {
+        self.analyser = analyser
         self.fileSystem = fileSystem
         self.inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
                                         maximumPixelCount: maximumPixelCount)
@@ -157,7 +161,9 @@ public struct ImportService: Sendable {
         }
         do {
             let inspection = try inspector.inspect(data, path: file.path)
-            return .photo(PhotoFacts(sha256: sha256, format: inspection.format, pixelSize: inspection.pixelSize, exif: inspection.exif))
+            // Colours come from the same scaled decode that checked the file.
+            return .photo(PhotoFacts(sha256: sha256, format: inspection.format, pixelSize: inspection.pixelSize,
+                                     exif: inspection.exif, colours: analyser.analyse(inspection.analysisImage)))
         } catch {
             return .failed(error.reason)
         }
@@ -187,7 +193,9 @@ public struct ImportService: Sendable {
                 case let .knownContent(sha256):
                     try placeKnownContent(sha256, file: file, writer: writer, fileSystem: fileSystem, now: now, summary: &outcome)
                 case let .photo(facts):
-                    if try writer.photo(withSHA256: facts.sha256) != nil {
+                    if let existing = try writer.photo(withSHA256: facts.sha256) {
+                        // Known content examined in full: a photo catalogued before colours were analysed.
+                        if let colours = facts.colours { try writer.setColours(colours, of: existing.id) }
                         try placeKnownContent(facts.sha256, file: file, writer: writer, fileSystem: fileSystem, now: now, summary: &outcome)
                     } else {
                         try writer.clearFailure(atPath: file.path)

@@ -9,7 +9,7 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
         abstract: "Import photos into the catalogue and look at what it holds.",
-        subcommands: [ImportCommand.self, ListCommand.self, ShowCommand.self, FailuresCommand.self]
+        subcommands: [ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, FailuresCommand.self]
     )
 }
 
@@ -68,6 +68,31 @@ struct ListCommand: AsyncParsableCommand {
         abstract: "List the catalogued photos."
     )
 
+    @OptionGroup var filters: PhotoFilterOptions
+
+    @Option(name: .long, help: "Order: taken, imported or name.")
+    var sort: PhotoSort = .taken
+
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() async throws {
+        try run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        let query = filters.query(sort: sort)
+        try PhotoPresenter(console: environment.console).presentList(try catalogue.photos(matching: query), asJSON: json)
+    }
+}
+
+extension PhotoSort: ExpressibleByArgument {}
+
+/// The filters `list` and `search` share.
+struct PhotoFilterOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Only photos taken on or after this day.", valueName: "YYYY-MM-DD"))
     var since: String?
 
@@ -79,14 +104,6 @@ struct ListCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "At most this many photos.")
     var limit: Int?
-
-    @Option(name: .long, help: "Order: taken, imported or name.")
-    var sort: PhotoSort = .taken
-
-    @Flag(name: .long, help: "Print JSON instead of a table.")
-    var json = false
-
-    @OptionGroup var library: LibraryOptions
 
     func validate() throws {
         for (name, value) in [("--since", since), ("--until", until)] {
@@ -100,18 +117,10 @@ struct ListCommand: AsyncParsableCommand {
         text.count == 10 && ExifDateTime(exif: text + " 00:00:00") != nil
     }
 
-    func run() async throws {
-        try run(in: .live())
-    }
-
-    func run(in environment: AppEnvironment) throws {
-        let catalogue = try library.openCatalogue(in: environment)
-        let query = PhotoQuery(takenSince: since, takenUntil: until, camera: camera, limit: limit, sort: sort)
-        try PhotoPresenter(console: environment.console).presentList(try catalogue.photos(matching: query), asJSON: json)
+    func query(sort: PhotoSort = .taken, defaultLimit: Int? = nil) -> PhotoQuery {
+        PhotoQuery(takenSince: since, takenUntil: until, camera: camera, limit: limit ?? defaultLimit, sort: sort)
     }
 }
-
-extension PhotoSort: ExpressibleByArgument {}
 
 /// `showhide gallery show ID`
 struct ShowCommand: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import Catalogue
+import ColourScience
 import Foundation
+import Imaging
 import Services
 
 /// The documented JSON of one catalogued photo (Docs/Usage.md).
@@ -17,6 +19,34 @@ struct PhotoJSON: Encodable {
     var duplicatePaths: [String]?
     /// Every EXIF tag as text; only in `gallery show`.
     var exifTags: [String: String]?
+    var palette: [PaletteJSON]?
+    var dominant: DominantJSON?
+    /// Present (possibly null) once the photo's colours are analysed.
+    var accent: AccentJSON??
+
+    struct PaletteJSON: Encodable {
+        var hex: String
+        var lab: [Double]
+        var weight: Double
+        var name: String
+    }
+
+    struct DominantJSON: Encodable {
+        var hex: String
+        var name: String
+    }
+
+    struct AccentJSON: Encodable {
+        var hex: String
+        var name: String
+        var hue: Double
+        var coverage: Double
+    }
+
+    static func rounded(_ value: Double, _ places: Double = 4) -> Double {
+        let scale = pow(10, places)
+        return (value * scale).rounded() / scale
+    }
 
     init(_ photo: CataloguedPhoto, detailed: Bool = false) {
         id = photo.id
@@ -32,6 +62,40 @@ struct PhotoJSON: Encodable {
             duplicatePaths = photo.duplicatePaths
             exifTags = photo.facts.exif?.allTags ?? [:]
         }
+        if let colours = photo.facts.colours {
+            palette = colours.palette.map {
+                PaletteJSON(hex: $0.hex, lab: [$0.lab.l, $0.lab.a, $0.lab.b].map { Self.rounded($0, 2) },
+                            weight: Self.rounded($0.weight), name: $0.name.rawValue)
+            }
+            dominant = colours.dominant.map { DominantJSON(hex: $0.hex, name: $0.name.rawValue) }
+            accent = .some(colours.accent.map {
+                AccentJSON(hex: $0.hex, name: $0.name.rawValue, hue: Self.rounded($0.hue, 1), coverage: Self.rounded($0.coverage))
+            })
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, path, sha256, format, width, height, fileSize, importedAt, exif, duplicatePaths, exifTags
+        case palette, dominant, accent
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(path, forKey: .path)
+        try container.encode(sha256, forKey: .sha256)
+        try container.encode(format, forKey: .format)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(fileSize, forKey: .fileSize)
+        try container.encode(importedAt, forKey: .importedAt)
+        try container.encodeIfPresent(exif, forKey: .exif)
+        try container.encodeIfPresent(duplicatePaths, forKey: .duplicatePaths)
+        try container.encodeIfPresent(exifTags, forKey: .exifTags)
+        try container.encodeIfPresent(palette, forKey: .palette)
+        try container.encodeIfPresent(dominant, forKey: .dominant)
+        // A photo without a chromatic colour has "accent": null.
+        if let accent { try container.encode(accent, forKey: .accent) }
     }
 }
 
@@ -98,7 +162,7 @@ struct PhotoPresenter {
             console.warn("The catalogue has no photos that match.")
             return
         }
-        var table = TextTable(headers: ["ID", "FILE", "TAKEN", "CAMERA", "PIXELS"])
+        var table = TextTable(headers: ["ID", "FILE", "TAKEN", "CAMERA", "PIXELS", "COLOURS"])
         for photo in photos {
             table.append([
                 String(photo.id),
@@ -106,6 +170,7 @@ struct PhotoPresenter {
                 photo.facts.exif?.takenAt.map { $0.iso8601.replacingOccurrences(of: "T", with: " ").prefix(19).description } ?? "-",
                 photo.facts.exif?.cameraName ?? "-",
                 photo.facts.pixelSize.description,
+                ColourText(console: console).summary(photo.facts.colours),
             ])
         }
         table.render(bold: console.bold).forEach(console.print)
@@ -140,6 +205,13 @@ struct PhotoPresenter {
             }),
         ]
         rows += photo.duplicatePaths.map { ("duplicate", $0) }
+        let colourText = ColourText(console: console)
+        if let colours = photo.facts.colours {
+            rows.append(("dominant", colours.dominant.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight) }))
+            rows.append(("accent", colours.accent.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage)
+                + String(format: ", hue %.0f°", $0.hue) } ?? "none (no chromatic colour)"))
+            rows += colours.palette.map { ("palette", colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight)) }
+        }
         let present = rows.compactMap { label, value in value.map { (label, $0) } }
         let width = present.map(\.0.count).max() ?? 0
         for (label, value) in present {
@@ -236,5 +308,36 @@ final class ProgressBar: ImportProgress, @unchecked Sendable {
             text += String(format: "  ETA %d:%02d", remaining / 60, remaining % 60)
         }
         return text
+    }
+}
+
+/// Colours as text: 24-bit ANSI swatches when colour is on, names and shares always.
+struct ColourText {
+    let console: Console
+
+    /// Two cells painted in `hex`, or nothing without colour.
+    func swatch(_ hex: String) -> String {
+        guard console.usesColour, let rgba = RGBA(parsing: hex) else { return "" }
+        return "\u{1B}[48;2;\(rgba.red);\(rgba.green);\(rgba.blue)m  \u{1B}[0m"
+    }
+
+    /// "▇▇ #CC141E red 6%".
+    func describe(hex: String, name: ColourName, share: Double) -> String {
+        let swatch = swatch(hex)
+        return (swatch.isEmpty ? "" : swatch + " ") + "\(hex) \(name.rawValue) \(Self.percent(share))"
+    }
+
+    /// The palette as swatches, then the dominant and accent names.
+    func summary(_ colours: ColourAnalysis?) -> String {
+        guard let colours, let dominant = colours.dominant else { return "-" }
+        let swatches = colours.palette.map { swatch($0.hex) }.joined()
+        var text = dominant.name.rawValue
+        if let accent = colours.accent { text += ", accent \(accent.name.rawValue) \(Self.percent(accent.coverage))" }
+        return swatches.isEmpty ? text : swatches + " " + text
+    }
+
+    static func percent(_ share: Double) -> String {
+        let value = share * 100
+        return value < 1 && value > 0 ? String(format: "%.1f%%", value) : String(format: "%.0f%%", value)
     }
 }

@@ -1,4 +1,5 @@
 import Catalogue
+import ColourScience
 import Foundation
 import XCTest
 
@@ -29,7 +30,7 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
     public func knownStamps() throws -> [String: FileStamp] {
         lock.withLock {
             var stamps: [String: FileStamp] = [:]
-            for photo in state.photos.values {
+            for photo in state.photos.values where photo.facts.colours != nil {
                 stamps[photo.path] = photo.stamp
                 for duplicate in photo.duplicatePaths { stamps[duplicate] = duplicateStamps[duplicate] }
             }
@@ -40,7 +41,7 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
     private var duplicateStamps: [String: FileStamp] = [:]
 
     public func containsPhoto(withSHA256 sha256: String) throws -> Bool {
-        lock.withLock { state.photos.values.contains { $0.facts.sha256 == sha256 } }
+        lock.withLock { state.photos.values.contains { $0.facts.sha256 == sha256 && $0.facts.colours != nil } }
     }
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
@@ -68,6 +69,11 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         lock.withLock { state.photos[id] }
     }
 
+    public func search(_ search: ColourSearch) throws -> [ColourMatch] {
+        XCTFail("FakeCatalogue does not search; use SQLiteCatalogue")
+        return []
+    }
+
     public func failures() throws -> [ImportFailure] {
         lock.withLock { state.failures.values.sorted { $0.path < $1.path } }
     }
@@ -75,17 +81,12 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
     struct Writer: CatalogueWriting {
         let catalogue: FakeCatalogue
 
-        var photos: [PhotoID: CataloguedPhoto] {
-            get { catalogue.state.photos }
-            nonmutating set { catalogue.state.photos = newValue }
-        }
-
         func photo(withSHA256 sha256: String) throws -> PhotoLocation? {
-            photos.values.first { $0.facts.sha256 == sha256 }.map { PhotoLocation(id: $0.id, path: $0.path) }
+            catalogue.state.photos.values.first { $0.facts.sha256 == sha256 }.map { PhotoLocation(id: $0.id, path: $0.path) }
         }
 
         func photoID(atPath path: String) throws -> PhotoID? {
-            photos.values.first { $0.path == path || $0.duplicatePaths.contains(path) }?.id
+            catalogue.state.photos.values.first { $0.path == path || $0.duplicatePaths.contains(path) }?.id
         }
 
         func insertPhoto(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date) throws -> PhotoID {
@@ -93,38 +94,42 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
             XCTAssertNil(try photoID(atPath: path), "path inserted twice")
             let id = catalogue.state.nextID
             catalogue.state.nextID += 1
-            photos[id] = CataloguedPhoto(id: id, path: path, stamp: stamp, facts: facts, importedAt: importedAt)
+            catalogue.state.photos[id] = CataloguedPhoto(id: id, path: path, stamp: stamp, facts: facts, importedAt: importedAt)
             return id
         }
 
         func movePhoto(_ id: PhotoID, to path: String, stamp: FileStamp) throws {
-            photos[id]?.duplicatePaths.removeAll { $0 == path }
-            photos[id]?.path = path
-            photos[id]?.stamp = stamp
+            catalogue.state.photos[id]?.duplicatePaths.removeAll { $0 == path }
+            catalogue.state.photos[id]?.path = path
+            catalogue.state.photos[id]?.stamp = stamp
         }
 
         func addDuplicatePath(_ path: String, of id: PhotoID, stamp: FileStamp, notedAt: Date) throws {
-            photos[id]?.duplicatePaths.append(path)
+            catalogue.state.photos[id]?.duplicatePaths.append(path)
             catalogue.duplicateStamps[path] = stamp
         }
 
         func updateStamp(ofPath path: String, to stamp: FileStamp) throws {
-            if let id = photos.values.first(where: { $0.path == path })?.id { photos[id]?.stamp = stamp }
+            if let id = catalogue.state.photos.values.first(where: { $0.path == path })?.id { catalogue.state.photos[id]?.stamp = stamp }
             if catalogue.duplicateStamps[path] != nil { catalogue.duplicateStamps[path] = stamp }
         }
 
         func detachPath(_ path: String) throws {
-            for id in photos.keys { photos[id]?.duplicatePaths.removeAll { $0 == path } }
+            for id in catalogue.state.photos.keys { catalogue.state.photos[id]?.duplicatePaths.removeAll { $0 == path } }
             catalogue.duplicateStamps[path] = nil
-            guard let photo = photos.values.first(where: { $0.path == path }) else { return }
+            guard let photo = catalogue.state.photos.values.first(where: { $0.path == path }) else { return }
             if let heir = photo.duplicatePaths.first {
-                photos[photo.id]?.path = heir
-                photos[photo.id]?.stamp = catalogue.duplicateStamps[heir]!
-                photos[photo.id]?.duplicatePaths.removeFirst()
+                catalogue.state.photos[photo.id]?.path = heir
+                catalogue.state.photos[photo.id]?.stamp = catalogue.duplicateStamps[heir]!
+                catalogue.state.photos[photo.id]?.duplicatePaths.removeFirst()
                 catalogue.duplicateStamps[heir] = nil
             } else {
-                photos[photo.id] = nil
+                catalogue.state.photos[photo.id] = nil
             }
+        }
+
+        func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws {
+            catalogue.state.photos[id]?.facts.colours = colours
         }
 
         func recordFailure(_ failure: ImportFailure) throws {

@@ -1,4 +1,5 @@
 import Catalogue
+import ColourScience
 import Foundation
 import Imaging
 import Services
@@ -15,13 +16,16 @@ public enum FakePhoto {
         var make: String?
         var takenAt: String?
         var failure: String?
+        /// "#RRGGBB" of the decoded pixels; red by default.
+        var colour: String?
     }
 
     static let signature: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
 
     /// A decodable photo; `seed` makes its content (and so its hash) unique.
-    public static func data(width: Int = 4000, height: Int = 3000, seed: String, make: String? = nil, takenAt: String? = nil) -> Data {
-        encode(Payload(width: width, height: height, seed: seed, make: make, takenAt: takenAt))
+    public static func data(width: Int = 4000, height: Int = 3000, seed: String, make: String? = nil, takenAt: String? = nil,
+                            colour: String? = nil) -> Data {
+        encode(Payload(width: width, height: height, seed: seed, make: make, takenAt: takenAt, colour: colour))
     }
 
     /// A file that looks like a JPEG but fails to decode with `reason`.
@@ -92,7 +96,8 @@ public final class FakePhotoCodec: ImageDecoding, @unchecked Sendable {
         let scale = options.minimumLongSide.map { max(1, min(8, long / $0)) } ?? 1
         return DecodedImage(
             format: .jpeg, originalSize: PixelSize(width: payload.width, height: payload.height),
-            image: TestImage.solid(.red, width: max(1, payload.width / scale), height: max(1, payload.height / scale))
+            image: TestImage.solid(payload.colour.flatMap(RGBA.init(parsing:)) ?? .red,
+                                   width: max(1, payload.width / scale), height: max(1, payload.height / scale))
         )
     }
 }

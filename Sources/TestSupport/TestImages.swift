@@ -18,6 +18,11 @@ public enum TestImage {
         from(rows: [[border, border, border], [border, centre, border], [border, border, border]])
     }
 
+    /// A 3×3 checkerboard of two colours: five of the first (corners and centre), four of the second.
+    public static func checkerboard(_ first: RGBA, _ second: RGBA) -> RGBAImage {
+        from(rows: [[first, second, first], [second, first, second], [first, second, first]])
+    }
+
     /// An image from rows of colours; every row must be as long as the first.
     public static func from(rows: [[RGBA]]) -> RGBAImage {
         precondition(!rows.isEmpty && rows.allSatisfy { $0.count == rows[0].count }, "rows must be non-empty and equally long")

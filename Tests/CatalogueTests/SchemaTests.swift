@@ -1,4 +1,5 @@
 @testable import Catalogue
+import ColourScience
 import Foundation
 import Imaging
 import XCTest
@@ -14,13 +15,20 @@ final class SchemaTests: XCTestCase {
             "palette_entry": ["photo_id", "rank", "lab_l", "lab_a", "lab_b", "hex", "weight", "name"],
             "variant": ["id", "photo_id", "kind", "parameters", "path", "file_size", "width", "height", "sha256", "created_at"],
             "import_failure": ["path", "reason", "failed_at"],
+            "photo_colour": ["photo_id", "dominant_hex", "dominant_name", "accent_l", "accent_a", "accent_b", "accent_hex",
+                             "accent_hue", "accent_coverage", "accent_name"],
+            "colour_name_weight": ["photo_id", "name", "weight"],
+            "palette_index": ["id", "l_min", "l_max", "a_min", "a_max", "b_min", "b_max"],
+            "accent_index": ["id", "l_min", "l_max", "a_min", "a_max", "b_min", "b_max"],
         ])
-        XCTAssertEqual(schema.indexes, ["duplicate_path_photo": "duplicate_path", "exif_taken_at": "exif"])
+        XCTAssertEqual(schema.indexes, ["duplicate_path_photo": "duplicate_path", "exif_taken_at": "exif",
+                                        "photo_colour_accent": "photo_colour", "colour_name_weight_rank": "colour_name_weight"])
+        XCTAssertEqual(schema.triggers, ["accent_indexed", "accent_unindexed", "palette_entry_indexed", "palette_entry_unindexed"])
     }
 
     func testTheMigrationsAreEmbeddedInOrder() {
         let identifiers = EmbeddedMigrations.all.map(\.identifier)
-        XCTAssertEqual(identifiers.first, "0001_catalogue")
+        XCTAssertEqual(Array(identifiers.prefix(2)), ["0001_catalogue", "0002_colours"])
         XCTAssertEqual(identifiers, identifiers.sorted())
         XCTAssertTrue(EmbeddedMigrations.all[0].sql.contains("CREATE TABLE photo"))
     }
@@ -73,8 +81,17 @@ final class SchemaTests: XCTestCase {
 }
 
 extension PhotoFacts {
-    static func sample(sha: String, width: Int = 40, height: Int = 30, exif: ExifMetadata? = nil) -> PhotoFacts {
+    /// Facts of an analysed photo: grey with a small red accent unless told otherwise.
+    static func sample(sha: String, width: Int = 40, height: Int = 30, exif: ExifMetadata? = nil,
+                       colours: ColourAnalysis? = .greyWithRed) -> PhotoFacts {
         PhotoFacts(sha256: String(repeating: sha, count: 64 / sha.count), format: .jpeg,
-                   pixelSize: PixelSize(width: width, height: height), exif: exif)
+                   pixelSize: PixelSize(width: width, height: height), exif: exif, colours: colours)
     }
+}
+
+extension ColourAnalysis {
+    static let greyWithRed = ColourAnalysis(
+        palette: [PaletteEntry(lab: Lab(l: 53.6, a: 0, b: 0), weight: 0.94, name: .grey),
+                  PaletteEntry(lab: Lab(l: 44, a: 68, b: 48), weight: 0.06, name: .red)],
+        accent: Accent(lab: Lab(l: 44, a: 68, b: 48), hue: 35.2, coverage: 0.06, name: .red))
 }

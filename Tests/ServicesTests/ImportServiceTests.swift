@@ -47,6 +47,41 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(codec.decodeCount, 2, "one decode per photo")
     }
 
+    func testColoursComeFromTheSameDecode() async throws {
+        files["/lib/sea.jpg"] = FakePhoto.data(seed: "sea", colour: "#1F5AA6")
+        files["/lib/fog.jpg"] = FakePhoto.data(seed: "fog", colour: "#808080")
+
+        _ = try await importLibrary()
+
+        let sea = try XCTUnwrap(photo(at: "/lib/sea.jpg")?.facts.colours)
+        XCTAssertEqual(sea.dominant?.name, .blue)
+        XCTAssertEqual(sea.accent?.name, .blue)
+        XCTAssertEqual(sea.nameWeights[.blue] ?? 0, 1, accuracy: 1e-9)
+        XCTAssertNil(photo(at: "/lib/fog.jpg")?.facts.colours?.accent)
+        XCTAssertEqual(codec.decodeCount, 2)
+    }
+
+    func testPhotosCataloguedBeforeColoursAreAnalysedOnTheNextRun() async throws {
+        let data = FakePhoto.data(seed: "old", colour: "#1F5AA6")
+        files["/lib/old.jpg"] = data
+        let stamp = FileStamp(size: Int64(data.count), modifiedAtNanoseconds: 1_000_000_000)
+        try catalogue.write { writer in
+            try writer.insertPhoto(path: "/lib/old.jpg", stamp: stamp, facts: PhotoFacts(
+                sha256: CryptoHasher().sha256(data), format: .jpeg, pixelSize: PixelSize(width: 4000, height: 3000), exif: nil),
+                importedAt: clock.now())
+        }
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.unchanged, 1)
+        XCTAssertEqual(summary.imported, 0)
+        XCTAssertEqual(catalogue.allPhotos.count, 1)
+        XCTAssertEqual(photo(at: "/lib/old.jpg")?.facts.colours?.dominant?.name, .blue)
+        let again = try await importLibrary()
+        XCTAssertEqual(again.unchanged, 1)
+        XCTAssertEqual(codec.decodeCount, 1, "analysed once, then skipped")
+    }
+
     func testEachFileIsReadOnce() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         files["/lib/b.png"] = FakePhoto.data(seed: "b")

@@ -39,7 +39,7 @@ final class GalleryCommandTests: XCTestCase {
 
     func addPhotos() {
         files["/lib/a.jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: "a", make: "Canon", takenAt: "2020:01:02 03:04:05")
-        files["/lib/b.jpg"] = FakePhoto.data(width: 300, height: 200, seed: "b")
+        files["/lib/b.jpg"] = FakePhoto.data(width: 300, height: 200, seed: "b", colour: "#808080")
         files["/lib/bad.jpg"] = FakePhoto.broken(reason: "corrupt JPEG data: bad Huffman code")
         files["/lib/readme.txt"] = Data("hi".utf8)
     }
@@ -145,9 +145,9 @@ final class GalleryCommandTests: XCTestCase {
         try await importFixtures()
         try ListCommand.parse([]).run(in: environment())
         XCTAssertEqual(spy.output.lines, [
-            "ID  FILE   TAKEN                CAMERA  PIXELS",
-            "1   a.jpg  2020-01-02 03:04:05  Canon   4000×3000",
-            "2   b.jpg  -                    -       300×200",
+            "ID  FILE   TAKEN                CAMERA  PIXELS     COLOURS",
+            "1   a.jpg  2020-01-02 03:04:05  Canon   4000×3000  red, accent red 100%",
+            "2   b.jpg  -                    -       300×200    grey",
         ])
     }
 
@@ -165,7 +165,18 @@ final class GalleryCommandTests: XCTestCase {
         try await importFixtures()
         try ListCommand.parse(["--json"]).run(in: environment())
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
-        XCTAssertEqual(Set(json[0].keys), ["id", "path", "sha256", "format", "width", "height", "fileSize", "importedAt", "exif"])
+        XCTAssertEqual(Set(json[0].keys), ["id", "path", "sha256", "format", "width", "height", "fileSize", "importedAt", "exif",
+                                           "palette", "dominant", "accent"])
+        let palette = try XCTUnwrap(json[0]["palette"] as? [[String: Any]])
+        XCTAssertEqual(palette.count, 1)
+        XCTAssertEqual(Set(palette[0].keys), ["hex", "lab", "weight", "name"])
+        XCTAssertEqual(palette[0]["hex"] as? String, "#FF0000")
+        XCTAssertEqual(palette[0]["weight"] as? Double, 1)
+        XCTAssertEqual((palette[0]["lab"] as? [Double])?.count, 3)
+        XCTAssertEqual(json[0]["dominant"] as? [String: String], ["hex": "#FF0000", "name": "red"])
+        let accent = try XCTUnwrap(json[0]["accent"] as? [String: Any])
+        XCTAssertEqual(Set(accent.keys), ["hex", "name", "hue", "coverage"])
+        XCTAssertTrue(json[1]["accent"] is NSNull, "a grey photo has a null accent")
         XCTAssertEqual(json[0]["importedAt"] as? String, "2023-11-14T22:13:20Z")
         XCTAssertEqual(json[0]["format"] as? String, "jpeg")
         XCTAssertEqual((json[0]["exif"] as? [String: Any])?["takenAt"] as? String, "2020-01-02T03:04:05")

@@ -1,0 +1,53 @@
+import Foundation
+
+/// CIEDE2000 colour difference (kL = kC = kH = 1), after Sharma, Wu and Dalal (2005).
+/// About 1 is a just-noticeable difference; 2–3 is close; over 10 is a different colour.
+public func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
+    let pow25to7 = 6_103_515_625.0 // 25^7
+    let c1 = (first.a * first.a + first.b * first.b).squareRoot()
+    let c2 = (second.a * second.a + second.b * second.b).squareRoot()
+    let meanC = (c1 + c2) / 2
+    let meanC7 = pow(meanC, 7)
+    let g = 0.5 * (1 - (meanC7 / (meanC7 + pow25to7)).squareRoot())
+    let a1 = (1 + g) * first.a, a2 = (1 + g) * second.a
+    let c1p = (a1 * a1 + first.b * first.b).squareRoot()
+    let c2p = (a2 * a2 + second.b * second.b).squareRoot()
+    func hue(_ b: Double, _ a: Double) -> Double {
+        if a == 0 && b == 0 { return 0 }
+        return Hue.degrees(atan2(b, a))
+    }
+    let h1p = hue(first.b, a1), h2p = hue(second.b, a2)
+
+    let deltaLp = second.l - first.l
+    let deltaCp = c2p - c1p
+    var deltahp = 0.0
+    if c1p * c2p != 0 {
+        deltahp = h2p - h1p
+        if deltahp > 180 { deltahp -= 360 } else if deltahp < -180 { deltahp += 360 }
+    }
+    let deltaHp = 2 * (c1p * c2p).squareRoot() * sin(deltahp * .pi / 360)
+
+    let meanLp = (first.l + second.l) / 2
+    let meanCp = (c1p + c2p) / 2
+    var meanhp = h1p + h2p
+    if c1p * c2p != 0 {
+        if abs(h1p - h2p) <= 180 {
+            meanhp /= 2
+        } else {
+            meanhp = meanhp < 360 ? (meanhp + 360) / 2 : (meanhp - 360) / 2
+        }
+    }
+    func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
+    let t = 1 - 0.17 * cos(radians(meanhp - 30)) + 0.24 * cos(radians(2 * meanhp))
+        + 0.32 * cos(radians(3 * meanhp + 6)) - 0.20 * cos(radians(4 * meanhp - 63))
+    let deltaTheta = 30 * exp(-pow((meanhp - 275) / 25, 2))
+    let meanCp7 = pow(meanCp, 7)
+    let rc = 2 * (meanCp7 / (meanCp7 + pow25to7)).squareRoot()
+    let lightness50 = (meanLp - 50) * (meanLp - 50)
+    let sl = 1 + 0.015 * lightness50 / (20 + lightness50).squareRoot()
+    let sc = 1 + 0.045 * meanCp
+    let sh = 1 + 0.015 * meanCp * t
+    let rt = -sin(radians(2 * deltaTheta)) * rc
+    let lTerm = deltaLp / sl, cTerm = deltaCp / sc, hTerm = deltaHp / sh
+    return (lTerm * lTerm + cTerm * cTerm + hTerm * hTerm + rt * cTerm * hTerm).squareRoot()
+}

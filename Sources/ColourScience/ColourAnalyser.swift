@@ -1,0 +1,259 @@
+import Foundation
+import Imaging
+
+/// Finds a photo's palette (deterministic median cut, refined by weighted k-means in CIELAB,
+/// close clusters merged by ΔE00), its dominant colour and its accent.
+public struct ColourAnalyser: Sendable {
+    /// Pixels are sampled on a grid so that the long side has at most this many.
+    public var maximumLongSide = 256
+    /// Palette entries kept.
+    public var maximumEntries = 8
+    /// Clusters the median cut starts from.
+    public var initialClusters = 16
+    /// Clusters closer than this (ΔE00) are one colour.
+    public var mergeDistance = 6.0
+    /// Accent candidates: pixels at least this chromatic (C*)…
+    public var accentMinimumChroma = 20.0
+    /// …neither very dark nor very light (L*).
+    public var accentLightness: ClosedRange<Double> = 15...95
+    /// Half-width of the hue window an accent gathers, in degrees.
+    public var hueWindow = 10.0
+    /// An accent must cover at least this share of the photo.
+    public var minimumAccentCoverage = 0.003
+
+    public init() {}
+
+    /// A weighted colour: the mean of the pixels that fell into one RGB bin.
+    struct Point {
+        var lab: Lab
+        var weight: Double
+    }
+
+    public func analyse(_ image: RGBAImage) -> ColourAnalysis {
+        let points = sample(image)
+        let total = points.reduce(0) { $0 + $1.weight }
+        guard total > 0 else { return ColourAnalysis(palette: [], accent: nil) }
+        let clusters = refinedClusters(points)
+        var names: [ColourName: Double] = [:]
+        for cluster in clusters {
+            names[ColourName.nearest(to: cluster.lab), default: 0] += cluster.weight / total
+        }
+        return ColourAnalysis(palette: palette(clusters, total: total), accent: accent(points, total: total), nameWeights: names)
+    }
+
+    // MARK: Sampling
+
+    /// Opaque pixels on a grid, gathered into 32×32×32 RGB bins (their mean colour and count).
+    func sample(_ image: RGBAImage) -> [Point] {
+        let step = max(1, (max(image.width, image.height) + maximumLongSide - 1) / maximumLongSide)
+        var counts = [Int32](repeating: 0, count: 32_768)
+        var sums = [Int32](repeating: 0, count: 32_768 * 3)
+        image.bytes.withUnsafeBufferPointer { bytes in
+            for y in stride(from: step / 2, to: image.height, by: step) {
+                var offset = (y * image.width + step / 2) * 4
+                for _ in stride(from: step / 2, to: image.width, by: step) {
+                    if bytes[offset + 3] >= 128 {
+                        let red = Int32(bytes[offset]), green = Int32(bytes[offset + 1]), blue = Int32(bytes[offset + 2])
+                        let bin = Int((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3))
+                        counts[bin] += 1
+                        sums[bin * 3] += red
+                        sums[bin * 3 + 1] += green
+                        sums[bin * 3 + 2] += blue
+                    }
+                    offset += step * 4
+                }
+            }
+        }
+        var points: [Point] = []
+        for bin in 0..<32_768 where counts[bin] > 0 {
+            let count = Double(counts[bin])
+            let table = SRGB.linearTable
+            // The bin's mean in sRGB, linearised by interpolating the table.
+            func linear(_ sum: Int32) -> Double {
+                let mean = Double(sum) / count
+                let low = Int(mean), high = min(low + 1, 255)
+                return table[low] + (table[high] - table[low]) * (mean - Double(low))
+            }
+            let lab = SRGB.xyz(red: linear(sums[bin * 3]), green: linear(sums[bin * 3 + 1]), blue: linear(sums[bin * 3 + 2])).lab
+            points.append(Point(lab: lab, weight: count))
+        }
+        return points
+    }
+
+    // MARK: Palette
+
+    struct Cluster {
+        var lab: Lab
+        var weight: Double
+    }
+
+    /// Median cut refined by weighted k-means: every pixel in one of up to `initialClusters` clusters.
+    func refinedClusters(_ points: [Point]) -> [Cluster] {
+        var centres = medianCut(points).map(\.lab)
+        for _ in 0..<8 {
+            let refined = assign(points, to: centres)
+            let moved = zip(refined, centres).contains { $0.lab.distanceSquared(to: $1) > 1e-6 }
+            centres = refined.map(\.lab)
+            if !moved { break }
+        }
+        return assign(points, to: centres).filter { $0.weight > 0 }
+    }
+
+    func palette(_ refined: [Cluster], total: Double) -> [PaletteEntry] {
+        var clusters = refined
+        merge(&clusters)
+        clusters.sort { first, second in
+            if first.weight != second.weight { return first.weight > second.weight }
+            return (first.lab.l, first.lab.a, first.lab.b) < (second.lab.l, second.lab.a, second.lab.b)
+        }
+        return clusters.prefix(maximumEntries).map {
+            PaletteEntry(lab: $0.lab, weight: $0.weight / total, name: ColourName.nearest(to: $0.lab))
+        }
+    }
+
+    /// Splits the heaviest-spread box at the weighted median of its widest axis until there are
+    /// `initialClusters` boxes or none can be split.
+    func medianCut(_ points: [Point]) -> [Cluster] {
+        var boxes: [[Point]] = [points]
+        while boxes.count < initialClusters {
+            var chosen = -1
+            var largestSpread = 0.0
+            for (index, box) in boxes.enumerated() where box.count > 1 {
+                let spread = Self.sumOfSquares(box)
+                if spread > largestSpread {
+                    largestSpread = spread
+                    chosen = index
+                }
+            }
+            guard chosen >= 0, largestSpread > 1e-9 else { break }
+            let box = boxes.remove(at: chosen)
+            let axis = Self.widestAxis(box)
+            let sorted = box.sorted { Self.coordinate($0.lab, axis) < Self.coordinate($1.lab, axis) }
+            let half = sorted.reduce(0) { $0 + $1.weight } / 2
+            var running = 0.0
+            var cut = 1
+            for (index, point) in sorted.enumerated() {
+                running += point.weight
+                if running >= half {
+                    cut = min(max(index + 1, 1), sorted.count - 1)
+                    break
+                }
+            }
+            boxes.append(Array(sorted[..<cut]))
+            boxes.append(Array(sorted[cut...]))
+        }
+        return boxes.map(Self.mean)
+    }
+
+    /// Each point to its nearest centre; the weighted means of what each centre got.
+    func assign(_ points: [Point], to centres: [Lab]) -> [Cluster] {
+        var sums = [(l: Double, a: Double, b: Double, weight: Double)](repeating: (0, 0, 0, 0), count: centres.count)
+        for point in points {
+            var best = 0
+            var bestDistance = Double.infinity
+            for (index, centre) in centres.enumerated() {
+                let distance = point.lab.distanceSquared(to: centre)
+                if distance < bestDistance {
+                    bestDistance = distance
+                    best = index
+                }
+            }
+            sums[best].l += point.lab.l * point.weight
+            sums[best].a += point.lab.a * point.weight
+            sums[best].b += point.lab.b * point.weight
+            sums[best].weight += point.weight
+        }
+        return zip(sums, centres).map { sum, centre in
+            sum.weight > 0
+                ? Cluster(lab: Lab(l: sum.l / sum.weight, a: sum.a / sum.weight, b: sum.b / sum.weight), weight: sum.weight)
+                : Cluster(lab: centre, weight: 0)
+        }
+    }
+
+    /// Joins the closest two clusters while any two are closer than `mergeDistance` (ΔE00).
+    func merge(_ clusters: inout [Cluster]) {
+        while clusters.count > 1 {
+            var closest: (Int, Int)?
+            var closestDistance = mergeDistance
+            for first in 0..<clusters.count {
+                for second in (first + 1)..<clusters.count {
+                    let distance = deltaE2000(clusters[first].lab, clusters[second].lab)
+                    if distance < closestDistance {
+                        closestDistance = distance
+                        closest = (first, second)
+                    }
+                }
+            }
+            guard let (first, second) = closest else { return }
+            let a = clusters[first], b = clusters[second]
+            let weight = a.weight + b.weight
+            clusters[first] = Cluster(lab: Lab(l: (a.lab.l * a.weight + b.lab.l * b.weight) / weight,
+                                               a: (a.lab.a * a.weight + b.lab.a * b.weight) / weight,
+                                               b: (a.lab.b * a.weight + b.lab.b * b.weight) / weight), weight: weight)
+            clusters.remove(at: second)
+        }
+    }
+
+    static func mean(_ points: [Point]) -> Cluster {
+        var l = 0.0, a = 0.0, b = 0.0, weight = 0.0
+        for point in points {
+            l += point.lab.l * point.weight
+            a += point.lab.a * point.weight
+            b += point.lab.b * point.weight
+            weight += point.weight
+        }
+        return Cluster(lab: Lab(l: l / weight, a: a / weight, b: b / weight), weight: weight)
+    }
+
+    static func sumOfSquares(_ points: [Point]) -> Double {
+        let centre = mean(points).lab
+        return points.reduce(0) { $0 + $1.weight * $1.lab.distanceSquared(to: centre) }
+    }
+
+    static func widestAxis(_ points: [Point]) -> Int {
+        var ranges = [(Double.infinity, -Double.infinity), (Double.infinity, -Double.infinity), (Double.infinity, -Double.infinity)]
+        for point in points {
+            for axis in 0..<3 {
+                let value = coordinate(point.lab, axis)
+                ranges[axis] = (min(ranges[axis].0, value), max(ranges[axis].1, value))
+            }
+        }
+        let widths = ranges.map { $0.1 - $0.0 }
+        return widths.firstIndex(of: widths.max()!)!
+    }
+
+    static func coordinate(_ lab: Lab, _ axis: Int) -> Double {
+        axis == 0 ? lab.l : (axis == 1 ? lab.a : lab.b)
+    }
+
+    // MARK: Accent
+
+    /// The most salient chromatic colour: the chromatic pixels (neither grey, nor very dark, nor
+    /// very light) are clustered in CIELAB, and the cluster scoring highest for share of pixels
+    /// and chroma wins — a vivid colour stands out even when small, a large dull one does not.
+    /// Its coverage is the share of chromatic pixels within the hue window around it; hue is
+    /// circular, so 359° and 1° are neighbours.
+    func accent(_ points: [Point], total: Double) -> Accent? {
+        let chromatic = points.filter { point in
+            let lch = point.lab.lch
+            return lch.c >= accentMinimumChroma && accentLightness.contains(lch.l)
+        }
+        guard !chromatic.isEmpty else { return nil }
+        var clusters = refinedClusters(chromatic)
+        merge(&clusters)
+        var best: (cluster: Cluster, score: Double)?
+        for cluster in clusters where cluster.weight / total >= minimumAccentCoverage {
+            let chroma = cluster.lab.lch.c
+            let score = (cluster.weight / total).squareRoot() * chroma * chroma
+            if best == nil || score > best!.score {
+                best = (cluster, score)
+            }
+        }
+        guard let winner = best?.cluster else { return nil }
+        let hue = winner.lab.lch.h
+        let covered = chromatic.reduce(0.0) { sum, point in
+            Hue.distance(point.lab.lch.h, hue) <= hueWindow ? sum + point.weight : sum
+        }
+        return Accent(lab: winner.lab, hue: hue, coverage: covered / total, name: ColourName.nearest(to: winner.lab))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Imaging
+
+/// The eleven basic colour terms of Berlin and Kay, which every language with that many names shares.
+public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
+    case black, white, grey, red, orange, yellow, green, blue, purple, pink, brown
+
+    /// Accepts "gray" for grey, any case, surrounding blanks.
+    public init?(parsing text: String) {
+        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        self.init(rawValue: word == "gray" ? "grey" : word)
+    }
+
+    /// Whether the term names a hue (not black, white or grey).
+    public var isChromatic: Bool { ![.black, .white, .grey].contains(self) }
+
+    public static func < (lhs: ColourName, rhs: ColourName) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// Reference colours of each term in sRGB: its focal colour and the lighter, darker and duller
+    /// variants people still call by that name. A colour is named after the nearest reference (ΔE00).
+    public static let references: [ColourName: [RGBA]] = [
+        .black: [rgb(0, 0, 0), rgb(28, 28, 32), rgb(20, 24, 36)],
+        .white: [rgb(255, 255, 255), rgb(235, 235, 230), rgb(240, 242, 248)],
+        .grey: [rgb(70, 70, 70), rgb(110, 110, 112), rgb(150, 150, 150), rgb(190, 190, 188), rgb(120, 125, 135)],
+        .red: [rgb(220, 20, 30), rgb(255, 0, 0), rgb(170, 20, 30), rgb(120, 15, 20), rgb(200, 60, 50)],
+        .orange: [rgb(255, 140, 0), rgb(240, 110, 30), rgb(250, 170, 80), rgb(220, 120, 50)],
+        .yellow: [rgb(255, 230, 0), rgb(255, 255, 0), rgb(240, 220, 90), rgb(250, 240, 150), rgb(220, 200, 40)],
+        .green: [rgb(0, 160, 0), rgb(0, 128, 0), rgb(40, 110, 40), rgb(120, 200, 80), rgb(0, 100, 60), rgb(150, 190, 120),
+                 rgb(90, 110, 50), rgb(30, 70, 40)],
+        .blue: [rgb(0, 70, 200), rgb(0, 0, 255), rgb(30, 40, 120), rgb(0, 0, 128), rgb(80, 150, 230), rgb(0, 120, 180),
+                rgb(135, 206, 235), rgb(60, 90, 140), rgb(20, 30, 70)],
+        .purple: [rgb(130, 40, 170), rgb(128, 0, 128), rgb(80, 30, 110), rgb(170, 110, 210), rgb(100, 60, 130)],
+        .pink: [rgb(255, 150, 190), rgb(255, 192, 203), rgb(230, 80, 150), rgb(250, 200, 210), rgb(220, 130, 150)],
+        .brown: [rgb(130, 80, 40), rgb(139, 69, 19), rgb(90, 55, 30), rgb(170, 120, 80), rgb(150, 110, 90), rgb(60, 40, 25)],
+    ]
+
+    private static func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> RGBA {
+        RGBA(red: red, green: green, blue: blue)
+    }
+
+    private static let referenceLabs: [(name: ColourName, lab: Lab)] = ColourName.allCases.flatMap { name in
+        references[name]!.map { (name, Lab($0)) }
+    }
+
+    /// The term a person would use for `colour`.
+    public static func nearest(to colour: Lab) -> ColourName {
+        var best = ColourName.grey
+        var bestDistance = Double.infinity
+        for reference in referenceLabs {
+            let distance = deltaE2000(colour, reference.lab)
+            if distance < bestDistance {
+                bestDistance = distance
+                best = reference.name
+            }
+        }
+        return best
+    }
+
+    /// The focal (first) reference colour, in CIELAB: where a search for the name aims.
+    public var focalLab: Lab { Lab(Self.references[self]![0]) }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+
+/// `showhide gallery search --colour red|#1f5aa6|rgb(…)`
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Find photos by colour: a colour name, #RRGGBB or rgb(r,g,b).",
+        discussion: """
+        A name (black, white, grey or gray, red, orange, yellow, green, blue, purple, pink, brown) ranks photos \
+        by how much of their palette that name covers. A colour ranks them by how much of their palette lies \
+        within --within ΔE00 of it, closer counting more. --accent matches only each photo's accent colour.
+        """
+    )
+
+    @Option(name: [.customLong("colour"), .customLong("color")], help: ArgumentHelp(
+        "The colour to look for: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"))
+    var colour: String
+
+    @Flag(name: .long, help: "Match only the accent colour, the one a person would single out.")
+    var accent = false
+
+    @Option(name: .long, help: "For a colour: the largest CIEDE2000 difference that matches (default 12).")
+    var within: Double = ColourSearch.defaultWithin
+
+    @Option(name: .long, help: ArgumentHelp("The least share of the photo the colour must cover.", valueName: "percent"))
+    var minCoverage: Double = 0
+
+    @OptionGroup var filters: PhotoFilterOptions
+
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    /// Results shown when --limit is not given.
+    static let defaultLimit = 20
+
+    var target: ColourTarget? {
+        if let name = ColourName(parsing: colour) { return .name(name) }
+        return RGBA(parsing: colour).map { .colour(Lab($0)) }
+    }
+
+    func validate() throws {
+        guard target != nil else {
+            throw ValidationError("'\(colour)' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b).")
+        }
+        guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
+        guard (0...100).contains(minCoverage) else { throw ValidationError("--min-coverage takes a percentage from 0 to 100.") }
+    }
+
+    func run() async throws {
+        try run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        let search = ColourSearch(target: target!, accentOnly: accent, within: within, minimumCoverage: minCoverage / 100,
+                                  filters: filters.query(defaultLimit: Self.defaultLimit))
+        try SearchPresenter(console: environment.console).present(try catalogue.search(search), asJSON: json)
+    }
+}
+
+/// Search results: why each photo matched, as a table or JSON.
+struct SearchPresenter {
+    let console: Console
+
+    struct MatchJSON: Encodable {
+        var hex: String
+        var name: String
+        var coverage: Double
+        var deltaE: Double?
+        var score: Double
+    }
+
+    struct ResultJSON: Encodable {
+        var photo: PhotoJSON
+        var match: MatchJSON
+
+        enum CodingKeys: String, CodingKey { case match }
+
+        /// The photo's keys, plus "match".
+        func encode(to encoder: any Encoder) throws {
+            try photo.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(match, forKey: .match)
+        }
+    }
+
+    func present(_ matches: [ColourMatch], asJSON: Bool) throws {
+        if asJSON {
+            console.print(try JSONOutput.encode(matches.map {
+                ResultJSON(photo: PhotoJSON($0.photo), match: MatchJSON(
+                    hex: $0.matchedLab.hex, name: $0.matchedName.rawValue, coverage: PhotoJSON.rounded($0.coverage),
+                    deltaE: $0.deltaE.map { PhotoJSON.rounded($0, 2) }, score: PhotoJSON.rounded($0.score)))
+            }))
+            return
+        }
+        guard !matches.isEmpty else {
+            console.warn("No photo matches that colour.")
+            return
+        }
+        let colourText = ColourText(console: console)
+        var table = TextTable(headers: ["ID", "FILE", "SHARE", "ΔE00", "MATCH", "COLOURS"])
+        for match in matches {
+            let swatch = colourText.swatch(match.matchedLab.hex)
+            table.append([
+                String(match.photo.id),
+                (match.photo.path as NSString).lastPathComponent,
+                ColourText.percent(match.coverage),
+                match.deltaE.map { String(format: "%.1f", $0) } ?? "-",
+                match.matchedLab.hex + " " + match.matchedName.rawValue,
+                (swatch.isEmpty ? "" : swatch + " ") + colourText.summary(match.photo.facts.colours),
+            ])
+        }
+        table.render(bold: console.bold).forEach(console.print)
+    }
+}

@@ -1,0 +1,111 @@
+import ColourScience
+import Imaging
+import TestSupport
+import XCTest
+
+final class ColourAnalyserTests: XCTestCase {
+    let analyser = ColourAnalyser()
+    let grey = RGBA(red: 128, green: 128, blue: 128)
+    let busRed = RGBA(red: 204, green: 20, blue: 30)
+
+    func testOneColourIsDominantWithAllTheWeight() {
+        for colour in [RGBA.red, .white, .black, grey, RGBA(red: 30, green: 90, blue: 160)] {
+            let analysis = analyser.analyse(TestImage.solid(colour, width: 50, height: 40))
+            XCTAssertEqual(analysis.palette.count, 1, "\(colour)")
+            let dominant = try! XCTUnwrap(analysis.dominant)
+            XCTAssertEqual(dominant.weight, 1, accuracy: 1e-12)
+            XCTAssertLessThan(deltaE2000(dominant.lab, Lab(colour)), 2, "\(colour)")
+        }
+    }
+
+    func testTwoByTwoFourColoursGiveFourEntriesOfAQuarter() {
+        let analysis = analyser.analyse(TestImage.twoByTwo(.red, .green, .blue, .white))
+        XCTAssertEqual(analysis.palette.count, 4)
+        for entry in analysis.palette {
+            XCTAssertEqual(entry.weight, 0.25, accuracy: 1e-12)
+        }
+        XCTAssertEqual(Set(analysis.palette.map(\.name)), [.red, .green, .blue, .white])
+        for colour in [RGBA.red, .green, .blue, .white] {
+            XCTAssertTrue(analysis.palette.contains { deltaE2000($0.lab, Lab(colour)) < 1 }, "\(colour)")
+        }
+    }
+
+    func testThreeByThreeTwoColoursGiveFiveNinthsAndFourNinths() {
+        let analysis = analyser.analyse(TestImage.checkerboard(.blue, .white))
+        XCTAssertEqual(analysis.palette.map(\.name), [.blue, .white])
+        XCTAssertEqual(analysis.palette[0].weight, 5.0 / 9, accuracy: 1e-12)
+        XCTAssertEqual(analysis.palette[1].weight, 4.0 / 9, accuracy: 1e-12)
+    }
+
+    func testASmallSaturatedObjectInAGreySceneIsTheAccentWhileGreyIsDominant() {
+        var image = TestImage.solid(grey, width: 100, height: 100)
+        for y in 40..<50 { for x in 60..<75 { image[x, y] = busRed } } // 1.5% of the frame
+        let analysis = analyser.analyse(image)
+        XCTAssertEqual(analysis.dominant?.name, .grey)
+        let accent = try! XCTUnwrap(analysis.accent)
+        XCTAssertEqual(accent.name, .red)
+        XCTAssertLessThan(deltaE2000(accent.lab, Lab(busRed)), 2)
+        XCTAssertEqual(accent.coverage, 0.015, accuracy: 0.003)
+        XCTAssertEqual(accent.hue, Lab(busRed).lch.h, accuracy: 1)
+    }
+
+    func testAPureGreyImageHasNoAccent() {
+        XCTAssertNil(analyser.analyse(TestImage.solid(grey, width: 20, height: 20)).accent)
+        XCTAssertNil(analyser.analyse(TestImage.twoByTwo(.black, .white, grey, RGBA(red: 60, green: 60, blue: 62))).accent)
+    }
+
+    func testGreyNeverCountsAsRed() {
+        // Warm greys with a trace of red have a hue angle near red's but no chroma to speak of.
+        let warmGrey = RGBA(red: 140, green: 128, blue: 128)
+        var image = TestImage.solid(warmGrey, width: 40, height: 40)
+        for x in 0..<8 { image[x, 0] = RGBA(red: 30, green: 60, blue: 200) } // 0.5%
+        XCTAssertEqual(analyser.analyse(image).accent?.name, .blue)
+    }
+
+    func testHuesEitherSideOfZeroAreOneAccent() {
+        // Two magenta-reds, one just below 360° and one just above 0°, are gathered into one accent.
+        let below = LCh(l: 50, c: 60, h: 356).lab.rgba, above = LCh(l: 50, c: 60, h: 4).lab.rgba
+        var image = TestImage.solid(grey, width: 20, height: 10)
+        for x in 0..<4 { image[x, 0] = below; image[x, 1] = above }
+        let accent = try! XCTUnwrap(analyser.analyse(image).accent)
+        XCTAssertEqual(accent.coverage, 8.0 / 200, accuracy: 1e-9)
+        XCTAssertLessThan(Hue.distance(accent.hue, 0), 3, "between the two, across 0°")
+    }
+
+    func testAVividSmallColourOutranksALargeDullOne() {
+        let olive = RGBA(red: 110, green: 120, blue: 80)
+        var image = TestImage.solid(olive, width: 100, height: 100)
+        for y in 0..<5 { for x in 0..<20 { image[x, y] = RGBA(red: 250, green: 200, blue: 0) } }
+        XCTAssertEqual(analyser.analyse(image).accent?.name, .yellow)
+    }
+
+    func testTheSameImageAlwaysGetsTheSamePalette() {
+        let image = TestImage.gradient(width: 300, height: 200)
+        let first = analyser.analyse(image)
+        for _ in 0..<3 { XCTAssertEqual(analyser.analyse(image), first) }
+        XCTAssertLessThanOrEqual(first.palette.count, 8)
+        XCTAssertEqual(first.palette.map(\.weight), first.palette.map(\.weight).sorted(by: >))
+    }
+
+    func testLargeImagesAreSampledOnAGrid() {
+        var image = TestImage.solid(.white, width: 1024, height: 512)
+        for y in 0..<512 { for x in 0..<512 { image[x, y] = .black } }
+        let analysis = analyser.analyse(image)
+        XCTAssertEqual(analysis.palette.count, 2)
+        XCTAssertEqual(analysis.palette[0].weight, 0.5, accuracy: 0.01)
+    }
+
+    func testTransparentPixelsAreIgnoredAndAFullyTransparentImageHasNoColours() {
+        var image = TestImage.solid(RGBA(red: 0, green: 0, blue: 0, alpha: 0), width: 4, height: 4)
+        XCTAssertEqual(analyser.analyse(image), ColourAnalysis(palette: [], accent: nil))
+        image[0, 0] = .red
+        XCTAssertEqual(analyser.analyse(image).palette.map(\.weight), [1])
+    }
+
+    func testNameWeightsAddUpThePalette() {
+        let analysis = analyser.analyse(TestImage.from(rows: [[.red, .red, RGBA(red: 200, green: 0, blue: 10), .blue]]))
+        let weights = analysis.nameWeights
+        XCTAssertEqual(weights[.red] ?? 0, 0.75, accuracy: 1e-9)
+        XCTAssertEqual(weights[.blue] ?? 0, 0.25, accuracy: 1e-9)
+    }
+}

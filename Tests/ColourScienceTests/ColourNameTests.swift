@@ -1,0 +1,50 @@
+import ColourScience
+import Imaging
+import XCTest
+
+final class ColourNameTests: XCTestCase {
+    func testEveryReferenceColourIsNamedByItsTerm() {
+        for (name, references) in ColourName.references {
+            for reference in references {
+                XCTAssertEqual(ColourName.nearest(to: Lab(reference)), name, "\(reference.hex)")
+            }
+        }
+    }
+
+    func testNeighboursOfEachFocalColourKeepItsName() {
+        // Colours a few ΔE00 from each focal colour, in every direction.
+        for name in ColourName.allCases {
+            let focal = name.focalLab
+            for (dl, da, db) in [(2.0, 0.0, 0.0), (-2.0, 0.0, 0.0), (0.0, 2.0, 0.0), (0.0, -2.0, 0.0), (0.0, 0.0, 2.0), (0.0, 0.0, -2.0)] {
+                let neighbour = Lab(l: focal.l + dl, a: focal.a + da, b: focal.b + db)
+                XCTAssertEqual(ColourName.nearest(to: neighbour), name, "\(name) moved by (\(dl), \(da), \(db))")
+            }
+        }
+    }
+
+    func testEverydayColoursGetTheirEverydayNames() {
+        let expectations: [(String, ColourName)] = [
+            ("#FF0000", .red), ("#B22222", .red), ("#FFA500", .orange), ("#FF7F50", .orange), ("#FFFF00", .yellow),
+            ("#FFD700", .yellow), ("#008000", .green), ("#228B22", .green), ("#808000", .green), ("#0000FF", .blue),
+            ("#000080", .blue), ("#87CEEB", .blue), ("#1F5AA6", .blue), ("#800080", .purple), ("#8A2BE2", .purple),
+            ("#FFC0CB", .pink), ("#FF69B4", .pink), ("#8B4513", .brown), ("#A0522D", .brown), ("#000000", .black),
+            ("#111111", .black), ("#FFFFFF", .white), ("#F5F5F5", .white), ("#808080", .grey), ("#A9A9A9", .grey),
+            ("#555555", .grey),
+        ]
+        for (hex, name) in expectations {
+            XCTAssertEqual(ColourName.nearest(to: Lab(RGBA(parsing: hex)!)), name, hex)
+        }
+    }
+
+    func testGrayIsGreyAndCaseDoesNotMatter() {
+        XCTAssertEqual(ColourName(parsing: "gray"), .grey)
+        XCTAssertEqual(ColourName(parsing: " Grey "), .grey)
+        XCTAssertEqual(ColourName(parsing: "RED"), .red)
+        XCTAssertNil(ColourName(parsing: "teal"))
+    }
+
+    func testOnlyHuesAreChromatic() {
+        XCTAssertEqual(ColourName.allCases.filter { !$0.isChromatic }, [.black, .white, .grey])
+        XCTAssertLessThan(ColourName.black, ColourName.brown)
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+@testable import ShowHideCLI
+import TestSupport
+import XCTest
+
+final class SearchCommandTests: XCTestCase {
+    let spy = SpyConsole()
+    let files = FakeFileSystem()
+    var catalogue: SQLiteCatalogue!
+
+    override func setUp() async throws {
+        catalogue = try SQLiteCatalogue.inMemory()
+        files["/lib/red.jpg"] = FakePhoto.data(seed: "red", make: "Canon", colour: "#D01020")
+        files["/lib/blue.jpg"] = FakePhoto.data(seed: "blue", make: "Nikon", colour: "#1F5AA6")
+        files["/lib/grey.jpg"] = FakePhoto.data(seed: "grey", colour: "#808080")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        spy.output.clear()
+    }
+
+    func environment(console: Console? = nil) -> AppEnvironment {
+        let catalogue = self.catalogue!
+        return AppEnvironment(console: console ?? spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: UnusedEncoder(),
+                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue })
+    }
+
+    func testAcceptsColourAndColorNamesAndHex() throws {
+        XCTAssertEqual(try SearchCommand.parse(["--colour", "red"]).target, .name(.red))
+        XCTAssertEqual(try SearchCommand.parse(["--color", "gray"]).target, .name(.grey))
+        XCTAssertEqual(try SearchCommand.parse(["--colour", "#1f5aa6"]).target, .colour(Lab(RGBA(red: 0x1F, green: 0x5A, blue: 0xA6))))
+        XCTAssertEqual(try SearchCommand.parse(["--colour", "rgb(1,2,3)"]).target, .colour(Lab(RGBA(red: 1, green: 2, blue: 3))))
+    }
+
+    func testRejectsWhatIsNotAColourAndOutOfRangeOptions() {
+        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "teal"])) { error in
+            XCTAssertTrue(SearchCommand.message(for: error).contains("'teal' is not a colour"))
+        }
+        XCTAssertThrowsError(try SearchCommand.parse([]))
+        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--within", "0"]))
+        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--min-coverage", "101"]))
+        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--since", "soon"]))
+    }
+
+    func testSearchByNameShowsWhyEachPhotoMatched() throws {
+        try SearchCommand.parse(["--colour", "red"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, [
+            "ID  FILE     SHARE  ΔE00  MATCH        COLOURS",
+            "3   red.jpg  100%   -     #D01020 red  red, accent red 100%",
+        ])
+    }
+
+    func testSearchByHexGivesTheDifference() throws {
+        try SearchCommand.parse(["--colour", "#2060A0", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(json.map { $0["path"] as? String }, ["/lib/blue.jpg"])
+        let match = try XCTUnwrap(json[0]["match"] as? [String: Any])
+        XCTAssertEqual(match["name"] as? String, "blue")
+        XCTAssertEqual(match["hex"] as? String, "#1F5AA6")
+        XCTAssertEqual(match["coverage"] as? Double, 1)
+        XCTAssertLessThan(try XCTUnwrap(match["deltaE"] as? Double), 3)
+        XCTAssertNotNil(json[0]["palette"], "the photo's own keys are kept")
+    }
+
+    func testAccentFiltersAndEmptyResults() throws {
+        try SearchCommand.parse(["--colour", "grey", "--accent"]).run(in: environment())
+        XCTAssertEqual(spy.output.text, "")
+        XCTAssertEqual(spy.errors.lines, ["No photo matches that colour."])
+        try SearchCommand.parse(["--colour", "blue", "--camera", "canon"]).run(in: environment())
+        XCTAssertEqual(spy.output.text, "")
+        try SearchCommand.parse(["--colour", "blue", "--accent", "--min-coverage", "50", "--limit", "5"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.count, 2)
+    }
+
+    func testSwatchesAreDrawnOnlyWithColour() throws {
+        let coloured = SpyConsole(usesColour: true)
+        try SearchCommand.parse(["--colour", "red"]).run(in: environment(console: coloured.console))
+        XCTAssertTrue(coloured.output.text.contains("\u{1B}[48;2;208;16;32m  \u{1B}[0m"), coloured.output.text)
+        try SearchCommand.parse(["--colour", "red"]).run(in: environment())
+        XCTAssertFalse(spy.output.text.contains("\u{1B}["))
+    }
+
+    func testShowDescribesTheColours() throws {
+        // Ids follow the walk: blue.jpg 1, grey.jpg 2, red.jpg 3.
+        try ShowCommand.parse(["3"]).run(in: environment())
+        XCTAssertTrue(spy.output.text.contains("dominant   #D01020 red 100%"), spy.output.text)
+        XCTAssertTrue(spy.output.text.contains("accent     #D01020 red 100%, hue"), spy.output.text)
+        spy.output.clear()
+        try ShowCommand.parse(["2"]).run(in: environment())
+        XCTAssertTrue(spy.output.text.contains("accent     none (no chromatic colour)"), spy.output.text)
+    }
+
+    func testPercentagesKeepSmallSharesVisible() {
+        XCTAssertEqual(ColourText.percent(0.004), "0.4%")
+        XCTAssertEqual(ColourText.percent(0.25), "25%")
+        XCTAssertEqual(ColourText.percent(0), "0%")
+        XCTAssertEqual(ColourText(console: SpyConsole().console).summary(nil), "-")
+    }
+}
