@@ -76,6 +76,9 @@ let package = Package(
         ),
         .executableTarget(name: "showhide", dependencies: ["ShowHideCLI"]),
 
+        // MARK: Benchmarks (release mode, through scripts/bench; not part of the tests)
+        .executableTarget(name: "SearchBenchmark", dependencies: ["Catalogue", "ColourScience", "Imaging"]),
+
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Imaging", "Catalogue", "Services", "ShowHideCLI"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),

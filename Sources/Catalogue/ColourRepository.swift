@@ -7,24 +7,24 @@ struct ColourRepository {
     let db: Database
 
     func set(_ colours: ColourAnalysis, of id: PhotoID) throws {
-        try db.execute(sql: "DELETE FROM palette_entry WHERE photo_id = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM photo_colour WHERE photo_id = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM colour_name_weight WHERE photo_id = ?", arguments: [id])
+        for table in ["palette_entry", "photo_colour", "colour_name_weight"] {
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE photo_id = ?").execute(arguments: [id])
+        }
         for (rank, entry) in colours.palette.prefix(8).enumerated() {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO palette_entry (photo_id, rank, lab_l, lab_a, lab_b, hex, weight, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, rank, entry.lab.l, entry.lab.a, entry.lab.b, entry.hex, entry.weight, entry.name.rawValue])
+                """).execute(arguments: [id, rank, entry.lab.l, entry.lab.a, entry.lab.b, entry.hex, entry.weight, entry.name.rawValue])
         }
         let accent = colours.accent
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO photo_colour (photo_id, dominant_hex, dominant_name, accent_l, accent_a, accent_b,
                                       accent_hex, accent_hue, accent_coverage, accent_name)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [id, colours.dominant?.hex, colours.dominant?.name.rawValue, accent?.lab.l, accent?.lab.a,
+            """).execute(arguments: [id, colours.dominant?.hex, colours.dominant?.name.rawValue, accent?.lab.l, accent?.lab.a,
                              accent?.lab.b, accent?.hex, accent?.hue, accent?.coverage, accent?.name.rawValue])
         for (name, weight) in colours.nameWeights {
-            try db.execute(sql: "INSERT INTO colour_name_weight (photo_id, name, weight) VALUES (?, ?, ?)",
-                           arguments: [id, name.rawValue, weight])
+            try db.cachedStatement(sql: "INSERT INTO colour_name_weight (photo_id, name, weight) VALUES (?, ?, ?)")
+                .execute(arguments: [id, name.rawValue, weight])
         }
     }
 
@@ -125,14 +125,46 @@ struct ColourRepository {
         }
     }
 
-    /// A box in CIELAB around `target` holding every colour within `within` ΔE00 of it: ΔE00 divides
-    /// lightness differences by at most 1.8 and chroma and hue differences by at most 1 + 0.045 C.
+    /// A box in CIELAB around `target` holding every colour within `within` ΔE00 of it. ΔE00 divides a
+    /// lightness difference by at most 1.8, a chroma difference by 1 + 0.045 C̄ and a hue difference by
+    /// 1 + 0.015 C̄ T ≤ 1 + 0.021 C̄ (C̄ the mean chroma). That bounds the chroma of a match, then its
+    /// hue angle; the box is the bounding box of that sector of the a*b* plane, widened by 30% for the
+    /// rotation term and the a* stretch CIEDE2000 applies to greyish colours.
     static func searchBox(around target: Lab, within: Double) -> (l: ClosedRange<Double>, a: ClosedRange<Double>, b: ClosedRange<Double>) {
-        let chroma = target.lch.c
-        let lightness = 1.8 * within + 0.5
-        let colour = within * (1 + 0.045 * (chroma + 2 * within)) * 1.5 + 0.5
-        return ((target.l - lightness)...(target.l + lightness), (target.a - colour)...(target.a + colour),
-                (target.b - colour)...(target.b + colour))
+        // The rotation term of CIEDE2000 shrinks differences most in the blues (hue 225°–325°).
+        let hue = target.lch.h
+        let d = within * ((200...350).contains(hue) ? 2.0 : 1.3)
+        let lightness = 1.8 * d + 0.5
+        let lch = target.lch
+        let c = lch.c
+        let k = 0.0225 * d
+        let maximumChroma = (c * (1 + k) + d) / max(1 - k, 0.05)
+        let minimumChroma = max(0, (c * (1 - k) - d) / (1 + k))
+        // Hue can be anything when the sector touches the neutral axis.
+        var hueSpread = Double.pi
+        if minimumChroma > 0 {
+            let hueTolerance = d * (1 + 0.021 * (c + maximumChroma) / 2)
+            let ratio = hueTolerance / (2 * (c * minimumChroma).squareRoot())
+            if ratio < 1 { hueSpread = 2 * asin(ratio) }
+        }
+        let centre = lch.h * .pi / 180
+        var aValues: [Double] = [], bValues: [Double] = []
+        // Corners of the sector, and the axis crossings within it.
+        var angles = [centre - hueSpread, centre + hueSpread]
+        for quarter in -8...8 {
+            let angle = Double(quarter) * .pi / 2
+            if angle > centre - hueSpread && angle < centre + hueSpread { angles.append(angle) }
+        }
+        for angle in angles {
+            for radius in [minimumChroma, maximumChroma] {
+                aValues.append(radius * cos(angle))
+                bValues.append(radius * sin(angle))
+            }
+        }
+        let margin = 0.5
+        return ((target.l - lightness)...(target.l + lightness),
+                (aValues.min()! - margin)...(aValues.max()! + margin),
+                (bValues.min()! - margin)...(bValues.max()! + margin))
     }
 
     private func boxArguments(_ target: Lab, _ search: ColourSearch) -> StatementArguments {
@@ -144,64 +176,80 @@ struct ColourRepository {
         i.l_max >= ? AND i.l_min <= ? AND i.a_max >= ? AND i.a_min <= ? AND i.b_max >= ? AND i.b_min <= ?
         """
 
+    /// Shares tried in turn: entries at least this heavy are looked at first, and the search stops
+    /// as soon as the limit is filled with matches that no lighter entry could beat.
+    static let shareThresholds = [0.5, 0.25, 0.12, 0.06, 0.03, 0.0]
+
+    /// Ranks photos by their best matching entry, weight × (1 − ΔE00 / within); a photo whose
+    /// entries are all lighter than t cannot score t, which is what lets the search stop early.
     private func paletteByColour(_ target: Lab, _ search: ColourSearch) throws -> [Hit] {
-        let filter = filters(search, photoColumn: "p.photo_id")
-        let sql = """
+        try byColour(target, search, index: "palette_index", sql: """
             SELECT p.photo_id, p.lab_l, p.lab_a, p.lab_b, p.weight, p.name
             FROM palette_index i JOIN palette_entry p ON p.photo_id = i.id >> 3 AND p.rank = i.id & 7
-            """ + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ") + Self.boxConditions
-        var arguments = filter.arguments
-        arguments += boxArguments(target, search)
-        var byPhoto: [PhotoID: Hit] = [:]
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try rows.next() {
-            let lab = Lab(l: row[1], a: row[2], b: row[3])
-            let distance = deltaE2000(target, lab)
-            guard distance <= search.within else { continue }
-            let weight: Double = row[4]
-            let id: PhotoID = row[0]
-            // Closer colours count more; the closest one is shown as the match.
-            let contribution = weight * (1 - distance / (search.within + 1e-9))
-            if var hit = byPhoto[id] {
-                hit.score += contribution
-                hit.coverage += weight
-                if distance < hit.deltaE! {
-                    hit.deltaE = distance
-                    hit.lab = lab
-                    hit.name = ColourName(rawValue: row[5]) ?? .grey
-                }
-                byPhoto[id] = hit
-            } else {
-                byPhoto[id] = Hit(photoID: id, score: contribution, lab: lab, name: ColourName(rawValue: row[5]) ?? .grey,
-                                  coverage: weight, deltaE: distance)
-            }
-        }
-        return rank(Array(byPhoto.values), search)
+            """, photoColumn: "p.photo_id", coverage: paletteCoverage)
     }
 
     private func accentByColour(_ target: Lab, _ search: ColourSearch) throws -> [Hit] {
-        let filter = filters(search, photoColumn: "c.photo_id")
-        let sql = """
+        try byColour(target, search, index: "accent_index", sql: """
             SELECT c.photo_id, c.accent_l, c.accent_a, c.accent_b, c.accent_coverage, c.accent_name
             FROM accent_index i JOIN photo_colour c ON c.photo_id = i.id
-            """ + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ") + Self.boxConditions
-        var arguments = filter.arguments
-        arguments += boxArguments(target, search)
-        var hits: [Hit] = []
-        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-            let lab = Lab(l: row[1], a: row[2], b: row[3])
-            let distance = deltaE2000(target, lab)
-            guard distance <= search.within else { continue }
-            let coverage: Double = row[4]
-            hits.append(Hit(photoID: row[0], score: coverage * (1 - distance / (search.within + 1e-9)), lab: lab,
-                            name: ColourName(rawValue: row[5]) ?? .grey, coverage: coverage, deltaE: distance))
-        }
-        return rank(hits, search)
+            """, photoColumn: "c.photo_id", coverage: { hits, _, _ in hits })
     }
 
-    private func rank(_ hits: [Hit], _ search: ColourSearch) -> [Hit] {
+    private func byColour(_ target: Lab, _ search: ColourSearch, index: String, sql select: String, photoColumn: String,
+                          coverage: ([Hit], Lab, Double) throws -> [Hit]) throws -> [Hit] {
+        let filter = filters(search, photoColumn: photoColumn)
+        let sql = select + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ") + Self.boxConditions
+            + " AND i.w_max >= ? AND i.w_min < ?"
+        let limit = search.filters.limit ?? Int.max
+        var best: [PhotoID: Hit] = [:]
+        var ranked: [Hit] = []
+        var ceiling = 2.0
+        for threshold in Self.shareThresholds {
+            // Each round reads only the entries lighter than the last round's.
+            var arguments = filter.arguments
+            arguments += boxArguments(target, search)
+            arguments += [threshold, ceiling]
+            ceiling = threshold
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() {
+                let lab = Lab(l: row[1], a: row[2], b: row[3])
+                let distance = deltaE2000(target, lab)
+                guard distance <= search.within else { continue }
+                let weight: Double = row[4]
+                let score = weight * (1 - distance / (search.within + 1e-9))
+                let id: PhotoID = row[0]
+                if let current = best[id], current.score >= score { continue }
+                best[id] = Hit(photoID: id, score: score, lab: lab, name: ColourName(rawValue: row[5]) ?? .grey,
+                               coverage: weight, deltaE: distance)
+            }
+            let candidates = Array(best.values)
+            // Coverage needs every entry of a photo: worked out for all candidates only when it filters.
+            ranked = rank(search.minimumCoverage > 0 ? try coverage(candidates, target, search.within) : candidates, search, limit: nil)
+            if ranked.count >= limit, ranked[limit - 1].score >= threshold { break }
+        }
+        let top = Array(ranked.prefix(limit))
+        return search.minimumCoverage > 0 ? top : rank(try coverage(top, target, search.within), search, limit: limit)
+    }
+
+    /// Each hit's coverage: the share of its photo's palette within the distance, all entries counted.
+    private func paletteCoverage(_ hits: [Hit], target: Lab, within: Double) throws -> [Hit] {
+        var byPhoto = Dictionary(uniqueKeysWithValues: hits.map { ($0.photoID, $0) })
+        for chunk in stride(from: 0, to: hits.count, by: 500).map({ Array(hits[$0..<min($0 + 500, hits.count)]) }) {
+            for id in chunk.map(\.photoID) { byPhoto[id]?.coverage = 0 }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT photo_id, lab_l, lab_a, lab_b, weight FROM palette_entry WHERE photo_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                """, arguments: StatementArguments(chunk.map(\.photoID)))
+            for row in rows where deltaE2000(target, Lab(l: row[1], a: row[2], b: row[3])) <= within {
+                byPhoto[row[0]]?.coverage += row[4] as Double
+            }
+        }
+        return Array(byPhoto.values)
+    }
+
+    private func rank(_ hits: [Hit], _ search: ColourSearch, limit: Int?) -> [Hit] {
         let kept = hits.filter { $0.coverage >= search.minimumCoverage }
             .sorted { $0.score != $1.score ? $0.score > $1.score : $0.photoID < $1.photoID }
-        return search.filters.limit.map { Array(kept.prefix($0)) } ?? kept
+        return limit.map { Array(kept.prefix($0)) } ?? kept
     }
 }

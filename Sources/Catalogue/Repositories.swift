@@ -21,11 +21,13 @@ struct PhotoRepository {
     }
 
     func insert(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date) throws -> PhotoID {
-        let record = PhotoRecord(
-            id: nil, path: path, sha256: facts.sha256, fileSize: stamp.size, modifiedAtNs: stamp.modifiedAtNanoseconds,
-            format: facts.format.rawValue, width: facts.pixelSize.width, height: facts.pixelSize.height, importedAt: importedAt
-        )
-        let id = try record.insertAndFetch(db, as: PhotoRecord.self).id!
+        // A cached statement: this runs once per imported photo.
+        try db.cachedStatement(sql: """
+            INSERT INTO photo (path, sha256, file_size, modified_at_ns, format, width, height, imported_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [path, facts.sha256, stamp.size, stamp.modifiedAtNanoseconds, facts.format.rawValue,
+                                     facts.pixelSize.width, facts.pixelSize.height, importedAt])
+        let id = db.lastInsertedRowID
         if let exif = facts.exif {
             try ExifRecord(photoId: id, exif: exif).insert(db)
         }

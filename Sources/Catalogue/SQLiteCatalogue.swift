@@ -45,6 +45,10 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         var configuration = Configuration()
         // Another showhide process may be writing: wait for it rather than fail.
         configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            // 64 MiB of page cache per connection: the R*Trees and indexes of a large library stay in memory.
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+        }
         return configuration
     }
 

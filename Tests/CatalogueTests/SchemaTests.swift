@@ -18,8 +18,8 @@ final class SchemaTests: XCTestCase {
             "photo_colour": ["photo_id", "dominant_hex", "dominant_name", "accent_l", "accent_a", "accent_b", "accent_hex",
                              "accent_hue", "accent_coverage", "accent_name"],
             "colour_name_weight": ["photo_id", "name", "weight"],
-            "palette_index": ["id", "l_min", "l_max", "a_min", "a_max", "b_min", "b_max"],
-            "accent_index": ["id", "l_min", "l_max", "a_min", "a_max", "b_min", "b_max"],
+            "palette_index": ["id", "l_min", "l_max", "a_min", "a_max", "b_min", "b_max", "w_min", "w_max"],
+            "accent_index": ["id", "l_min", "l_max", "a_min", "a_max", "b_min", "b_max", "w_min", "w_max"],
         ])
         XCTAssertEqual(schema.indexes, ["duplicate_path_photo": "duplicate_path", "exif_taken_at": "exif",
                                         "photo_colour_accent": "photo_colour", "colour_name_weight_rank": "colour_name_weight"])
