@@ -131,10 +131,31 @@ struct ColourRepository {
     /// hue angle; the box is the bounding box of that sector of the a*b* plane, widened by 30% for the
     /// rotation term and the a* stretch CIEDE2000 applies to greyish colours.
     static func searchBox(around target: Lab, within: Double) -> (l: ClosedRange<Double>, a: ClosedRange<Double>, b: ClosedRange<Double>) {
+        let region = searchRegion(around: target, within: within)
+        return (region.l, region.a, region.b)
+    }
+
+    /// The search box, and within it the ring of chroma and the sector of hue that can hold a match.
+    struct SearchRegion {
+        var l: ClosedRange<Double>
+        var a: ClosedRange<Double>
+        var b: ClosedRange<Double>
+        var chroma: ClosedRange<Double>
+        /// Unit vectors at the two edges of the hue sector, when it is narrower than a half-turn.
+        var sector: (from: (Double, Double), to: (Double, Double))?
+    }
+
+    static func searchRegion(around target: Lab, within: Double) -> SearchRegion {
         // The rotation term of CIEDE2000 shrinks differences most in the blues (hue 225°–325°).
         let hue = target.lch.h
         let d = within * ((200...350).contains(hue) ? 2.0 : 1.3)
-        let lightness = 1.8 * d + 0.5
+        // SL grows with the mean lightness's distance from 50: widen until the bound holds.
+        var lightness = within
+        for _ in 0..<8 {
+            let farthest = max(abs(target.l + lightness / 2 - 50), abs(target.l - lightness / 2 - 50))
+            let sl = 1 + 0.015 * farthest * farthest / (20 + farthest * farthest).squareRoot()
+            lightness = within * 1.05 * sl + 0.5
+        }
         let lch = target.lch
         let c = lch.c
         let k = 0.0225 * d
@@ -162,19 +183,45 @@ struct ColourRepository {
             }
         }
         let margin = 0.5
-        return ((target.l - lightness)...(target.l + lightness),
-                (aValues.min()! - margin)...(aValues.max()! + margin),
-                (bValues.min()! - margin)...(bValues.max()! + margin))
+        let from = centre - hueSpread, to = centre + hueSpread
+        return SearchRegion(
+            l: (target.l - lightness)...(target.l + lightness),
+            a: (aValues.min()! - margin)...(aValues.max()! + margin),
+            b: (bValues.min()! - margin)...(bValues.max()! + margin),
+            chroma: max(0, minimumChroma - margin)...(maximumChroma + margin),
+            sector: hueSpread < .pi / 2 ? ((cos(from), sin(from)), (cos(to), sin(to))) : nil
+        )
     }
 
-    private func boxArguments(_ target: Lab, _ search: ColourSearch) -> StatementArguments {
-        let box = Self.searchBox(around: target, within: search.within)
-        return [box.l.lowerBound, box.l.upperBound, box.a.lowerBound, box.a.upperBound, box.b.lowerBound, box.b.upperBound]
+    /// SQL conditions for the region: the R*Tree box, then plain arithmetic on the point — inside the
+    /// chroma ring and, when the hue sector is narrow, on the inner side of both its edges (cross
+    /// products, with half a unit of slack).
+    private func regionConditions(_ target: Lab, _ search: ColourSearch) -> (sql: String, arguments: StatementArguments) {
+        let region = Self.searchRegion(around: target, within: search.within)
+        var sql = """
+            i.l_max >= ? AND i.l_min <= ? AND i.a_max >= ? AND i.a_min <= ? AND i.b_max >= ? AND i.b_min <= ?
+            AND i.a_min * i.a_min + i.b_min * i.b_min BETWEEN ? AND ?
+            """
+        var arguments: StatementArguments = [
+            region.l.lowerBound, region.l.upperBound, region.a.lowerBound, region.a.upperBound,
+            region.b.lowerBound, region.b.upperBound,
+            region.chroma.lowerBound * region.chroma.lowerBound, region.chroma.upperBound * region.chroma.upperBound,
+        ]
+        if let sector = region.sector {
+            sql += " AND ? * i.b_min - ? * i.a_min >= -0.5 AND i.a_min * ? - i.b_min * ? >= -0.5"
+            arguments += [sector.from.0, sector.from.1, sector.to.1, sector.to.0]
+        }
+        return (sql, arguments)
     }
 
-    private static let boxConditions = """
-        i.l_max >= ? AND i.l_min <= ? AND i.a_max >= ? AND i.a_min <= ? AND i.b_max >= ? AND i.b_min <= ?
-        """
+    /// `showhide_delta_e(l1, a1, b1, l2, a2, b2)`: CIEDE2000 inside SQLite, so that the colours of a
+    /// search box that do not match are dropped before a row is joined or handed to Swift.
+    static let deltaEFunction = DatabaseFunction("showhide_delta_e", argumentCount: 6, pure: true) { values in
+        let numbers = values.compactMap { Double.fromDatabaseValue($0) }
+        guard numbers.count == 6 else { return nil }
+        return deltaE2000(Lab(l: numbers[0], a: numbers[1], b: numbers[2]), Lab(l: numbers[3], a: numbers[4], b: numbers[5]))
+    }
+
 
     /// Shares tried in turn: entries at least this heavy are looked at first, and the search stops
     /// as soon as the limit is filled with matches that no lighter entry could beat.
@@ -199,8 +246,10 @@ struct ColourRepository {
     private func byColour(_ target: Lab, _ search: ColourSearch, index: String, sql select: String, photoColumn: String,
                           coverage: ([Hit], Lab, Double) throws -> [Hit]) throws -> [Hit] {
         let filter = filters(search, photoColumn: photoColumn)
-        let sql = select + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ") + Self.boxConditions
-            + " AND i.w_max >= ? AND i.w_min < ?"
+        // The R*Tree holds 32-bit coordinates: a little slack keeps its ΔE00 filter from dropping a match.
+        let region = regionConditions(target, search)
+        let sql = select + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ") + region.sql
+            + " AND i.w_max >= ? AND i.w_min < ? AND showhide_delta_e(i.l_min, i.a_min, i.b_min, ?, ?, ?) <= ?"
         let limit = search.filters.limit ?? Int.max
         var best: [PhotoID: Hit] = [:]
         var ranked: [Hit] = []
@@ -208,8 +257,8 @@ struct ColourRepository {
         for threshold in Self.shareThresholds {
             // Each round reads only the entries lighter than the last round's.
             var arguments = filter.arguments
-            arguments += boxArguments(target, search)
-            arguments += [threshold, ceiling]
+            arguments += region.arguments
+            arguments += [threshold, ceiling, target.l, target.a, target.b, search.within + 0.01]
             ceiling = threshold
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {

@@ -130,7 +130,7 @@ public struct ColourSearch: Equatable, Sendable {
     /// Dates, camera and limit, as in listings (the sort is by match).
     public var filters: PhotoQuery
 
-    public static let defaultWithin = 12.0
+    public static let defaultWithin = 6.0
 
     public init(target: ColourTarget, accentOnly: Bool = false, within: Double = ColourSearch.defaultWithin,
                 minimumCoverage: Double = 0, filters: PhotoQuery = PhotoQuery()) {

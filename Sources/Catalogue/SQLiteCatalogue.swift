@@ -48,6 +48,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         configuration.prepareDatabase { db in
             // 64 MiB of page cache per connection: the R*Trees and indexes of a large library stay in memory.
             try db.execute(sql: "PRAGMA cache_size = -65536")
+            db.add(function: ColourRepository.deltaEFunction)
         }
         return configuration
     }

@@ -129,9 +129,17 @@ final class ColourSearchTests: XCTestCase {
                                 a: target.a + generator.next(-6 * within, 6 * within),
                                 b: target.b + generator.next(-6 * within, 6 * within))
             guard (0...100).contains(candidate.l), deltaE2000(target, candidate) <= within else { continue }
-            let box = ColourRepository.searchBox(around: target, within: within)
-            XCTAssertTrue(box.l.contains(candidate.l) && box.a.contains(candidate.a) && box.b.contains(candidate.b),
+            let region = ColourRepository.searchRegion(around: target, within: within)
+            XCTAssertTrue(region.l.contains(candidate.l) && region.a.contains(candidate.a) && region.b.contains(candidate.b),
                           "\(candidate) within \(within) of \(target) is outside the box")
+            let chroma = candidate.a * candidate.a + candidate.b * candidate.b
+            XCTAssertTrue(chroma >= region.chroma.lowerBound * region.chroma.lowerBound
+                          && chroma <= region.chroma.upperBound * region.chroma.upperBound, "\(candidate) outside the chroma ring")
+            if let sector = region.sector {
+                let fromSide = sector.from.0 * candidate.b - sector.from.1 * candidate.a
+                let toSide = candidate.a * sector.to.1 - candidate.b * sector.to.0
+                XCTAssertTrue(fromSide >= -0.5 && toSide >= -0.5, "\(candidate) within \(within) of \(target) is outside the hue sector")
+            }
         }
     }
 }
