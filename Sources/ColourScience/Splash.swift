@@ -1,0 +1,120 @@
+import Foundation
+import Imaging
+
+/// Which part of a photo keeps its colour.
+public enum SplashMode: String, CaseIterable, Sendable, Codable {
+    /// Only the target colour keeps its colour; everything else turns grey.
+    case show
+    /// The target colour turns grey; everything else keeps its colour.
+    case hide
+}
+
+/// How a splash picks its colour: a hue with a tolerance and a soft edge, and a chroma gate so
+/// that near-neutral pixels are never kept as a colour.
+public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
+    /// CIELAB hue angle of the colour to keep, degrees.
+    public var hue: Double
+    /// Hue distance (degrees) kept fully.
+    public var tolerance: Double
+    /// Hue distance beyond the tolerance (degrees) over which the keep-weight falls smoothly to 0.
+    public var feather: Double
+    /// Chroma (C*) below which a pixel counts as grey; the gate opens smoothly over `chromaFeather` above it.
+    public var minimumChroma: Double
+    public var chromaFeather: Double
+
+    public static let defaultTolerance = 12.0
+    public static let defaultFeather = 10.0
+    public static let defaultMinimumChroma = 12.0
+
+    public init(hue: Double, tolerance: Double = SplashParameters.defaultTolerance, feather: Double = SplashParameters.defaultFeather,
+                minimumChroma: Double = SplashParameters.defaultMinimumChroma, chromaFeather: Double = 10) {
+        self.hue = hue
+        self.tolerance = tolerance
+        self.feather = feather
+        self.minimumChroma = minimumChroma
+        self.chromaFeather = chromaFeather
+    }
+
+    /// How much of a colour's own colour survives in a *show* variant, 0–1: a smooth step in hue
+    /// distance times a smooth step in chroma.
+    public func keepWeight(_ colour: LCh) -> Double {
+        let distance = Hue.distance(colour.h, hue)
+        let hueWeight = 1 - Self.smoothstep((distance - tolerance) / max(feather, 1e-9))
+        let chromaWeight = Self.smoothstep((colour.c - minimumChroma) / max(chromaFeather, 1e-9))
+        return hueWeight * chromaWeight
+    }
+
+    /// 0 below 0, 1 above 1, and a smooth S in between (no visible edge where a mask ends).
+    static func smoothstep(_ x: Double) -> Double {
+        let t = min(max(x, 0), 1)
+        return t * t * (3 - 2 * t)
+    }
+}
+
+/// The show and hide variants: each pixel mixed between its perceptual grey and itself by its keep-weight.
+public struct Splash: Sendable {
+    public let parameters: SplashParameters
+    /// Keep-weights for RGB quantised to 6 bits per channel (64³ entries): the colour science runs
+    /// 262,144 times per parameter set instead of once per pixel; the weight is smooth, so the
+    /// quantisation does not show.
+    private let weights: [Float]
+
+    public init(parameters: SplashParameters) {
+        self.parameters = parameters
+        var weights = [Float](repeating: 0, count: 64 * 64 * 64)
+        for red in 0..<64 {
+            for green in 0..<64 {
+                for blue in 0..<64 {
+                    let pixel = RGBA(red: Self.expand(red), green: Self.expand(green), blue: Self.expand(blue))
+                    weights[red << 12 | green << 6 | blue] = Float(parameters.keepWeight(Lab(pixel).lch))
+                }
+            }
+        }
+        self.weights = weights
+    }
+
+    /// A 6-bit level back to 8 bits, 0 → 0 and 63 → 255.
+    private static func expand(_ level: Int) -> UInt8 {
+        UInt8(level << 2 | level >> 4)
+    }
+
+    /// The keep-weight of an 8-bit pixel, from the table.
+    public func keepWeight(_ pixel: RGBA) -> Double {
+        Double(weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)])
+    }
+
+    /// sRGB value (0–255) of each linear-light level in 1/4096 steps: the way back from luminance.
+    private static let encodingTable: [UInt8] = (0...4096).map { UInt8((SRGB.encoded(Double($0) / 4096) * 255).rounded()) }
+
+    /// The perceptual grey of a pixel: its luminance from linear RGB with Rec. 709 weights, encoded
+    /// back to sRGB, so that it keeps its lightness (max(R, G, B) would make a blue sky white).
+    public static func grey(_ pixel: RGBA) -> UInt8 {
+        let table = SRGB.linearTable
+        let luminance = 0.2126 * table[Int(pixel.red)] + 0.7152 * table[Int(pixel.green)] + 0.0722 * table[Int(pixel.blue)]
+        return encodingTable[Int((min(max(luminance, 0), 1) * 4096).rounded())]
+    }
+
+    /// The variant: `mix(grey, pixel, weight)` for show and `mix(grey, pixel, 1 − weight)` for hide;
+    /// alpha unchanged.
+    public func apply(_ mode: SplashMode, to image: RGBAImage) -> RGBAImage {
+        var output = image
+        let linear = SRGB.linearTable
+        let encode = Self.encodingTable
+        output.bytes.withUnsafeMutableBufferPointer { bytes in
+            weights.withUnsafeBufferPointer { weights in
+                for offset in stride(from: 0, to: bytes.count, by: 4) {
+                    let red = bytes[offset], green = bytes[offset + 1], blue = bytes[offset + 2]
+                    var weight = weights[Int(red >> 2) << 12 | Int(green >> 2) << 6 | Int(blue >> 2)]
+                    if mode == .hide { weight = 1 - weight }
+                    if weight >= 1 { continue }
+                    let luminance = 0.2126 * linear[Int(red)] + 0.7152 * linear[Int(green)] + 0.0722 * linear[Int(blue)]
+                    let grey = Float(encode[Int((luminance * 4096).rounded())])
+                    bytes[offset] = UInt8((grey + (Float(red) - grey) * weight).rounded())
+                    bytes[offset + 1] = UInt8((grey + (Float(green) - grey) * weight).rounded())
+                    bytes[offset + 2] = UInt8((grey + (Float(blue) - grey) * weight).rounded())
+                }
+            }
+        }
+        return output
+    }
+}

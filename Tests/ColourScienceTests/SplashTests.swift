@@ -1,0 +1,105 @@
+import ColourScience
+import Imaging
+import TestSupport
+import XCTest
+
+final class SplashTests: XCTestCase {
+    let red = RGBA.red, green = RGBA.green, blue = RGBA.blue, white = RGBA.white
+    var redHue: Double { Lab(red).lch.h }
+
+    func greyPixel(_ pixel: RGBA) -> RGBA {
+        let value = Splash.grey(pixel)
+        return RGBA(red: value, green: value, blue: value, alpha: pixel.alpha)
+    }
+
+    func testShowKeepsOnlyTheTargetColour() {
+        let image = TestImage.twoByTwo(red, green, blue, white)
+        let shown = Splash(parameters: SplashParameters(hue: redHue)).apply(.show, to: image)
+        XCTAssertEqual(shown.rows, [[red, greyPixel(green)], [greyPixel(blue), white]])
+    }
+
+    func testHideTurnsOnlyTheTargetColourGrey() {
+        let image = TestImage.twoByTwo(red, green, blue, white)
+        let hidden = Splash(parameters: SplashParameters(hue: redHue)).apply(.hide, to: image)
+        XCTAssertEqual(hidden.rows, [[greyPixel(red), green], [blue, white]])
+    }
+
+    func testGreyKeepsEachPixelsLightness() {
+        // Rec. 709 luminance in linear light, encoded back: pure red is 127, green 220, blue 76.
+        XCTAssertEqual(Splash.grey(red), 127)
+        XCTAssertEqual(Splash.grey(green), 220)
+        XCTAssertEqual(Splash.grey(blue), 76)
+        XCTAssertEqual(Splash.grey(white), 255)
+        for pixel in [red, green, blue, RGBA(red: 30, green: 90, blue: 160), RGBA(red: 200, green: 180, blue: 20)] {
+            XCTAssertEqual(Lab(greyPixel(pixel)).l, Lab(pixel).l, accuracy: 0.5, "\(pixel)")
+        }
+    }
+
+    func testGreyPixelsAreNeverKeptAsAColour() {
+        // A warm grey's hue angle is red's, but it has no chroma: the gate closes.
+        let warmGrey = RGBA(red: 140, green: 128, blue: 128)
+        let splash = Splash(parameters: SplashParameters(hue: Lab(warmGrey).lch.h))
+        XCTAssertEqual(splash.keepWeight(warmGrey), 0, accuracy: 1e-6)
+        let shown = splash.apply(.show, to: TestImage.solid(warmGrey, width: 3, height: 3))
+        XCTAssertEqual(Set(shown.pixels), [greyPixel(warmGrey)])
+    }
+
+    func testThreeByThreeShowsTheBlueAndKeepsTheWhite() {
+        let image = TestImage.checkerboard(blue, white)
+        let shown = Splash(parameters: SplashParameters(hue: Lab(blue).lch.h)).apply(.show, to: image)
+        assertImagesEqual(shown, image, "blue is kept and white is already grey")
+        let hidden = Splash(parameters: SplashParameters(hue: Lab(blue).lch.h)).apply(.hide, to: image)
+        XCTAssertEqual(hidden.rows[0], [greyPixel(blue), white, greyPixel(blue)])
+    }
+
+    func testTheEdgeIsFeatheredNotCut() {
+        let parameters = SplashParameters(hue: 100, tolerance: 20, feather: 10, minimumChroma: 0, chromaFeather: 1e-9)
+        let vivid = { (hue: Double) in LCh(l: 60, c: 50, h: hue) }
+        XCTAssertEqual(parameters.keepWeight(vivid(100)), 1)
+        XCTAssertEqual(parameters.keepWeight(vivid(120)), 1)
+        XCTAssertEqual(parameters.keepWeight(vivid(125)), 0.5, accuracy: 1e-9)
+        XCTAssertEqual(parameters.keepWeight(vivid(130)), 0)
+        XCTAssertGreaterThan(parameters.keepWeight(vivid(123)), parameters.keepWeight(vivid(127)))
+    }
+
+    func testHuesEitherSideOfZeroAreNeighbours() {
+        let parameters = SplashParameters(hue: 355, tolerance: 15, feather: 5)
+        XCTAssertEqual(parameters.keepWeight(LCh(l: 50, c: 60, h: 5)), 1)
+        XCTAssertEqual(parameters.keepWeight(LCh(l: 50, c: 60, h: 345)), 1)
+        XCTAssertEqual(parameters.keepWeight(LCh(l: 50, c: 60, h: 180)), 0)
+    }
+
+    func testTheChromaGateOpensSmoothly() {
+        let parameters = SplashParameters(hue: 40, minimumChroma: 10, chromaFeather: 10)
+        XCTAssertEqual(parameters.keepWeight(LCh(l: 50, c: 5, h: 40)), 0)
+        XCTAssertEqual(parameters.keepWeight(LCh(l: 50, c: 15, h: 40)), 0.5, accuracy: 1e-9)
+        XCTAssertEqual(parameters.keepWeight(LCh(l: 50, c: 25, h: 40)), 1)
+    }
+
+    func testAlphaIsKeptAndTheSizeIsUnchanged() {
+        let image = TestImage.from(rows: [[RGBA(red: 0, green: 200, blue: 0, alpha: 90), RGBA(red: 255, green: 0, blue: 0, alpha: 10)]])
+        let shown = Splash(parameters: SplashParameters(hue: redHue)).apply(.show, to: image)
+        XCTAssertEqual(shown.pixels.map(\.alpha), [90, 10])
+        XCTAssertEqual(shown.width, 2)
+        XCTAssertEqual(shown[1, 0], RGBA(red: 255, green: 0, blue: 0, alpha: 10))
+    }
+
+    func testTheTableAgreesWithTheFormulaWithinQuantisation() {
+        let parameters = SplashParameters(hue: 250)
+        let splash = Splash(parameters: parameters)
+        for pixel in [RGBA(red: 20, green: 60, blue: 200), RGBA(red: 100, green: 140, blue: 180), RGBA(red: 252, green: 252, blue: 252)] {
+            let exact = parameters.keepWeight(Lab(RGBA(red: pixel.red & 0xFC | pixel.red >> 6, green: pixel.green & 0xFC | pixel.green >> 6,
+                                                          blue: pixel.blue & 0xFC | pixel.blue >> 6)).lch)
+            XCTAssertEqual(splash.keepWeight(pixel), exact, accuracy: 1e-6, "\(pixel)")
+        }
+    }
+
+    func testASmallRedObjectInAGreenSceneIsTheOnlyColourLeft() {
+        var image = TestImage.solid(RGBA(red: 40, green: 140, blue: 50), width: 20, height: 10)
+        for x in 8..<12 { image[x, 5] = RGBA(red: 210, green: 25, blue: 30) }
+        let shown = Splash(parameters: SplashParameters(hue: Lab(RGBA(red: 210, green: 25, blue: 30)).lch.h)).apply(.show, to: image)
+        let coloured = shown.pixels.filter { Lab($0).lch.c > 5 }
+        XCTAssertEqual(coloured.count, 4)
+        XCTAssertEqual(shown[9, 5], RGBA(red: 210, green: 25, blue: 30))
+    }
+}
