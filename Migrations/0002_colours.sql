@@ -26,22 +26,23 @@ CREATE TABLE colour_name_weight (
 ) WITHOUT ROWID;
 CREATE INDEX colour_name_weight_rank ON colour_name_weight(name, weight DESC, photo_id);
 
--- Palette entries and accents as points in CIELAB plus their share of the photo (w), so that a
--- search can look at the heavy entries first; id = photo_id * 8 + rank for palettes, photo_id
--- for accents. Kept in step with their tables by triggers.
+-- Palette entries and accents as points in CIELAB plus their share of the photo (w, in percent,
+-- so that it spreads as far as L*, a* and b* do and the tree splits on it too), so that a search
+-- can read the heavy entries first; id = photo_id * 8 + rank for palettes, photo_id for accents.
+-- Kept in step with their tables by triggers.
 CREATE VIRTUAL TABLE palette_index USING rtree(id, l_min, l_max, a_min, a_max, b_min, b_max, w_min, w_max);
 CREATE VIRTUAL TABLE accent_index USING rtree(id, l_min, l_max, a_min, a_max, b_min, b_max, w_min, w_max);
 
 CREATE TRIGGER palette_entry_indexed AFTER INSERT ON palette_entry BEGIN
     INSERT INTO palette_index VALUES (NEW.photo_id * 8 + NEW.rank, NEW.lab_l, NEW.lab_l, NEW.lab_a, NEW.lab_a,
-                                      NEW.lab_b, NEW.lab_b, NEW.weight, NEW.weight);
+                                      NEW.lab_b, NEW.lab_b, NEW.weight * 100, NEW.weight * 100);
 END;
 CREATE TRIGGER palette_entry_unindexed AFTER DELETE ON palette_entry BEGIN
     DELETE FROM palette_index WHERE id = OLD.photo_id * 8 + OLD.rank;
 END;
 CREATE TRIGGER accent_indexed AFTER INSERT ON photo_colour WHEN NEW.accent_l IS NOT NULL BEGIN
     INSERT INTO accent_index VALUES (NEW.photo_id, NEW.accent_l, NEW.accent_l, NEW.accent_a, NEW.accent_a,
-                                     NEW.accent_b, NEW.accent_b, NEW.accent_coverage, NEW.accent_coverage);
+                                     NEW.accent_b, NEW.accent_b, NEW.accent_coverage * 100, NEW.accent_coverage * 100);
 END;
 CREATE TRIGGER accent_unindexed AFTER DELETE ON photo_colour BEGIN
     DELETE FROM accent_index WHERE id = OLD.photo_id;

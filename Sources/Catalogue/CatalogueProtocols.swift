@@ -39,4 +39,10 @@ public protocol PhotoCatalogue: Sendable {
     func failures() throws -> [ImportFailure]
     /// Photos ranked by how well they match a colour, best first.
     func search(_ search: ColourSearch) throws -> [ColourMatch]
+    /// The variant of this kind made with these parameters, if any.
+    func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant?
+    /// Records a variant whose file is already in place (replacing a row for the same photo, kind and parameters).
+    func recordVariant(_ variant: Variant) throws
+    /// Every variant file the catalogue knows, to tell stray files from recorded ones.
+    func variantPaths() throws -> Set<String>
 }

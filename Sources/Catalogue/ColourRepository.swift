@@ -258,7 +258,8 @@ struct ColourRepository {
             // Each round reads only the entries lighter than the last round's.
             var arguments = filter.arguments
             arguments += region.arguments
-            arguments += [threshold, ceiling, target.l, target.a, target.b, search.within + 0.01]
+            // The index keeps shares in percent.
+            arguments += [threshold * 100, ceiling * 100, target.l, target.a, target.b, search.within + 0.01]
             ceiling = threshold
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {

@@ -45,14 +45,18 @@ public struct CataloguedPhoto: Equatable, Sendable, Identifiable {
     public var importedAt: Date
     /// Other paths where the same content was found.
     public var duplicatePaths: [String]
+    /// The processed show and hide variants made so far (filled by `photo(id:)`).
+    public var variants: [Variant]
 
-    public init(id: PhotoID, path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date, duplicatePaths: [String] = []) {
+    public init(id: PhotoID, path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date,
+                duplicatePaths: [String] = [], variants: [Variant] = []) {
         self.id = id
         self.path = path
         self.stamp = stamp
         self.facts = facts
         self.importedAt = importedAt
         self.duplicatePaths = duplicatePaths
+        self.variants = variants
     }
 }
 
@@ -162,5 +166,31 @@ public struct ColourMatch: Equatable, Sendable {
         self.matchedName = matchedName
         self.coverage = coverage
         self.deltaE = deltaE
+    }
+}
+
+/// A processed variant of a photo: its kind, the parameters that made it, and its file.
+public struct Variant: Equatable, Sendable {
+    public var photoID: PhotoID
+    /// "show" or "hide".
+    public var kind: String
+    /// The canonical JSON of the parameters that made it: equal text, equal variant.
+    public var parameters: String
+    public var path: String
+    public var fileSize: Int64
+    public var pixelSize: PixelSize
+    public var sha256: String
+    public var createdAt: Date
+
+    public init(photoID: PhotoID, kind: String, parameters: String, path: String, fileSize: Int64,
+                pixelSize: PixelSize, sha256: String, createdAt: Date) {
+        self.photoID = photoID
+        self.kind = kind
+        self.parameters = parameters
+        self.path = path
+        self.fileSize = fileSize
+        self.pixelSize = pixelSize
+        self.sha256 = sha256
+        self.createdAt = createdAt
     }
 }

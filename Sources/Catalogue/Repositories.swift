@@ -160,6 +160,7 @@ struct PhotoRepository {
         guard var photo = try withColours([photo(from: row)]).first else { return nil }
         photo.duplicatePaths = try String.fetchAll(
             db, sql: "SELECT path FROM duplicate_path WHERE photo_id = ? ORDER BY path", arguments: [id])
+        photo.variants = try VariantRepository(db: db).variants(of: id)
         return photo
     }
 
@@ -226,5 +227,37 @@ struct FailureRepository {
     func all() throws -> [ImportFailure] {
         try ImportFailureRecord.fetchAll(db, sql: "SELECT * FROM import_failure ORDER BY path")
             .map { ImportFailure(path: $0.path, reason: $0.reason, failedAt: $0.failedAt) }
+    }
+}
+
+/// Processed variants.
+struct VariantRepository {
+    let db: Database
+
+    private func variant(from row: Row) -> Variant {
+        Variant(photoID: row["photo_id"], kind: row["kind"], parameters: row["parameters"], path: row["path"],
+                fileSize: row["file_size"], pixelSize: PixelSize(width: row["width"], height: row["height"]),
+                sha256: row["sha256"], createdAt: row["created_at"])
+    }
+
+    func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant? {
+        try Row.fetchOne(db, sql: "SELECT * FROM variant WHERE photo_id = ? AND kind = ? AND parameters = ?",
+                         arguments: [photoID, kind, parameters]).map(variant(from:))
+    }
+
+    func variants(of photoID: PhotoID) throws -> [Variant] {
+        try Row.fetchAll(db, sql: "SELECT * FROM variant WHERE photo_id = ? ORDER BY created_at, kind", arguments: [photoID])
+            .map(variant(from:))
+    }
+
+    func record(_ variant: Variant) throws {
+        try db.execute(sql: """
+            INSERT INTO variant (photo_id, kind, parameters, path, file_size, width, height, sha256, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (photo_id, kind, parameters) DO UPDATE SET
+                path = excluded.path, file_size = excluded.file_size, width = excluded.width,
+                height = excluded.height, sha256 = excluded.sha256, created_at = excluded.created_at
+            """, arguments: [variant.photoID, variant.kind, variant.parameters, variant.path, variant.fileSize,
+                             variant.pixelSize.width, variant.pixelSize.height, variant.sha256, variant.createdAt])
     }
 }

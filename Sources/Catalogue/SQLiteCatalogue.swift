@@ -86,6 +86,18 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try writer.read { try FailureRepository(db: $0).all() }
     }
 
+    public func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant? {
+        try writer.read { try VariantRepository(db: $0).variant(of: photoID, kind: kind, parameters: parameters) }
+    }
+
+    public func recordVariant(_ variant: Variant) throws {
+        try writer.write { try VariantRepository(db: $0).record(variant) }
+    }
+
+    public func variantPaths() throws -> Set<String> {
+        try writer.read { Set(try String.fetchAll($0, sql: "SELECT path FROM variant")) }
+    }
+
     public func search(_ search: ColourSearch) throws -> [ColourMatch] {
         try writer.read { db in
             let hits = try ColourRepository(db: db).search(search)

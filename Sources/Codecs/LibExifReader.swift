@@ -12,6 +12,10 @@ public struct LibExifReader: ExifReading, Sendable {
         return readExifBlock(block)
     }
 
+    public func uprightExifBlock(from data: Data) -> Data? {
+        ExifLocator.exifBlock(in: data).map(ExifBlock.resettingOrientation)
+    }
+
     /// Parses an "Exif\0\0" block; nil when it holds no entries.
     public func readExifBlock(_ block: Data) -> ExifMetadata? {
         guard block.count > ExifLocator.exifHeader.count, block.count <= Int(UInt32.max), let exif = exif_data_new() else {

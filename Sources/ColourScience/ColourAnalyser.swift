@@ -229,8 +229,8 @@ public struct ColourAnalyser: Sendable {
     // MARK: Accent
 
     /// The most salient chromatic colour: the chromatic pixels (neither grey, nor very dark, nor
-    /// very light) are clustered in CIELAB, and the cluster scoring highest for share of pixels
-    /// and chroma wins — a vivid colour stands out even when small, a large dull one does not.
+    /// very light) are clustered in CIELAB, and the cluster with the highest √share × (1 − share)² × C*³
+    /// wins — a vivid colour stands out even when small, a large or dull one does not.
     /// Its coverage is the share of chromatic pixels within the hue window around it; hue is
     /// circular, so 359° and 1° are neighbours.
     func accent(_ points: [Point], total: Double) -> Accent? {
@@ -243,8 +243,9 @@ public struct ColourAnalyser: Sendable {
         merge(&clusters)
         var best: (cluster: Cluster, score: Double)?
         for cluster in clusters where cluster.weight / total >= minimumAccentCoverage {
-            let chroma = cluster.lab.lch.c
-            let score = (cluster.weight / total).squareRoot() * chroma * chroma
+            // Vivid and rare stands out: a small red bus in a green park, not the park.
+            let chroma = cluster.lab.lch.c, share = cluster.weight / total
+            let score = share.squareRoot() * (1 - share) * (1 - share) * chroma * chroma * chroma
             if best == nil || score > best!.score {
                 best = (cluster, score)
             }

@@ -100,9 +100,17 @@ public struct Splash: Sendable {
         var output = image
         let linear = SRGB.linearTable
         let encode = Self.encodingTable
-        output.bytes.withUnsafeMutableBufferPointer { bytes in
-            weights.withUnsafeBufferPointer { weights in
-                for offset in stride(from: 0, to: bytes.count, by: 4) {
+        // Bands of rows in parallel; each pixel is independent of the others.
+        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, image.height / 16))
+        let rowsPerBand = (image.height + bands - 1) / bands
+        let rowBytes = image.rowStride
+        output.bytes.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let bytes = buffer
+            weights.withUnsafeBufferPointer { table in
+                nonisolated(unsafe) let weights = table
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let start = band * rowsPerBand * rowBytes, end = min(bytes.count, (band + 1) * rowsPerBand * rowBytes)
+                for offset in stride(from: start, to: end, by: 4) {
                     let red = bytes[offset], green = bytes[offset + 1], blue = bytes[offset + 2]
                     var weight = weights[Int(red >> 2) << 12 | Int(green >> 2) << 6 | Int(blue >> 2)]
                     if mode == .hide { weight = 1 - weight }
@@ -112,6 +120,7 @@ public struct Splash: Sendable {
                     bytes[offset] = UInt8((grey + (Float(red) - grey) * weight).rounded())
                     bytes[offset + 1] = UInt8((grey + (Float(green) - grey) * weight).rounded())
                     bytes[offset + 2] = UInt8((grey + (Float(blue) - grey) * weight).rounded())
+                }
                 }
             }
         }

@@ -71,4 +71,7 @@ public protocol ImageEncoding: Sendable {
 public protocol ExifReading: Sendable {
     /// The photo's EXIF metadata, or nil when it has none.
     func readExif(from data: Data) throws -> ExifMetadata?
+    /// The photo's EXIF block as found ("Exif\0\0" and what follows), with its orientation set to 1:
+    /// what a copy of the photo whose pixels were turned upright should carry. nil when it has none.
+    func uprightExifBlock(from data: Data) -> Data?
 }

@@ -45,7 +45,14 @@ public protocol FileSystem: Sendable {
     func walk(_ roots: [String]) -> WalkResult
     /// Whether something exists at `path`.
     func exists(_ path: String) -> Bool
+    /// Writes `data` under a temporary name beside `path`, then renames it into place, creating
+    /// folders as needed: `path` never holds a half-written file.
+    func writeAtomically(_ data: Data, to path: String) throws
+    func remove(_ path: String) throws
 }
+
+/// The suffix of files being written: anything with it after a crash is a leftover.
+public let partialFileSuffix = ".partial"
 
 /// The real file system.
 public struct LocalFileSystem: FileSystem {
@@ -59,6 +66,22 @@ public struct LocalFileSystem: FileSystem {
     public func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
+    }
+
+    public func writeAtomically(_ data: Data, to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let temporary = path + "." + UUID().uuidString + partialFileSuffix
+        try data.write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot move \(temporary) into place: \(reason)"])
+        }
+    }
+
+    public func remove(_ path: String) throws {
+        try FileManager.default.removeItem(atPath: path)
     }
 
     public func walk(_ roots: [String]) -> WalkResult {

@@ -23,6 +23,8 @@ struct PhotoJSON: Encodable {
     var dominant: DominantJSON?
     /// Present (possibly null) once the photo's colours are analysed.
     var accent: AccentJSON??
+    /// Only in `gallery show`.
+    var variants: [VariantJSON]?
 
     struct PaletteJSON: Encodable {
         var hex: String
@@ -61,6 +63,7 @@ struct PhotoJSON: Encodable {
         if detailed {
             duplicatePaths = photo.duplicatePaths
             exifTags = photo.facts.exif?.allTags ?? [:]
+            variants = photo.variants.map(VariantJSON.init)
         }
         if let colours = photo.facts.colours {
             palette = colours.palette.map {
@@ -76,7 +79,7 @@ struct PhotoJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, path, sha256, format, width, height, fileSize, importedAt, exif, duplicatePaths, exifTags
-        case palette, dominant, accent
+        case palette, dominant, accent, variants
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -96,6 +99,7 @@ struct PhotoJSON: Encodable {
         try container.encodeIfPresent(dominant, forKey: .dominant)
         // A photo without a chromatic colour has "accent": null.
         if let accent { try container.encode(accent, forKey: .accent) }
+        try container.encodeIfPresent(variants, forKey: .variants)
     }
 }
 
@@ -212,6 +216,7 @@ struct PhotoPresenter {
                 + String(format: ", hue %.0f°", $0.hue) } ?? "none (no chromatic colour)"))
             rows += colours.palette.map { ("palette", colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight)) }
         }
+        rows += photo.variants.map { ("variant", "\($0.kind) \($0.pixelSize) \($0.path)") }
         let present = rows.compactMap { label, value in value.map { (label, $0) } }
         let width = present.map(\.0.count).max() ?? 0
         for (label, value) in present {

@@ -74,6 +74,26 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         return []
     }
 
+    private var variantRows: [Variant] = []
+
+    public func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant? {
+        lock.withLock { variantRows.first { $0.photoID == photoID && $0.kind == kind && $0.parameters == parameters } }
+    }
+
+    public func recordVariant(_ variant: Variant) throws {
+        lock.withLock {
+            variantRows.removeAll { $0.photoID == variant.photoID && $0.kind == variant.kind && $0.parameters == variant.parameters }
+            variantRows.append(variant)
+        }
+    }
+
+    public func variantPaths() throws -> Set<String> {
+        lock.withLock { Set(variantRows.map(\.path)) }
+    }
+
+    /// Every recorded variant.
+    public var variants: [Variant] { lock.withLock { variantRows } }
+
     public func failures() throws -> [ImportFailure] {
         lock.withLock { state.failures.values.sorted { $0.path < $1.path } }
     }

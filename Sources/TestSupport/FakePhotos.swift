@@ -111,6 +111,9 @@ public struct FakeExifReader: ExifReading {
         guard payload.make != nil || payload.takenAt != nil else { return nil }
         return ExifMetadata(make: payload.make, takenAt: payload.takenAt.flatMap { ExifDateTime(exif: $0) })
     }
+
+    /// Fake photos carry no EXIF block.
+    public func uprightExifBlock(from data: Data) -> Data? { nil }
 }
 
 /// A fixed clock that moves only when told.
@@ -127,4 +130,19 @@ public final class FakeClock: WallClock, @unchecked Sendable {
     public func advance(by seconds: TimeInterval) {
         lock.withLock { current = current.addingTimeInterval(seconds) }
     }
+}
+
+/// An encoder that writes a readable stand-in ("PNG 4x3 #hash") and remembers what it was given.
+public final class RecordingEncoder: ImageEncoding, @unchecked Sendable {
+    private let lock = NSLock()
+    private var images: [(image: RGBAImage, format: ImageFormat, options: EncodeOptions)] = []
+
+    public init() {}
+
+    public func encode(_ image: RGBAImage, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        lock.withLock { images.append((image, format, options)) }
+        return Data("\(format.rawValue) \(image.width)x\(image.height) \(image.bytes.hashValue)".utf8)
+    }
+
+    public var encoded: [(image: RGBAImage, format: ImageFormat, options: EncodeOptions)] { lock.withLock { images } }
 }

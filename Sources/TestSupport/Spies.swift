@@ -94,6 +94,21 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         return files[path] != nil
     }
 
+    public func writeAtomically(_ data: Data, to path: String) throws {
+        lock.withLock {
+            files[path] = data
+            writes.append(path)
+        }
+    }
+
+    public func remove(_ path: String) throws {
+        lock.withLock { files[path] = nil }
+    }
+
+    /// The paths written, in order.
+    public var writtenPaths: [String] { lock.withLock { writes } }
+    private var writes: [String] = []
+
     /// Adds, replaces or (with nil) removes a file.
     public subscript(path: String) -> Data? {
         get { lock.withLock { files[path] } }
@@ -176,6 +191,11 @@ public final class StubExifReader: ExifReading, @unchecked Sendable {
             return nil
         }
         return try result.get()
+    }
+
+    public func uprightExifBlock(from data: Data) -> Data? {
+        XCTFail("unexpected EXIF block read of \(data.count) bytes")
+        return nil
     }
 }
 

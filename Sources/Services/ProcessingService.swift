@@ -1,0 +1,225 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+
+/// Which colour a splash keeps.
+public enum SplashTarget: Equatable, Sendable {
+    /// Each photo's own accent colour (photos without one are skipped).
+    case accent
+    /// A CIELAB hue angle in degrees.
+    case hue(Double)
+    /// The hue of a colour.
+    case colour(Lab)
+}
+
+/// How variants are made.
+public struct ProcessingOptions: Equatable, Sendable {
+    public var target: SplashTarget
+    public var tolerance: Double
+    public var feather: Double
+    public var minimumChroma: Double
+    /// JPEG quality of JPEG variants.
+    public var quality: Int
+    public var kinds: [SplashMode]
+    /// Photos processed at once.
+    public var jobs: Int
+
+    public init(target: SplashTarget = .accent, tolerance: Double = SplashParameters.defaultTolerance,
+                feather: Double = SplashParameters.defaultFeather, minimumChroma: Double = SplashParameters.defaultMinimumChroma,
+                quality: Int = 90, kinds: [SplashMode] = SplashMode.allCases,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.target = target
+        self.tolerance = tolerance
+        self.feather = feather
+        self.minimumChroma = minimumChroma
+        self.quality = quality
+        self.kinds = kinds
+        self.jobs = max(1, jobs)
+    }
+}
+
+/// What processing did.
+public struct ProcessingSummary: Equatable, Sendable {
+    /// Variant files written and recorded.
+    public var made: [Variant] = []
+    /// Variants that already existed with the same parameters.
+    public var unchanged = 0
+    /// Photos left alone, with the reason (no accent colour).
+    public var skipped: [(photoID: PhotoID, reason: String)] = []
+    /// Photos that could not be processed, with the reason.
+    public var failures: [(photoID: PhotoID, path: String, reason: String)] = []
+    public var seconds: Double = 0
+
+    public init() {}
+
+    public static func == (lhs: ProcessingSummary, rhs: ProcessingSummary) -> Bool {
+        lhs.made == rhs.made && lhs.unchanged == rhs.unchanged && lhs.seconds == rhs.seconds
+            && lhs.skipped.map(\.photoID) == rhs.skipped.map(\.photoID) && lhs.failures.map(\.photoID) == rhs.failures.map(\.photoID)
+    }
+}
+
+/// Makes the show and hide variants of photos at full resolution, upright, and records them.
+/// Files go to `<library>/variants/<first two hex of the content hash>/<content hash>/`, so renaming
+/// or moving an original does not lose its variants; each is written under a temporary name and
+/// renamed into place before its row is recorded.
+public struct ProcessingService: Sendable {
+    private let fileSystem: any FileSystem
+    private let decoder: any ImageDecoding
+    private let encoder: any ImageEncoding
+    private let exifReader: any ExifReading
+    private let hasher: any ContentHashing
+    private let catalogue: any PhotoCatalogue
+    private let clock: any WallClock
+    private let variantsDirectory: String
+
+    public init(fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
+                exifReader: any ExifReading, hasher: any ContentHashing, catalogue: any PhotoCatalogue,
+                clock: any WallClock, libraryDirectory: String) {
+        self.fileSystem = fileSystem
+        self.decoder = decoder
+        self.encoder = encoder
+        self.exifReader = exifReader
+        self.hasher = hasher
+        self.catalogue = catalogue
+        self.clock = clock
+        self.variantsDirectory = (libraryDirectory as NSString).appendingPathComponent("variants")
+    }
+
+    /// The splash parameters for a photo, or nil when it has no accent and none was given.
+    static func parameters(for photo: CataloguedPhoto, options: ProcessingOptions) -> SplashParameters? {
+        let hue: Double
+        switch options.target {
+        case .accent:
+            guard let accent = photo.facts.colours?.accent else { return nil }
+            hue = accent.hue
+        case let .hue(degrees): hue = degrees
+        case let .colour(lab): hue = lab.lch.h
+        }
+        func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+        return SplashParameters(hue: tenth(hue.truncatingRemainder(dividingBy: 360) + (hue < 0 ? 360 : 0)),
+                                tolerance: tenth(options.tolerance), feather: tenth(options.feather),
+                                minimumChroma: tenth(options.minimumChroma))
+    }
+
+    /// The canonical text of the parameters: equal text, equal variant.
+    static func canonical(_ parameters: SplashParameters, quality: Int?) -> String {
+        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        var text = "{\"feather\":\(number(parameters.feather)),\"hue\":\(number(parameters.hue)),"
+        text += "\"minimumChroma\":\(number(parameters.minimumChroma)),"
+        if let quality { text += "\"quality\":\(quality)," }
+        return text + "\"tolerance\":\(number(parameters.tolerance))}"
+    }
+
+    public func process(_ photos: [CataloguedPhoto], options: ProcessingOptions = ProcessingOptions(),
+                        progress: any ImportProgress = SilentProgress()) async throws -> ProcessingSummary {
+        let start = clock.now()
+        removeLeftovers()
+        var summary = ProcessingSummary()
+        progress.update(completed: 0, total: photos.count)
+        var completed = 0
+        try await withThrowingTaskGroup(of: (CataloguedPhoto, Result<Outcome, PhotoFailure>).self) { group in
+            var next = photos.makeIterator()
+            for _ in 0..<options.jobs {
+                guard let photo = next.next() else { break }
+                group.addTask { (photo, self.attempt(photo, options: options)) }
+            }
+            while let (photo, result) = try await group.next() {
+                if let photo = next.next() {
+                    group.addTask { (photo, self.attempt(photo, options: options)) }
+                }
+                switch result {
+                case let .success(outcome):
+                    summary.made += outcome.made
+                    summary.unchanged += outcome.unchanged
+                    if let reason = outcome.skipped { summary.skipped.append((photo.id, reason)) }
+                case let .failure(failure):
+                    summary.failures.append((photo.id, photo.path, failure.reason))
+                }
+                completed += 1
+                progress.update(completed: completed, total: photos.count)
+            }
+        }
+        progress.finish()
+        summary.made.sort { ($0.photoID, $0.kind) < ($1.photoID, $1.kind) }
+        summary.failures.sort { $0.photoID < $1.photoID }
+        summary.skipped.sort { $0.photoID < $1.photoID }
+        summary.seconds = clock.now().timeIntervalSince(start)
+        return summary
+    }
+
+    struct Outcome {
+        var made: [Variant] = []
+        var unchanged = 0
+        var skipped: String?
+    }
+
+    struct PhotoFailure: Error {
+        var reason: String
+    }
+
+    func attempt(_ photo: CataloguedPhoto, options: ProcessingOptions) -> Result<Outcome, PhotoFailure> {
+        do {
+            return .success(try process(photo, options: options))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// One photo: read and decode it once, then each missing variant.
+    func process(_ photo: CataloguedPhoto, options: ProcessingOptions) throws(PhotoFailure) -> Outcome {
+        var outcome = Outcome()
+        guard let parameters = Self.parameters(for: photo, options: options) else {
+            outcome.skipped = "no accent colour (nothing in the photo is chromatic enough)"
+            return outcome
+        }
+        let format = photo.facts.format
+        let canonical = Self.canonical(parameters, quality: format == .jpeg ? options.quality : nil)
+        var missing: [SplashMode] = []
+        for kind in options.kinds {
+            let existing = try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)
+            if let existing, fileSystem.exists(existing.path) { outcome.unchanged += 1 } else { missing.append(kind) }
+        }
+        guard !missing.isEmpty else { return outcome }
+
+        let data: Data
+        let decoded: DecodedImage
+        do {
+            data = try fileSystem.contents(of: photo.path)
+            decoded = try decoder.decode(data, options: DecodeOptions(appliesOrientation: true))
+        } catch {
+            throw PhotoFailure(reason: PhotoInspector.describe(error))
+        }
+        guard hasher.sha256(data) == photo.facts.sha256 else {
+            throw PhotoFailure(reason: "the file has changed since it was imported: import it again first")
+        }
+        let exif = format == .jpeg ? exifReader.uprightExifBlock(from: data) : nil
+        let splash = Splash(parameters: parameters)
+        let folder = ((variantsDirectory as NSString).appendingPathComponent(String(photo.facts.sha256.prefix(2))) as NSString)
+            .appendingPathComponent(photo.facts.sha256)
+        let parameterHash = String(hasher.sha256(Data(canonical.utf8)).prefix(10))
+        for kind in missing {
+            let image = splash.apply(kind, to: decoded.image)
+            do {
+                let encoded = try encoder.encode(image, as: format, options: EncodeOptions(quality: options.quality, exif: exif))
+                let path = (folder as NSString).appendingPathComponent("\(kind.rawValue)-\(parameterHash).\(format.fileExtension)")
+                try fileSystem.writeAtomically(encoded, to: path)
+                let variant = Variant(photoID: photo.id, kind: kind.rawValue, parameters: canonical, path: path,
+                                      fileSize: Int64(encoded.count), pixelSize: PixelSize(width: image.width, height: image.height),
+                                      sha256: hasher.sha256(encoded), createdAt: clock.now())
+                try catalogue.recordVariant(variant)
+                outcome.made.append(variant)
+            } catch {
+                throw PhotoFailure(reason: PhotoInspector.describe(error))
+            }
+        }
+        return outcome
+    }
+
+    /// Temporary files a crash left behind under the variants folder.
+    private func removeLeftovers() {
+        for file in fileSystem.walk([variantsDirectory]).files where file.path.hasSuffix(partialFileSuffix) {
+            try? fileSystem.remove(file.path)
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+/// `showhide gallery process [ID...] [--all] …`
+struct ProcessCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process",
+        abstract: "Make the show and hide variants of photos: only their accent colour kept, or only it turned grey.",
+        discussion: """
+        Variants are written under the library folder (variants/…) at full resolution, upright, and recorded in \
+        the catalogue. The same photo with the same parameters is not processed twice; other parameters make \
+        other variants, and the earlier ones are kept.
+        """
+    )
+
+    @Argument(help: "Ids of the photos to process (as `gallery list` shows them).")
+    var ids: [Int64] = []
+
+    @Flag(name: .long, help: "Process every photo that matches the filters (all photos without filters).")
+    var all = false
+
+    @OptionGroup var filters: PhotoFilterOptions
+
+    @Option(name: [.customLong("colour"), .customLong("color")], help: ArgumentHelp(
+        "Keep this colour instead of each photo's accent: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"))
+    var colour: String?
+
+    @Option(name: .long, help: "Keep this CIELAB hue angle (degrees) instead of each photo's accent.")
+    var hue: Double?
+
+    @Option(name: .long, help: "Hue distance kept fully, in degrees.")
+    var tolerance: Double = SplashParameters.defaultTolerance
+
+    @Option(name: .long, help: "Hue distance over which the colour fades to grey, in degrees.")
+    var feather: Double = SplashParameters.defaultFeather
+
+    @Option(name: .long, help: "Chroma (C*) under which a pixel counts as grey.")
+    var minChroma: Double = SplashParameters.defaultMinimumChroma
+
+    @Option(name: .long, help: "JPEG quality of JPEG variants, 1–100.")
+    var quality = 90
+
+    @Option(name: .long, help: "Photos processed at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    var target: SplashTarget? {
+        if let hue { return .hue(hue) }
+        guard let colour else { return .accent }
+        if let name = ColourName(parsing: colour) { return .colour(name.focalLab) }
+        return RGBA(parsing: colour).map { .colour(Lab($0)) }
+    }
+
+    func validate() throws {
+        if ids.isEmpty && !all { throw ValidationError("Name the photos to process, or use --all.") }
+        if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
+        if colour != nil && hue != nil { throw ValidationError("Give --colour or --hue, not both.") }
+        if target == nil { throw ValidationError("'\(colour ?? "")' is not a colour: use a name, #RRGGBB or rgb(r,g,b).") }
+        if !(0...180).contains(tolerance) || !(0...180).contains(feather) {
+            throw ValidationError("--tolerance and --feather take degrees from 0 to 180.")
+        }
+        if minChroma < 0 { throw ValidationError("--min-chroma cannot be negative.") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    func run() async throws {
+        try await run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) async throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        var photos: [CataloguedPhoto] = []
+        if all {
+            photos = try catalogue.photos(matching: filters.query(sort: .imported))
+        } else {
+            for id in ids {
+                guard let photo = try catalogue.photo(id: id) else {
+                    environment.console.warn("showhide: no photo with id \(id) in the catalogue")
+                    throw ExitStatus.notFound
+                }
+                photos.append(photo)
+            }
+        }
+        let service = ProcessingService(
+            fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
+            exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue,
+            clock: environment.clock, libraryDirectory: library.directory(in: environment))
+        let progress: any ImportProgress = environment.console.errorsIsTerminal
+            ? ProgressBar(console: environment.console, clock: environment.clock) : SilentProgress()
+        let options = ProcessingOptions(target: target!, tolerance: tolerance, feather: feather, minimumChroma: minChroma,
+                                        quality: quality, jobs: jobs ?? environment.processorCount)
+        let summary = try await service.process(photos, options: options, progress: progress)
+        try ProcessPresenter(console: environment.console).present(summary, photos: photos.count, asJSON: json)
+        if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
+    }
+}
+
+/// The end of processing: one summary line and the failures, or JSON.
+struct ProcessPresenter {
+    let console: Console
+
+    struct SummaryJSON: Encodable {
+        var photos: Int
+        var made: [VariantJSON]
+        var unchanged: Int
+        var skipped: [SkippedJSON]
+        var failures: [FailureJSON]
+        var seconds: Double
+    }
+
+    struct SkippedJSON: Encodable {
+        var id: Int64
+        var reason: String
+    }
+
+    func present(_ summary: ProcessingSummary, photos: Int, asJSON: Bool) throws {
+        if asJSON {
+            console.print(try JSONOutput.encode(SummaryJSON(
+                photos: photos, made: summary.made.map(VariantJSON.init), unchanged: summary.unchanged,
+                skipped: summary.skipped.map { SkippedJSON(id: $0.photoID, reason: $0.reason) },
+                failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
+                seconds: (summary.seconds * 1000).rounded() / 1000)))
+            return
+        }
+        for skipped in summary.skipped {
+            console.warn("skipped: photo \(skipped.photoID): \(skipped.reason)")
+        }
+        for failure in summary.failures {
+            console.warn("failed: \(failure.path): \(failure.reason)")
+        }
+        console.print("made \(summary.made.count) variants of \(photos) photos, unchanged \(summary.unchanged), "
+            + "skipped \(summary.skipped.count), failed \(summary.failures.count)" + String(format: " in %.2f s", summary.seconds))
+    }
+}
+
+/// A variant in the photo JSON.
+struct VariantJSON: Encodable {
+    var kind: String
+    var path: String
+    var width: Int
+    var height: Int
+    var params: [String: Double]
+
+    init(_ variant: Variant) {
+        kind = variant.kind
+        path = variant.path
+        width = variant.pixelSize.width
+        height = variant.pixelSize.height
+        params = (try? JSONDecoder().decode([String: Double].self, from: Data(variant.parameters.utf8))) ?? [:]
+    }
+}

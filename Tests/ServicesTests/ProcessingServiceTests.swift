@@ -1,0 +1,156 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+@testable import Services
+import TestSupport
+import XCTest
+
+final class ProcessingServiceTests: XCTestCase {
+    let files = FakeFileSystem()
+    let codec = FakePhotoCodec()
+    let encoder = RecordingEncoder()
+    let catalogue = FakeCatalogue()
+    let clock = FakeClock()
+
+    func service() -> ProcessingService {
+        ProcessingService(fileSystem: files, decoder: codec, encoder: encoder, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                          catalogue: catalogue, clock: clock, libraryDirectory: "/library")
+    }
+
+    /// Imports fake photos through the import service, so they carry real colour analyses.
+    func importPhotos(_ photos: [String: Data]) async throws -> [CataloguedPhoto] {
+        for (path, data) in photos { files[path] = data }
+        _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                    catalogue: catalogue, clock: clock).importPhotos(from: ["/photos"])
+        return catalogue.allPhotos
+    }
+
+    func testMakesAShowAndAHideVariantFromTheAccentAndRecordsThem() async throws {
+        let photos = try await importPhotos(["/photos/red.jpg": FakePhoto.data(width: 40, height: 30, seed: "r", colour: "#D01020")])
+
+        let summary = try await service().process(photos)
+
+        XCTAssertEqual(summary.made.map(\.kind), ["hide", "show"])
+        XCTAssertEqual(summary.unchanged, 0)
+        let show = try XCTUnwrap(summary.made.first { $0.kind == "show" })
+        XCTAssertEqual(show.pixelSize, PixelSize(width: 40, height: 30), "full resolution")
+        let sha = photos[0].facts.sha256
+        XCTAssertTrue(show.path.hasPrefix("/library/variants/\(sha.prefix(2))/\(sha)/show-"), show.path)
+        XCTAssertTrue(show.path.hasSuffix(".jpg"))
+        let written = try XCTUnwrap(files[show.path], "the file is in place")
+        XCTAssertEqual(show.sha256, CryptoHasher().sha256(written))
+        XCTAssertEqual(show.fileSize, Int64(written.count))
+        XCTAssertEqual(catalogue.variants.count, 2)
+        XCTAssertTrue(show.parameters.contains("\"quality\":90"), show.parameters)
+        // The red photo's show keeps red; its hide is grey.
+        XCTAssertEqual(encoder.encoded.map(\.format), [.jpeg, .jpeg])
+        XCTAssertEqual(encoder.encoded.map(\.options.quality), [90, 90])
+        let images = encoder.encoded.map { $0.image[0, 0] }
+        XCTAssertTrue(images.contains(RGBA(red: 0xD0, green: 0x10, blue: 0x20)), "\(images)")
+        XCTAssertTrue(images.contains { $0.red == $0.green && $0.green == $0.blue }, "\(images)")
+    }
+
+    func testTheSamePhotoWithTheSameParametersIsNotProcessedAgain() async throws {
+        let photos = try await importPhotos(["/photos/a.jpg": FakePhoto.data(width: 8, height: 8, seed: "a", colour: "#1F5AA6")])
+        _ = try await service().process(photos)
+        let decodes = codec.decodeCount
+
+        let again = try await service().process(photos)
+
+        XCTAssertEqual(again.made, [])
+        XCTAssertEqual(again.unchanged, 2)
+        XCTAssertEqual(codec.decodeCount, decodes, "nothing decoded")
+    }
+
+    func testNewParametersMakeNewVariantsAndKeepTheOldOnes() async throws {
+        let photos = try await importPhotos(["/photos/a.jpg": FakePhoto.data(width: 8, height: 8, seed: "a", colour: "#1F5AA6")])
+        _ = try await service().process(photos)
+
+        let wider = try await service().process(photos, options: ProcessingOptions(tolerance: 30))
+
+        XCTAssertEqual(wider.made.count, 2)
+        XCTAssertEqual(catalogue.variants.count, 4)
+        XCTAssertEqual(Set(catalogue.variants.map(\.path)).count, 4, "each parameter set has its own files")
+    }
+
+    func testAMissingVariantFileIsMadeAgain() async throws {
+        let photos = try await importPhotos(["/photos/a.jpg": FakePhoto.data(width: 8, height: 8, seed: "a", colour: "#1F5AA6")])
+        let first = try await service().process(photos)
+        files[first.made[0].path] = nil
+
+        let again = try await service().process(photos)
+
+        XCTAssertEqual(again.made.map(\.kind), [first.made[0].kind])
+        XCTAssertEqual(again.unchanged, 1)
+    }
+
+    func testAPhotoWithoutAnAccentIsSkippedUnlessATargetIsGiven() async throws {
+        let photos = try await importPhotos(["/photos/fog.jpg": FakePhoto.data(width: 8, height: 8, seed: "f", colour: "#808080")])
+
+        let summary = try await service().process(photos)
+        XCTAssertEqual(summary.made, [])
+        XCTAssertEqual(summary.skipped.map(\.reason), ["no accent colour (nothing in the photo is chromatic enough)"])
+
+        let given = try await service().process(photos, options: ProcessingOptions(target: .hue(30), kinds: [.show]))
+        XCTAssertEqual(given.made.map(\.kind), ["show"])
+        XCTAssertTrue(given.made[0].parameters.contains("\"hue\":30"))
+    }
+
+    func testTargetsAreNormalisedIntoTheParameters() throws {
+        let photo = CataloguedPhoto(id: 1, path: "/p", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
+                                    facts: PhotoFacts(sha256: "x", format: .png, pixelSize: PixelSize(width: 1, height: 1), exif: nil),
+                                    importedAt: Date())
+        XCTAssertNil(ProcessingService.parameters(for: photo, options: ProcessingOptions()))
+        XCTAssertEqual(ProcessingService.parameters(for: photo, options: ProcessingOptions(target: .hue(-10)))?.hue, 350)
+        XCTAssertEqual(ProcessingService.parameters(for: photo, options: ProcessingOptions(target: .hue(725.04)))?.hue, 5)
+        let blue = Lab(RGBA(red: 0, green: 0, blue: 255))
+        XCTAssertEqual(try XCTUnwrap(ProcessingService.parameters(for: photo, options: ProcessingOptions(target: .colour(blue)))?.hue),
+                       blue.lch.h, accuracy: 0.05)
+        let parameters = SplashParameters(hue: 34.5, tolerance: 12, feather: 10, minimumChroma: 12)
+        XCTAssertEqual(ProcessingService.canonical(parameters, quality: 90),
+                       #"{"feather":10,"hue":34.5,"minimumChroma":12,"quality":90,"tolerance":12}"#)
+        XCTAssertEqual(ProcessingService.canonical(parameters, quality: nil),
+                       #"{"feather":10,"hue":34.5,"minimumChroma":12,"tolerance":12}"#)
+    }
+
+    func testAPhotoThatChangedOrVanishedFailsAndTheOthersAreProcessed() async throws {
+        let photos = try await importPhotos([
+            "/photos/a.jpg": FakePhoto.data(width: 8, height: 8, seed: "a", colour: "#D01020"),
+            "/photos/b.jpg": FakePhoto.data(width: 8, height: 8, seed: "b", colour: "#D01020"),
+            "/photos/c.jpg": FakePhoto.data(width: 8, height: 8, seed: "c", colour: "#D01020"),
+        ])
+        files["/photos/a.jpg"] = FakePhoto.data(width: 8, height: 8, seed: "edited", colour: "#D01020")
+        files["/photos/b.jpg"] = nil
+        files.expectedMissing = ["/photos/b.jpg"]
+
+        let summary = try await service().process(photos)
+
+        XCTAssertEqual(summary.failures.map(\.path), ["/photos/a.jpg", "/photos/b.jpg"])
+        XCTAssertEqual(summary.failures[0].reason, "the file has changed since it was imported: import it again first")
+        XCTAssertEqual(summary.failures[1].reason, "no such file: /photos/b.jpg")
+        XCTAssertEqual(Set(summary.made.map(\.photoID)), [photos[2].id])
+    }
+
+    func testLeftoverTemporaryFilesAreRemoved() async throws {
+        files["/library/variants/ab/abc/show-1.jpg.1234" + partialFileSuffix] = Data("half".utf8)
+        files["/library/variants/ab/abc/show-1.jpg"] = Data("whole".utf8)
+        _ = try await service().process([])
+        XCTAssertNil(files["/library/variants/ab/abc/show-1.jpg.1234" + partialFileSuffix])
+        XCTAssertNotNil(files["/library/variants/ab/abc/show-1.jpg"])
+    }
+
+    func testPhotosAreProcessedInParallelAndProgressReachesTheEnd() async throws {
+        var photos: [String: Data] = [:]
+        for index in 0..<4 { photos["/photos/\(index).jpg"] = FakePhoto.data(width: 8, height: 8, seed: "\(index)", colour: "#D01020") }
+        let catalogued = try await importPhotos(photos)
+        codec.rendezvous = 2
+        let progress = SpyProgress()
+
+        let summary = try await service().process(catalogued, options: ProcessingOptions(jobs: 2), progress: progress)
+
+        XCTAssertEqual(summary.made.count, 8)
+        XCTAssertEqual(progress.updates.last?.completed, 4)
+        XCTAssertTrue(progress.finished)
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+@testable import ShowHideCLI
+import TestSupport
+import XCTest
+
+final class ProcessCommandTests: XCTestCase {
+    let spy = SpyConsole()
+    let files = FakeFileSystem()
+    var catalogue: SQLiteCatalogue!
+
+    override func setUp() async throws {
+        catalogue = try SQLiteCatalogue.inMemory()
+        files["/lib/red.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "red", colour: "#D01020")
+        files["/lib/grey.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "grey", colour: "#808080")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        spy.output.clear()
+    }
+
+    func environment() -> AppEnvironment {
+        let catalogue = self.catalogue!
+        return AppEnvironment(console: spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(),
+                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue },
+                              variables: ["SHOWHIDE_LIBRARY": "/library"])
+    }
+
+    func testTargetsFromColourNamesHexAndHue() throws {
+        XCTAssertEqual(try ProcessCommand.parse(["--all"]).target, .accent)
+        XCTAssertEqual(try ProcessCommand.parse(["--all", "--hue", "200"]).target, .hue(200))
+        XCTAssertEqual(try ProcessCommand.parse(["--all", "--color", "blue"]).target, .colour(ColourName.blue.focalLab))
+        XCTAssertEqual(try ProcessCommand.parse(["--all", "--colour", "#00ff00"]).target, .colour(Lab(.green)))
+    }
+
+    func testValidation() {
+        for arguments in [[], ["1", "--all"], ["--all", "--hue", "3", "--colour", "red"], ["--all", "--colour", "teal"],
+                          ["--all", "--tolerance", "200"], ["--all", "--min-chroma", "-1"], ["--all", "--quality", "0"],
+                          ["--all", "--jobs", "0"]] {
+            XCTAssertThrowsError(try ProcessCommand.parse(arguments), "\(arguments)")
+        }
+    }
+
+    func testProcessesSkipsTheGreyPhotoAndSaysSo() async throws {
+        try await ProcessCommand.parse(["--all"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["made 2 variants of 2 photos, unchanged 0, skipped 1, failed 0 in 0.00 s"])
+        XCTAssertEqual(spy.errors.lines, ["skipped: photo 1: no accent colour (nothing in the photo is chromatic enough)"])
+        XCTAssertTrue(files.writtenPaths.allSatisfy { $0.hasPrefix("/library/variants/") }, "\(files.writtenPaths)")
+    }
+
+    func testJSONSummaryAndFailures() async throws {
+        files["/lib/red.jpg"] = nil
+        files.expectedMissing = ["/lib/red.jpg"]
+        do {
+            try await ProcessCommand.parse(["2", "--json"]).run(in: environment())
+            XCTFail("the file is missing: exit 1")
+        } catch let exit as ExitCode {
+            XCTAssertEqual(exit, ExitStatus.someFilesFailed)
+        }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["photos"] as? Int, 1)
+        XCTAssertEqual((json["failures"] as? [[String: String]])?.first?["reason"], "no such file: /lib/red.jpg")
+    }
+
+    func testAnUnknownIDExitsWithStatusTwo() async throws {
+        do {
+            try await ProcessCommand.parse(["9"]).run(in: environment())
+            XCTFail("expected exit 2")
+        } catch let exit as ExitCode {
+            XCTAssertEqual(exit, ExitStatus.notFound)
+        }
+    }
+
+    func testVariantJSONReadsTheParameters() {
+        let variant = Variant(photoID: 1, kind: "show", parameters: #"{"hue":34.5,"tolerance":12}"#, path: "/v.jpg", fileSize: 3,
+                              pixelSize: PixelSize(width: 4, height: 3), sha256: "x", createdAt: Date())
+        let json = VariantJSON(variant)
+        XCTAssertEqual(json.params, ["hue": 34.5, "tolerance": 12])
+        XCTAssertEqual(json.width, 4)
+    }
+}
