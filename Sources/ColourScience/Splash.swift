@@ -116,10 +116,11 @@ public struct Splash: Sendable {
                     if mode == .hide { weight = 1 - weight }
                     if weight >= 1 { continue }
                     let luminance = 0.2126 * linear[Int(red)] + 0.7152 * linear[Int(green)] + 0.0722 * linear[Int(blue)]
-                    let grey = Float(encode[Int((luminance * 4096).rounded())])
-                    bytes[offset] = UInt8((grey + (Float(red) - grey) * weight).rounded())
-                    bytes[offset + 1] = UInt8((grey + (Float(green) - grey) * weight).rounded())
-                    bytes[offset + 2] = UInt8((grey + (Float(blue) - grey) * weight).rounded())
+                    // Adding 0.5 and truncating rounds these non-negative values without a libm call per channel.
+                    let grey = Float(encode[Int(luminance * 4096 + 0.5)])
+                    bytes[offset] = UInt8(grey + (Float(red) - grey) * weight + 0.5)
+                    bytes[offset + 1] = UInt8(grey + (Float(green) - grey) * weight + 0.5)
+                    bytes[offset + 2] = UInt8(grey + (Float(blue) - grey) * weight + 0.5)
                 }
                 }
             }
