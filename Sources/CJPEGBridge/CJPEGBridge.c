@@ -241,7 +241,7 @@ int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t 
     info.in_color_space = JCS_EXT_RGBA;
     jpeg_set_defaults(&info);
     jpeg_set_quality(&info, quality < 1 ? 1 : (quality > 100 ? 100 : quality), TRUE);
-    info.optimize_coding = TRUE;
+    info.optimize_coding = FALSE; // as cjpeg: the extra Huffman pass costs a fifth of the encode for ~5% smaller files
     jpeg_start_compress(&info, TRUE);
     if (app1 != NULL && app1_size > 0) {
         jpeg_write_marker(&info, JPEG_APP0 + 1, app1, (unsigned int)app1_size);

@@ -54,19 +54,23 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
 /// The show and hide variants: each pixel mixed between its perceptual grey and itself by its keep-weight.
 public struct Splash: Sendable {
     public let parameters: SplashParameters
-    /// Keep-weights for RGB quantised to 6 bits per channel (64³ entries): the colour science runs
-    /// 262,144 times per parameter set instead of once per pixel; the weight is smooth, so the
-    /// quantisation does not show.
-    private let weights: [Float]
+    /// Keep-weights (0–255) for RGB quantised to 6 bits per channel (64³ entries, 256 KB, so it stays
+    /// in cache): the colour science runs 262,144 times per parameter set instead of once per pixel;
+    /// the weight is smooth, so the quantisation does not show.
+    private let weights: [UInt8]
 
     public init(parameters: SplashParameters) {
         self.parameters = parameters
-        var weights = [Float](repeating: 0, count: 64 * 64 * 64)
-        for red in 0..<64 {
-            for green in 0..<64 {
-                for blue in 0..<64 {
-                    let pixel = RGBA(red: Self.expand(red), green: Self.expand(green), blue: Self.expand(blue))
-                    weights[red << 12 | green << 6 | blue] = Float(parameters.keepWeight(Lab(pixel).lch))
+        // 262,144 colour conversions: spread over the cores, one plane of red at a time.
+        var weights = [UInt8](repeating: 0, count: 64 * 64 * 64)
+        weights.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let table = buffer
+            DispatchQueue.concurrentPerform(iterations: 64) { red in
+                for green in 0..<64 {
+                    for blue in 0..<64 {
+                        let pixel = RGBA(red: Self.expand(red), green: Self.expand(green), blue: Self.expand(blue))
+                        table[red << 12 | green << 6 | blue] = UInt8(parameters.keepWeight(Lab(pixel).lch) * 255 + 0.5)
+                    }
                 }
             }
         }
@@ -80,8 +84,18 @@ public struct Splash: Sendable {
 
     /// The keep-weight of an 8-bit pixel, from the table.
     public func keepWeight(_ pixel: RGBA) -> Double {
-        Double(weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)])
+        Double(weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)]) / 255
     }
+
+    /// Each channel's share of the luminance in 1/65536 steps of linear light (Rec. 709 weights),
+    /// so the hot loop adds three integers instead of converting to linear light.
+    private static let luminanceTables: (red: [Int32], green: [Int32], blue: [Int32]) = {
+        func table(_ weight: Double) -> [Int32] { SRGB.linearTable.map { Int32(($0 * weight * 65536).rounded()) } }
+        return (table(0.2126), table(0.7152), table(0.0722))
+    }()
+
+    /// sRGB value of each luminance in 1/65536 steps, indexed by luminance >> 4.
+    private static let greyTable: [UInt8] = (0...4096).map { UInt8((SRGB.encoded(Double($0) / 4096) * 255).rounded()) }
 
     /// sRGB value (0–255) of each linear-light level in 1/4096 steps: the way back from luminance.
     private static let encodingTable: [UInt8] = (0...4096).map { UInt8((SRGB.encoded(Double($0) / 4096) * 255).rounded()) }
@@ -94,12 +108,17 @@ public struct Splash: Sendable {
         return encodingTable[Int((min(max(luminance, 0), 1) * 4096).rounded())]
     }
 
+    /// −1, 0 or 1: rounds a division to the nearest whole number on both sides of zero.
+    @inline(__always)
+    private static func sign(_ value: Int32) -> Int32 { value > 0 ? 1 : (value < 0 ? -1 : 0) }
+
     /// The variant: `mix(grey, pixel, weight)` for show and `mix(grey, pixel, 1 − weight)` for hide;
     /// alpha unchanged.
     public func apply(_ mode: SplashMode, to image: RGBAImage) -> RGBAImage {
         var output = image
-        let linear = SRGB.linearTable
-        let encode = Self.encodingTable
+        let (lumRed, lumGreen, lumBlue) = Self.luminanceTables
+        let greys = Self.greyTable
+        let hide = mode == .hide
         // Bands of rows in parallel; each pixel is independent of the others.
         let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, image.height / 16))
         let rowsPerBand = (image.height + bands - 1) / bands
@@ -109,19 +128,19 @@ public struct Splash: Sendable {
             weights.withUnsafeBufferPointer { table in
                 nonisolated(unsafe) let weights = table
                 DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let start = band * rowsPerBand * rowBytes, end = min(bytes.count, (band + 1) * rowsPerBand * rowBytes)
-                for offset in stride(from: start, to: end, by: 4) {
-                    let red = bytes[offset], green = bytes[offset + 1], blue = bytes[offset + 2]
-                    var weight = weights[Int(red >> 2) << 12 | Int(green >> 2) << 6 | Int(blue >> 2)]
-                    if mode == .hide { weight = 1 - weight }
-                    if weight >= 1 { continue }
-                    let luminance = 0.2126 * linear[Int(red)] + 0.7152 * linear[Int(green)] + 0.0722 * linear[Int(blue)]
-                    // Adding 0.5 and truncating rounds these non-negative values without a libm call per channel.
-                    let grey = Float(encode[Int(luminance * 4096 + 0.5)])
-                    bytes[offset] = UInt8(grey + (Float(red) - grey) * weight + 0.5)
-                    bytes[offset + 1] = UInt8(grey + (Float(green) - grey) * weight + 0.5)
-                    bytes[offset + 2] = UInt8(grey + (Float(blue) - grey) * weight + 0.5)
-                }
+                    let start = band * rowsPerBand * rowBytes, end = min(bytes.count, (band + 1) * rowsPerBand * rowBytes)
+                    for offset in stride(from: start, to: end, by: 4) {
+                        let red = bytes[offset], green = bytes[offset + 1], blue = bytes[offset + 2]
+                        var weight = Int32(weights[Int(red >> 2) << 12 | Int(green >> 2) << 6 | Int(blue >> 2)])
+                        if hide { weight = 255 - weight }
+                        if weight == 255 { continue }
+                        let luminance = lumRed[Int(red)] &+ lumGreen[Int(green)] &+ lumBlue[Int(blue)]
+                        let grey = Int32(greys[Int(min(luminance, 65536) >> 4)])
+                        // grey + (channel − grey) × weight / 255, rounded, in integers.
+                        bytes[offset] = UInt8(truncatingIfNeeded: grey &+ ((Int32(red) &- grey) &* weight &+ 127 * Self.sign(Int32(red) &- grey)) / 255)
+                        bytes[offset + 1] = UInt8(truncatingIfNeeded: grey &+ ((Int32(green) &- grey) &* weight &+ 127 * Self.sign(Int32(green) &- grey)) / 255)
+                        bytes[offset + 2] = UInt8(truncatingIfNeeded: grey &+ ((Int32(blue) &- grey) &* weight &+ 127 * Self.sign(Int32(blue) &- grey)) / 255)
+                    }
                 }
             }
         }
