@@ -97,15 +97,13 @@ public struct Splash: Sendable {
     /// sRGB value of each luminance in 1/65536 steps, indexed by luminance >> 4.
     private static let greyTable: [UInt8] = (0...4096).map { UInt8((SRGB.encoded(Double($0) / 4096) * 255).rounded()) }
 
-    /// sRGB value (0–255) of each linear-light level in 1/4096 steps: the way back from luminance.
-    private static let encodingTable: [UInt8] = (0...4096).map { UInt8((SRGB.encoded(Double($0) / 4096) * 255).rounded()) }
-
     /// The perceptual grey of a pixel: its luminance from linear RGB with Rec. 709 weights, encoded
     /// back to sRGB, so that it keeps its lightness (max(R, G, B) would make a blue sky white).
+    /// The same tables as the hot loop, so a variant's grey pixels are exactly this.
     public static func grey(_ pixel: RGBA) -> UInt8 {
-        let table = SRGB.linearTable
-        let luminance = 0.2126 * table[Int(pixel.red)] + 0.7152 * table[Int(pixel.green)] + 0.0722 * table[Int(pixel.blue)]
-        return encodingTable[Int((min(max(luminance, 0), 1) * 4096).rounded())]
+        let (red, green, blue) = luminanceTables
+        let luminance = red[Int(pixel.red)] + green[Int(pixel.green)] + blue[Int(pixel.blue)]
+        return greyTable[Int(min(luminance, 65536) >> 4)]
     }
 
     /// −1, 0 or 1: rounds a division to the nearest whole number on both sides of zero.
