@@ -60,7 +60,9 @@ public struct AppEnvironment: Sendable {
             clock: SystemClock(),
             openCatalogue: { try SQLiteCatalogue(libraryDirectory: $0) },
             variables: process.environment,
-            homeDirectory: FileManager.default.homeDirectoryForCurrentUser.path,
+            // $HOME first, as every XDG tool does; the password database only when it is unset.
+            homeDirectory: process.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? FileManager.default.homeDirectoryForCurrentUser.path,
             currentDirectory: FileManager.default.currentDirectoryPath,
             processorCount: process.activeProcessorCount
         )
