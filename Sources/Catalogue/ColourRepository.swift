@@ -125,16 +125,11 @@ struct ColourRepository {
         }
     }
 
-    /// A box in CIELAB around `target` holding every colour within `within` ΔE00 of it. ΔE00 divides a
+    /// The region of CIELAB around `target` holding every colour within `within` ΔE00 of it. ΔE00 divides a
     /// lightness difference by at most 1.8, a chroma difference by 1 + 0.045 C̄ and a hue difference by
     /// 1 + 0.015 C̄ T ≤ 1 + 0.021 C̄ (C̄ the mean chroma). That bounds the chroma of a match, then its
     /// hue angle; the box is the bounding box of that sector of the a*b* plane, widened by 30% for the
     /// rotation term and the a* stretch CIEDE2000 applies to greyish colours.
-    static func searchBox(around target: Lab, within: Double) -> (l: ClosedRange<Double>, a: ClosedRange<Double>, b: ClosedRange<Double>) {
-        let region = searchRegion(around: target, within: within)
-        return (region.l, region.a, region.b)
-    }
-
     /// The search box, and within it the ring of chroma and the sector of hue that can hold a match.
     struct SearchRegion {
         var l: ClosedRange<Double>

@@ -16,7 +16,11 @@ public enum ExifLocator {
     }
 
     private static func jpegExif(in data: Data) -> Data? {
-        let bytes = [UInt8](data.prefix(1 << 20)) // EXIF sits before the scan, in the first segments.
+        // Read in place: this runs for every photo imported, and the bytes are the whole file.
+        data.withUnsafeBytes { raw in jpegExif(in: raw.bindMemory(to: UInt8.self)) }
+    }
+
+    private static func jpegExif(in bytes: UnsafeBufferPointer<UInt8>) -> Data? {
         var offset = 2
         while offset + 4 <= bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
@@ -36,7 +40,10 @@ public enum ExifLocator {
     }
 
     private static func pngExif(in data: Data) -> Data? {
-        let bytes = [UInt8](data)
+        data.withUnsafeBytes { raw in pngExif(in: raw.bindMemory(to: UInt8.self)) }
+    }
+
+    private static func pngExif(in bytes: UnsafeBufferPointer<UInt8>) -> Data? {
         var offset = 8
         while offset + 8 <= bytes.count {
             let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])

@@ -174,7 +174,6 @@ public struct ImportService: Sendable {
     private func record(_ batch: [(FoundFile, Examination)], into summary: inout ImportSummary) throws {
         guard !batch.isEmpty else { return }
         let now = clock.now()
-        let fileSystem = self.fileSystem
         var outcome = ImportSummary()
         try catalogue.write { writer in
             for (file, examination) in batch {
@@ -191,12 +190,12 @@ public struct ImportService: Sendable {
                     try writer.recordFailure(failure)
                     outcome.failures.append(failure)
                 case let .knownContent(sha256):
-                    try placeKnownContent(sha256, file: file, writer: writer, fileSystem: fileSystem, now: now, summary: &outcome)
+                    try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome)
                 case let .photo(facts):
                     if let existing = try writer.photo(withSHA256: facts.sha256) {
                         // Known content examined in full: a photo catalogued before colours were analysed.
                         if let colours = facts.colours { try writer.setColours(colours, of: existing.id) }
-                        try placeKnownContent(facts.sha256, file: file, writer: writer, fileSystem: fileSystem, now: now, summary: &outcome)
+                        try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome)
                     } else {
                         try writer.clearFailure(atPath: file.path)
                         try writer.detachPath(file.path)
@@ -216,7 +215,7 @@ public struct ImportService: Sendable {
 
     /// A file whose content the catalogue has: the same file touched, a moved file, or a duplicate.
     private func placeKnownContent(_ sha256: String, file: FoundFile, writer: any CatalogueWriting,
-                                   fileSystem: any FileSystem, now: Date, summary: inout ImportSummary) throws {
+                                   now: Date, summary: inout ImportSummary) throws {
         guard let existing = try writer.photo(withSHA256: sha256) else { return }
         try writer.clearFailure(atPath: file.path)
         if try writer.photoID(atPath: file.path) == existing.id {

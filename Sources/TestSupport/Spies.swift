@@ -80,7 +80,6 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     public func walk(_ roots: [String]) -> WalkResult {
         lock.lock()
         defer { lock.unlock() }
-        walks.append(roots)
         let files = self.files.keys.sorted().filter { path in
             roots.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
@@ -123,7 +122,6 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     /// Problems every walk reports.
     public var walkProblems: [WalkProblem] = []
     private var stamps: [String: FileStamp] = [:]
-    private var walks: [[String]] = []
 
     static func stamp(for data: Data) -> FileStamp {
         FileStamp(size: Int64(data.count), modifiedAtNanoseconds: 1_000_000_000)

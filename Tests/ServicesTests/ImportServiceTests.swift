@@ -318,8 +318,6 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(ImportOptions(jobs: 0, batchSize: 0).jobs, 1)
         XCTAssertEqual(ImportOptions(jobs: 0, batchSize: 0).batchSize, 1)
         XCTAssertGreaterThanOrEqual(ImportOptions().jobs, 1)
-        SilentProgress().update(completed: 1, total: 1)
-        SilentProgress().finish()
     }
 }
 

@@ -12,7 +12,8 @@ final class GalleryCommandTests: XCTestCase {
     let files = FakeFileSystem()
     var catalogue: SQLiteCatalogue!
     let clock = FakeClock()
-    var openedLibraries: [String] = []
+    /// Which library folders the environment was asked to open.
+    let openedLibraries = OpenedLibraries()
 
     override func setUpWithError() throws {
         catalogue = try SQLiteCatalogue.inMemory()
@@ -21,8 +22,7 @@ final class GalleryCommandTests: XCTestCase {
     func environment(variables: [String: String] = [:], console: Console? = nil,
                      failingOpen: Bool = false) -> AppEnvironment {
         let catalogue = self.catalogue!
-        let opened = OpenedLibraries()
-        openedLibrariesBox = opened
+        let opened = openedLibraries
         return AppEnvironment(
             console: console ?? spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: UnusedEncoder(),
             exifReader: FakeExifReader(), hasher: CryptoHasher(), clock: clock,
@@ -34,8 +34,6 @@ final class GalleryCommandTests: XCTestCase {
             variables: variables, homeDirectory: "/home/ada", currentDirectory: "/work", processorCount: 2
         )
     }
-
-    var openedLibrariesBox: OpenedLibraries?
 
     func addPhotos() {
         files["/lib/a.jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: "a", make: "Canon", takenAt: "2020:01:02 03:04:05")
@@ -77,7 +75,7 @@ final class GalleryCommandTests: XCTestCase {
         } catch let exit as ExitCode {
             XCTAssertEqual(exit, ExitStatus.someFilesFailed)
         }
-        XCTAssertEqual(openedLibrariesBox?.all, ["/l"])
+        XCTAssertEqual(openedLibraries.all, ["/l"])
         XCTAssertEqual(spy.output.lines, ["imported 2, unchanged 0, moved 0, duplicates 0, failed 1, skipped 1 (not photos) in 0.00 s"])
         XCTAssertEqual(spy.errors.lines, ["failed: /lib/bad.jpg: corrupt JPEG data: bad Huffman code"])
     }

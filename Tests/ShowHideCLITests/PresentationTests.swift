@@ -32,11 +32,11 @@ final class PresentationTests: XCTestCase {
         XCTAssertNil(ExifMetadata().cameraName)
     }
 
-    func testPresenterShowsTheUprightSizeAndDashesForMissingValues() {
+    func testPresenterShowsTheUprightSizeAndDashesForMissingValues() throws {
         let spy = SpyConsole()
         let inspection = PhotoInspection(path: "p.png", format: .png, fileSize: 10, pixelSize: PixelSize(width: 4, height: 3),
                                          exif: ExifMetadata(orientation: .left), analysisImage: TestImage.solid(.red))
-        try? InspectionPresenter(console: spy.console).present([inspection], failures: [], asJSON: false)
+        try InspectionPresenter(console: spy.console).present([inspection], failures: [], asJSON: false)
         XCTAssertEqual(spy.output.lines.last, "p.png  PNG     3×4     -       -")
     }
 
