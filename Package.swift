@@ -56,7 +56,8 @@ let package = Package(
         ),
         .target(
             name: "Catalogue",
-            dependencies: ["Imaging", "ColourScience", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Imaging", "ColourScience", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")],
             plugins: ["EmbedMigrations"]
         ),
 
@@ -90,7 +91,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "CJPEGFixtures"]),
-        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "ColourScience", "Imaging", "TestSupport"]),
+        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "ColourScience", "Imaging", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),
         .testTarget(
             name: "ShowHideCLITests",

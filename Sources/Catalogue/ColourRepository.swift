@@ -1,6 +1,7 @@
 import ColourScience
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Palettes, accents and colour-name weights, and searching by colour.
 struct ColourRepository {
@@ -125,136 +126,81 @@ struct ColourRepository {
         }
     }
 
-    /// The region of CIELAB around `target` holding every colour within `within` ΔE00 of it. ΔE00 divides a
-    /// lightness difference by at most 1.8, a chroma difference by 1 + 0.045 C̄ and a hue difference by
-    /// 1 + 0.015 C̄ T ≤ 1 + 0.021 C̄ (C̄ the mean chroma). That bounds the chroma of a match, then its
-    /// hue angle; the box is the bounding box of that sector of the a*b* plane, widened by 30% for the
-    /// rotation term and the a* stretch CIEDE2000 applies to greyish colours.
-    /// The search box, and within it the ring of chroma and the sector of hue that can hold a match.
-    struct SearchRegion {
-        var l: ClosedRange<Double>
-        var a: ClosedRange<Double>
-        var b: ClosedRange<Double>
-        var chroma: ClosedRange<Double>
-        /// Unit vectors at the two edges of the hue sector, when it is narrower than a half-turn.
-        var sector: (from: (Double, Double), to: (Double, Double))?
+    /// `showhide_delta_e(l1, a1, b1, l2, a2, b2)`: CIEDE2000 inside SQLite, so that the colours of the
+    /// cells read that do not match are dropped before a row is joined or handed to Swift. Registered
+    /// through SQLite's C interface: a search calls it on tens of thousands of rows, and GRDB's
+    /// `DatabaseFunction` boxes every argument into an array first.
+    static func registerDeltaE(in db: Database) throws {
+        let code = sqlite3_create_function_v2(
+            db.sqliteConnection, "showhide_delta_e", 6, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, values in
+                guard let values else { return }
+                func number(_ index: Int) -> Double { sqlite3_value_double(values[index]) }
+                sqlite3_result_double(context, deltaE2000(Lab(l: number(0), a: number(1), b: number(2)),
+                                                          Lab(l: number(3), a: number(4), b: number(5))))
+            }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot add showhide_delta_e") }
     }
-
-    static func searchRegion(around target: Lab, within: Double) -> SearchRegion {
-        // The rotation term of CIEDE2000 shrinks differences most in the blues (hue 225°–325°).
-        let hue = target.lch.h
-        let d = within * ((200...350).contains(hue) ? 2.0 : 1.3)
-        // SL grows with the mean lightness's distance from 50: widen until the bound holds.
-        var lightness = within
-        for _ in 0..<8 {
-            let farthest = max(abs(target.l + lightness / 2 - 50), abs(target.l - lightness / 2 - 50))
-            let sl = 1 + 0.015 * farthest * farthest / (20 + farthest * farthest).squareRoot()
-            lightness = within * 1.05 * sl + 0.5
-        }
-        let lch = target.lch
-        let c = lch.c
-        let k = 0.0225 * d
-        let maximumChroma = (c * (1 + k) + d) / max(1 - k, 0.05)
-        let minimumChroma = max(0, (c * (1 - k) - d) / (1 + k))
-        // Hue can be anything when the sector touches the neutral axis.
-        var hueSpread = Double.pi
-        if minimumChroma > 0 {
-            let hueTolerance = d * (1 + 0.021 * (c + maximumChroma) / 2)
-            let ratio = hueTolerance / (2 * (c * minimumChroma).squareRoot())
-            if ratio < 1 { hueSpread = 2 * asin(ratio) }
-        }
-        let centre = lch.h * .pi / 180
-        var aValues: [Double] = [], bValues: [Double] = []
-        // Corners of the sector, and the axis crossings within it.
-        var angles = [centre - hueSpread, centre + hueSpread]
-        for quarter in -8...8 {
-            let angle = Double(quarter) * .pi / 2
-            if angle > centre - hueSpread && angle < centre + hueSpread { angles.append(angle) }
-        }
-        for angle in angles {
-            for radius in [minimumChroma, maximumChroma] {
-                aValues.append(radius * cos(angle))
-                bValues.append(radius * sin(angle))
-            }
-        }
-        let margin = 0.5
-        let from = centre - hueSpread, to = centre + hueSpread
-        return SearchRegion(
-            l: (target.l - lightness)...(target.l + lightness),
-            a: (aValues.min()! - margin)...(aValues.max()! + margin),
-            b: (bValues.min()! - margin)...(bValues.max()! + margin),
-            chroma: max(0, minimumChroma - margin)...(maximumChroma + margin),
-            sector: hueSpread < .pi / 2 ? ((cos(from), sin(from)), (cos(to), sin(to))) : nil
-        )
-    }
-
-    /// SQL conditions for the region: the R*Tree box, then plain arithmetic on the point — inside the
-    /// chroma ring and, when the hue sector is narrow, on the inner side of both its edges (cross
-    /// products, with half a unit of slack).
-    private func regionConditions(_ target: Lab, _ search: ColourSearch) -> (sql: String, arguments: StatementArguments) {
-        let region = Self.searchRegion(around: target, within: search.within)
-        var sql = """
-            i.l_max >= ? AND i.l_min <= ? AND i.a_max >= ? AND i.a_min <= ? AND i.b_max >= ? AND i.b_min <= ?
-            AND i.a_min * i.a_min + i.b_min * i.b_min BETWEEN ? AND ?
-            """
-        var arguments: StatementArguments = [
-            region.l.lowerBound, region.l.upperBound, region.a.lowerBound, region.a.upperBound,
-            region.b.lowerBound, region.b.upperBound,
-            region.chroma.lowerBound * region.chroma.lowerBound, region.chroma.upperBound * region.chroma.upperBound,
-        ]
-        if let sector = region.sector {
-            sql += " AND ? * i.b_min - ? * i.a_min >= -0.5 AND i.a_min * ? - i.b_min * ? >= -0.5"
-            arguments += [sector.from.0, sector.from.1, sector.to.1, sector.to.0]
-        }
-        return (sql, arguments)
-    }
-
-    /// `showhide_delta_e(l1, a1, b1, l2, a2, b2)`: CIEDE2000 inside SQLite, so that the colours of a
-    /// search box that do not match are dropped before a row is joined or handed to Swift.
-    static let deltaEFunction = DatabaseFunction("showhide_delta_e", argumentCount: 6, pure: true) { values in
-        let numbers = values.compactMap { Double.fromDatabaseValue($0) }
-        guard numbers.count == 6 else { return nil }
-        return deltaE2000(Lab(l: numbers[0], a: numbers[1], b: numbers[2]), Lab(l: numbers[3], a: numbers[4], b: numbers[5]))
-    }
-
 
     /// Shares tried in turn: entries at least this heavy are looked at first, and the search stops
     /// as soon as the limit is filled with matches that no lighter entry could beat.
     static let shareThresholds = [0.5, 0.25, 0.12, 0.06, 0.03, 0.0]
 
-    /// Ranks photos by their best matching entry, weight × (1 − ΔE00 / within); a photo whose
-    /// entries are all lighter than t cannot score t, which is what lets the search stop early.
+    /// Ranks photos by their best matching entry, weight × (1 − ΔE00 / within). An entry in a cell whose
+    /// colours are all at least d from the target cannot score more than weight × (1 − d / within), so
+    /// round t reads, in each cell, only the entries heavy enough to score t there: the search reads the
+    /// heavy entries of the near cells first and stops as soon as the limit is filled with matches that no
+    /// unread entry could beat.
     private func paletteByColour(_ target: Lab, _ search: ColourSearch) throws -> [Hit] {
-        try byColour(target, search, index: "palette_index", sql: """
-            SELECT p.photo_id, p.lab_l, p.lab_a, p.lab_b, p.weight, p.name
-            FROM palette_index i JOIN palette_entry p ON p.photo_id = i.id >> 3 AND p.rank = i.id & 7
-            """, photoColumn: "p.photo_id", coverage: paletteCoverage)
+        try byColour(target, search, sql: """
+            SELECT g.photo_id, g.lab_l, g.lab_a, g.lab_b, g.weight, p.name
+            FROM json_each(?) j
+            JOIN palette_cell g ON g.cell = j.value ->> 0 AND g.weight >= j.value ->> 1 AND g.weight < j.value ->> 2
+            JOIN palette_entry p ON p.photo_id = g.photo_id AND p.rank = g.rank
+            """, photoColumn: "g.photo_id", coverage: paletteCoverage)
     }
 
     private func accentByColour(_ target: Lab, _ search: ColourSearch) throws -> [Hit] {
-        try byColour(target, search, index: "accent_index", sql: """
-            SELECT c.photo_id, c.accent_l, c.accent_a, c.accent_b, c.accent_coverage, c.accent_name
-            FROM accent_index i JOIN photo_colour c ON c.photo_id = i.id
-            """, photoColumn: "c.photo_id", coverage: { hits, _, _ in hits })
+        try byColour(target, search, sql: """
+            SELECT g.photo_id, g.lab_l, g.lab_a, g.lab_b, g.coverage, c.accent_name
+            FROM json_each(?) j
+            JOIN accent_cell g ON g.cell = j.value ->> 0 AND g.coverage >= j.value ->> 1 AND g.coverage < j.value ->> 2
+            JOIN photo_colour c ON c.photo_id = g.photo_id
+            """, photoColumn: "g.photo_id", coverage: { hits, _, _ in hits })
     }
 
-    private func byColour(_ target: Lab, _ search: ColourSearch, index: String, sql select: String, photoColumn: String,
+    /// For one round: each cell that may hold an entry scoring at least `threshold` (and that earlier
+    /// rounds, down to `ceiling`, have not read), with the range of shares to read there, as JSON.
+    static func roundCells(_ cells: [LabGrid.Cell], within: Double, threshold: Double, ceiling: Double) -> String {
+        var ranges: [String] = []
+        for cell in cells {
+            // The most a share of 1 can score in this cell; a share must reach threshold / reach to score the threshold.
+            let reach = max(0, 1 - cell.nearest / within)
+            let from = threshold == 0 ? 0 : (reach > 0 ? threshold / reach : .infinity)
+            let to = reach > 0 ? ceiling / reach : .infinity
+            guard from <= 1, from < to else { continue }
+            ranges.append("[\(cell.number),\(from),\(min(to, 2))]")
+        }
+        return "[" + ranges.joined(separator: ",") + "]"
+    }
+
+    private func byColour(_ target: Lab, _ search: ColourSearch, sql select: String, photoColumn: String,
                           coverage: ([Hit], Lab, Double) throws -> [Hit]) throws -> [Hit] {
         let filter = filters(search, photoColumn: photoColumn)
-        // The R*Tree holds 32-bit coordinates: a little slack keeps its ΔE00 filter from dropping a match.
-        let region = regionConditions(target, search)
-        let sql = select + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ") + region.sql
-            + " AND i.w_max >= ? AND i.w_min < ? AND showhide_delta_e(i.l_min, i.a_min, i.b_min, ?, ?, ?) <= ?"
+        // The grid cells that can hold a match, each seeked for its range of shares; CIEDE2000 inside
+        // SQLite then drops the colours that do not match before a row is joined or handed to Swift.
+        let cells = LabGrid.cells(near: target, within: search.within)
+        let sql = select + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ")
+            + "showhide_delta_e(g.lab_l, g.lab_a, g.lab_b, ?, ?, ?) <= ?"
         let limit = search.filters.limit ?? Int.max
         var best: [PhotoID: Hit] = [:]
         var ranked: [Hit] = []
         var ceiling = 2.0
         for threshold in Self.shareThresholds {
             // Each round reads only the entries lighter than the last round's.
-            var arguments = filter.arguments
-            arguments += region.arguments
-            // The index keeps shares in percent.
-            arguments += [threshold * 100, ceiling * 100, target.l, target.a, target.b, search.within + 0.01]
+            var arguments: StatementArguments = [Self.roundCells(cells, within: search.within, threshold: threshold, ceiling: ceiling)]
+            arguments += filter.arguments
+            arguments += [target.l, target.a, target.b, search.within]
             ceiling = threshold
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {

@@ -8,7 +8,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     /// The catalogue's file name inside the library folder.
     public static let fileName = "catalogue.sqlite"
 
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
 
     /// Opens (creating when needed) the catalogue in `libraryDirectory`, and migrates it.
     public convenience init(libraryDirectory: String) throws {
@@ -46,9 +46,9 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         // Another showhide process may be writing: wait for it rather than fail.
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
-            // 64 MiB of page cache per connection: the R*Trees and indexes of a large library stay in memory.
+            // 64 MiB of page cache per connection: the colour grid and indexes of a large library stay in memory.
             try db.execute(sql: "PRAGMA cache_size = -65536")
-            db.add(function: ColourRepository.deltaEFunction)
+            try ColourRepository.registerDeltaE(in: db)
         }
         return configuration
     }
@@ -116,10 +116,8 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     public func schema() throws -> (tables: [String: [String]], indexes: [String: String], triggers: [String]) {
         try writer.read { db in
             var tables: [String: [String]] = [:]
-            // R*Tree shadow tables (_node, _parent, _rowid) belong to SQLite, not to the schema.
             for table in try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
-                AND name NOT LIKE '%_index_node' AND name NOT LIKE '%_index_parent' AND name NOT LIKE '%_index_rowid'
                 """) {
                 tables[table] = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
             }

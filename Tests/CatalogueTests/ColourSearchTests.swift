@@ -1,6 +1,7 @@
 @testable import Catalogue
 import ColourScience
 import Foundation
+import GRDB
 import Imaging
 import XCTest
 
@@ -119,28 +120,153 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(target), accentOnly: true, filters: PhotoQuery(limit: 1)))), ["roses"])
     }
 
-    func testTheSearchBoxHoldsEveryColourWithinTheDistance() {
-        // Random colours near random targets: whatever ΔE00 calls close must fall inside the box.
+    func testTheGridCellsOfASearchHoldEveryColourWithinTheDistance() {
+        // Random colours near random targets (a third of them near grey, where CIEDE2000 jumps, and many
+        // in the blues, where it bends most): whatever ΔE00 calls close must be in a cell the search reads.
         var generator = SplitMix(seed: 42)
-        for _ in 0..<50_000 {
-            let target = Lab(l: generator.next(0, 100), a: generator.next(-110, 110), b: generator.next(-110, 110))
-            let within = generator.next(1, 25)
-            let candidate = Lab(l: target.l + generator.next(-3 * within, 3 * within),
-                                a: target.a + generator.next(-6 * within, 6 * within),
-                                b: target.b + generator.next(-6 * within, 6 * within))
-            guard (0...100).contains(candidate.l), deltaE2000(target, candidate) <= within else { continue }
-            let region = ColourRepository.searchRegion(around: target, within: within)
-            XCTAssertTrue(region.l.contains(candidate.l) && region.a.contains(candidate.a) && region.b.contains(candidate.b),
-                          "\(candidate) within \(within) of \(target) is outside the box")
-            let chroma = candidate.a * candidate.a + candidate.b * candidate.b
-            XCTAssertTrue(chroma >= region.chroma.lowerBound * region.chroma.lowerBound
-                          && chroma <= region.chroma.upperBound * region.chroma.upperBound, "\(candidate) outside the chroma ring")
-            if let sector = region.sector {
-                let fromSide = sector.from.0 * candidate.b - sector.from.1 * candidate.a
-                let toSide = candidate.a * sector.to.1 - candidate.b * sector.to.0
-                XCTAssertTrue(fromSide >= -0.5 && toSide >= -0.5, "\(candidate) within \(within) of \(target) is outside the hue sector")
+        var checked = 0
+        for round in 0..<60 {
+            let grey = round % 3 == 0
+            let target = Lab(l: generator.next(0, 100), a: grey ? generator.next(-4, 4) : generator.next(-90, 90),
+                             b: grey ? generator.next(-4, 4) : generator.next(-110, 90))
+            let within = generator.next(1, 16)
+            let cells = Dictionary(uniqueKeysWithValues: LabGrid.cells(near: target, within: within).map { ($0.number, $0.nearest) })
+            for _ in 0..<4_000 {
+                let candidate = Lab(l: target.l + generator.next(-2 * within, 2 * within),
+                                    a: target.a + generator.next(-4 * within, 4 * within),
+                                    b: target.b + generator.next(-4 * within, 4 * within))
+                // The grid spans a* and b* of -128…128, which holds every sRGB colour (|a*|, |b*| < 110).
+                guard (0...100).contains(candidate.l), abs(candidate.a) < 128, abs(candidate.b) < 128,
+                      deltaE2000(target, candidate) <= within else { continue }
+                checked += 1
+                let distance = deltaE2000(target, candidate)
+                guard let nearest = cells[LabGrid.cell(of: candidate)] else {
+                    XCTFail("\(candidate) within \(within) of \(target) is in no cell read")
+                    continue
+                }
+                XCTAssertLessThanOrEqual(nearest, distance, "the cell of \(candidate) claims no colour nearer than \(nearest)")
             }
         }
+        XCTAssertGreaterThan(checked, 20_000, "the test must look at many close colours")
+    }
+
+    func testTheGridReadsFewCellsAwayFromTheTarget() {
+        // The point of the grid: a search near one blue reads a few hundred cells, not the blues.
+        let target = Lab(RGBA(parsing: "#1F5AA6")!)
+        let cells = LabGrid.cells(near: target, within: 6).map(\.number)
+        XCTAssertGreaterThan(cells.count, 20)
+        XCTAssertLessThan(cells.count, 1000)
+        XCTAssertTrue(cells.contains(LabGrid.cell(of: target)))
+        XCTAssertFalse(cells.contains(LabGrid.cell(of: Lab(RGBA(parsing: "#1F5AFF")!))), "a far brighter blue is not read")
+    }
+
+    func testEachRoundReadsInEachCellTheSharesThatCanScoreItsThreshold() throws {
+        let cells = [LabGrid.Cell(number: 1, nearest: 0), LabGrid.Cell(number: 2, nearest: 3), LabGrid.Cell(number: 3, nearest: 6)]
+        func decode(_ json: String) throws -> [[Double]] { try JSONDecoder().decode([[Double]].self, from: Data(json.utf8)) }
+        // A share w in a cell at least d away scores at most w (1 − d / 6).
+        XCTAssertEqual(try decode(ColourRepository.roundCells(cells, within: 6, threshold: 0.5, ceiling: 2)), [[1, 0.5, 2], [2, 1, 2]],
+                       "only a whole-photo colour can score 0.5 three units away; nothing can at six")
+        XCTAssertEqual(try decode(ColourRepository.roundCells(cells, within: 6, threshold: 0.25, ceiling: 0.5)),
+                       [[1, 0.25, 0.5], [2, 0.5, 1]])
+        XCTAssertEqual(try decode(ColourRepository.roundCells(cells, within: 6, threshold: 0, ceiling: 0.25)),
+                       [[1, 0, 0.25], [2, 0, 0.5], [3, 0, 2]], "the last round reads the rest, the farthest cell whole")
+    }
+
+    func testColourSearchRanksAsABruteForceRankingDoes() throws {
+        // Photos of random palettes; the grid, its rounds and early stop must give the ranking that scoring
+        // every entry of every photo gives.
+        var generator = SplitMix(seed: 11)
+        var palettes: [PhotoID: [PaletteEntry]] = [:]
+        for index in 0..<400 {
+            var remaining = 1.0
+            let palette: [PaletteEntry] = (0..<5).map { rank in
+                let weight = rank == 4 ? remaining : remaining * generator.next(0.2, 0.7)
+                remaining -= weight
+                let lab = LCh(l: generator.next(20, 80), c: generator.next(0, 70), h: generator.next(200, 320)).lab
+                return PaletteEntry(lab: lab, weight: weight, name: ColourName.nearest(to: lab))
+            }.sorted { $0.weight > $1.weight }
+            palettes[try add("random-\(index)", palette)] = palette
+        }
+        for (hex, within) in [("#1F5AA6", 6.0), ("#5A4FA0", 12.0), ("#7F7F90", 8.0)] {
+            let target = Lab(RGBA(parsing: hex)!)
+            let expected = palettes.compactMap { id, palette -> (PhotoID, Double)? in
+                let scores = palette.map { ($0.weight, deltaE2000(target, $0.lab)) }.filter { $0.1 <= within }
+                    .map { $0.0 * (1 - $0.1 / (within + 1e-9)) }
+                return scores.max().map { (id, $0) }
+            }.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }.prefix(10)
+            XCTAssertGreaterThan(expected.count, 5, "the test needs matches for \(hex)")
+            let found = try catalogue.search(ColourSearch(target: .colour(target), within: within, filters: PhotoQuery(limit: 10)))
+            XCTAssertEqual(found.map(\.photo.id), expected.map(\.0), "\(hex) within \(within)")
+            for (match, (_, score)) in zip(found, expected) { XCTAssertEqual(match.score, score, accuracy: 1e-9) }
+        }
+    }
+
+    func testSQLiteNumbersCellsAsTheGridDoes() throws {
+        var generator = SplitMix(seed: 7)
+        let palette = (0..<8).map { _ in
+            PaletteEntry(lab: Lab(l: generator.next(0, 100), a: generator.next(-100, 100), b: generator.next(-110, 100)),
+                         weight: 0.125, name: .grey)
+        }
+        let corners = [PaletteEntry(lab: Lab(l: 0, a: -128, b: -128), weight: 0.5, name: .black),
+                       PaletteEntry(lab: Lab(l: 100, a: 0, b: 0), weight: 0.5, name: .white)]
+        let first = try add("random", palette, accent: accent("#1F5AA6", coverage: 0.2))
+        let second = try add("corners", corners)
+        let stored = try catalogue.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT photo_id, rank, cell FROM palette_cell ORDER BY photo_id, rank")
+                .map { [$0["photo_id"], $0["rank"], $0["cell"]] as [Int] }
+        }
+        let expected = palette.enumerated().map { [Int(first), $0.offset, LabGrid.cell(of: $0.element.lab)] }
+            + corners.enumerated().map { [Int(second), $0.offset, LabGrid.cell(of: $0.element.lab)] }
+        XCTAssertEqual(stored, expected)
+        let accentCell = try catalogue.writer.read { try Int.fetchOne($0, sql: "SELECT cell FROM accent_cell") }
+        XCTAssertEqual(accentCell, LabGrid.cell(of: Lab(RGBA(parsing: "#1F5AA6")!)))
+    }
+
+    func testTheGridFollowsUpdatesAndDeletes() throws {
+        let id = try add("x", [entry("#CC141E", 0.5), entry("#1F5AA6", 0.5)], accent: accent("#CC141E", coverage: 0.5))
+        func gridRows() throws -> [Int] {
+            try catalogue.writer.read { db in
+                [try Int.fetchOne(db, sql: "SELECT count(*) FROM palette_cell")!, try Int.fetchOne(db, sql: "SELECT count(*) FROM accent_cell")!]
+            }
+        }
+        XCTAssertEqual(try gridRows(), [2, 1])
+        try catalogue.writer.write { db in
+            try db.execute(sql: "UPDATE palette_entry SET lab_l = 90, lab_a = 0, lab_b = 0 WHERE rank = 0")
+            try db.execute(sql: "UPDATE photo_colour SET accent_l = 90, accent_a = 0, accent_b = 0")
+        }
+        let cells = try catalogue.writer.read { try Int.fetchAll($0, sql: "SELECT cell FROM palette_cell UNION ALL SELECT cell FROM accent_cell") }
+        let white = LabGrid.cell(of: Lab(l: 90, a: 0, b: 0))
+        XCTAssertEqual(cells.filter { $0 == white }.count, 2, "the updated entry and accent moved to their new cell")
+        XCTAssertEqual(try gridRows(), [2, 1])
+        try catalogue.writer.write { try $0.execute(sql: "UPDATE photo_colour SET accent_l = NULL, accent_a = NULL, accent_b = NULL") }
+        XCTAssertEqual(try gridRows(), [2, 0], "a photo that loses its accent leaves the accent grid")
+        try catalogue.writer.write { try $0.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [id]) }
+        XCTAssertEqual(try gridRows(), [0, 0])
+    }
+
+    func testMigratingACatalogueFromBeforeTheGridFillsIt() throws {
+        let queue = try DatabaseQueue(configuration: SQLiteCatalogue.configuration())
+        try Schema.migrator().migrate(queue, upTo: "0002_colours")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO photo (id, path, sha256, file_size, modified_at_ns, format, width, height, imported_at)
+                VALUES (1, '/p/a.jpg', printf('%064d', 1), 1, 1, 'jpeg', 4, 3, '2024-01-01 00:00:00.000'),
+                       (2, '/p/b.jpg', printf('%064d', 2), 1, 1, 'jpeg', 4, 3, '2024-01-01 00:00:00.000');
+                INSERT INTO palette_entry VALUES (1, 0, 39.4, 8.0, -48.0, '#1F5AA6', 0.7, 'blue'), (1, 1, 95, 0, 0, '#F0F0F0', 0.3, 'white'),
+                                                 (2, 0, 50, 0, 0, '#777777', 1, 'grey');
+                INSERT INTO photo_colour (photo_id, accent_l, accent_a, accent_b, accent_hex, accent_hue, accent_coverage, accent_name)
+                VALUES (1, 39.4, 8.0, -48.0, '#1F5AA6', 279.5, 0.7, 'blue');
+                INSERT INTO photo_colour (photo_id, dominant_hex, dominant_name) VALUES (2, '#777777', 'grey');
+                """)
+        }
+        try Schema.migrator().migrate(queue)
+        let catalogue = try SQLiteCatalogue(writer: queue, path: ":memory:")
+        let matches = try catalogue.search(ColourSearch(target: .colour(Lab(l: 39.4, a: 8.0, b: -48.0))))
+        XCTAssertEqual(matches.map(\.photo.id), [1])
+        XCTAssertEqual(try catalogue.search(ColourSearch(target: .colour(Lab(l: 39.4, a: 8.0, b: -48.0)), accentOnly: true)).map(\.photo.id), [1])
+        XCTAssertEqual(try catalogue.search(ColourSearch(target: .colour(Lab(l: 50, a: 0, b: 0)))).map(\.photo.id), [2])
+        let rows = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM palette_cell") }
+        XCTAssertEqual(rows, 3)
     }
 }
 

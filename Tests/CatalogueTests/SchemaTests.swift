@@ -18,17 +18,18 @@ final class SchemaTests: XCTestCase {
             "photo_colour": ["photo_id", "dominant_hex", "dominant_name", "accent_l", "accent_a", "accent_b", "accent_hex",
                              "accent_hue", "accent_coverage", "accent_name"],
             "colour_name_weight": ["photo_id", "name", "weight"],
-            "palette_index": ["id", "l_min", "l_max", "a_min", "a_max", "b_min", "b_max", "w_min", "w_max"],
-            "accent_index": ["id", "l_min", "l_max", "a_min", "a_max", "b_min", "b_max", "w_min", "w_max"],
+            "palette_cell": ["cell", "weight", "photo_id", "rank", "lab_l", "lab_a", "lab_b"],
+            "accent_cell": ["cell", "coverage", "photo_id", "lab_l", "lab_a", "lab_b"],
         ])
         XCTAssertEqual(schema.indexes, ["duplicate_path_photo": "duplicate_path", "exif_taken_at": "exif",
                                         "photo_colour_accent": "photo_colour", "colour_name_weight_rank": "colour_name_weight"])
-        XCTAssertEqual(schema.triggers, ["accent_indexed", "accent_unindexed", "palette_entry_indexed", "palette_entry_unindexed"])
+        XCTAssertEqual(schema.triggers, ["accent_gridded", "accent_regridded", "accent_ungridded",
+                                         "palette_entry_gridded", "palette_entry_regridded", "palette_entry_ungridded"])
     }
 
     func testTheMigrationsAreEmbeddedInOrder() {
         let identifiers = EmbeddedMigrations.all.map(\.identifier)
-        XCTAssertEqual(Array(identifiers.prefix(2)), ["0001_catalogue", "0002_colours"])
+        XCTAssertEqual(Array(identifiers.prefix(3)), ["0001_catalogue", "0002_colours", "0003_colour_grid"])
         XCTAssertEqual(identifiers, identifiers.sorted())
         XCTAssertTrue(EmbeddedMigrations.all[0].sql.contains("CREATE TABLE photo"))
     }
