@@ -144,6 +144,8 @@ struct ProcessPresenter {
 
 /// A variant in the photo JSON.
 struct VariantJSON: Encodable {
+    /// The id of the photo it was made from.
+    var photo: Int64
     var kind: String
     var path: String
     var width: Int
@@ -151,6 +153,7 @@ struct VariantJSON: Encodable {
     var params: [String: Double]
 
     init(_ variant: Variant) {
+        photo = variant.photoID
         kind = variant.kind
         path = variant.path
         width = variant.pixelSize.width

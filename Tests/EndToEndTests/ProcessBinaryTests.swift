@@ -41,6 +41,7 @@ final class ProcessBinaryTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.errors)
         let made = try XCTUnwrap(try json(run.output)["made"] as? [[String: Any]])
         XCTAssertEqual(made.count, 4)
+        XCTAssertEqual(made.compactMap { $0["photo"] as? Int }.sorted(), [1, 1, 2, 2], "each variant names its photo")
 
         let again = try json(try binary.run(["gallery", "process", "--all", "--library", library, "--json"]).output)
         XCTAssertEqual(again["unchanged"] as? Int, 4, "nothing is made twice")
