@@ -209,11 +209,14 @@ void sh_jpeg_decoder_close(sh_jpeg_decoder *decoder) {
     free(decoder);
 }
 
-int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_stride,
-                   int quality, const uint8_t *app1, size_t app1_size,
-                   uint8_t **output, size_t *output_size,
-                   char *message, size_t message_capacity) {
-    if (rgba == NULL || width == 0 || height == 0 || output == NULL || output_size == NULL) {
+// Rows handed to libjpeg per call when they come from a row source: small enough to stay in cache.
+#define SH_JPEG_BAND_ROWS 16
+
+// Encodes from `rgba` when `source` is NULL, else from bands of rows the source fills.
+static int sh_encode(const uint8_t *rgba, size_t row_stride, sh_jpeg_row_source source, void *context,
+                     uint32_t width, uint32_t height, int quality, const uint8_t *app1, size_t app1_size,
+                     uint8_t **output, size_t *output_size, char *message, size_t message_capacity) {
+    if ((rgba == NULL && source == NULL) || width == 0 || height == 0 || output == NULL || output_size == NULL) {
         sh_copy_message(message, message_capacity, "nothing to encode");
         return -1;
     }
@@ -223,14 +226,23 @@ int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t 
     }
     struct jpeg_compress_struct info;
     sh_error_manager errors;
-    unsigned char *volatile buffer = NULL;
-    unsigned long buffer_size = 0;
+    // The largest a 4:2:0 JPEG can be (libjpeg-turbo's tjBufSize: 3 bytes per pixel of the padded
+    // image, plus headers), so that the memory destination never doubles and copies it, nor frees a
+    // buffer it did not allocate. Pages never written cost nothing.
+    unsigned long buffer_size = (unsigned long)((width + 15) & ~15u) * ((height + 15) & ~15u) * 3 + 2048 + app1_size + 4;
+    unsigned char *volatile buffer = malloc(buffer_size);
+    uint8_t *volatile band = NULL;
+    if (buffer == NULL) {
+        sh_copy_message(message, message_capacity, "out of memory");
+        return -1;
+    }
     info.err = &errors.base;
     sh_install_errors(&errors);
     if (setjmp(errors.jump)) {
         sh_copy_message(message, message_capacity, errors.message);
         jpeg_destroy_compress(&info);
         free(buffer);
+        free(band);
         return -1;
     }
     jpeg_create_compress(&info);
@@ -246,15 +258,53 @@ int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t 
     if (app1 != NULL && app1_size > 0) {
         jpeg_write_marker(&info, JPEG_APP0 + 1, app1, (unsigned int)app1_size);
     }
-    while (info.next_scanline < info.image_height) {
-        JSAMPROW rows[1] = { (JSAMPROW)(rgba + (size_t)info.next_scanline * row_stride) };
-        jpeg_write_scanlines(&info, rows, 1);
+    if (source != NULL) {
+        size_t band_stride = (size_t)width * 4;
+        band = malloc(band_stride * SH_JPEG_BAND_ROWS);
+        if (band == NULL) {
+            sh_copy_message(message, message_capacity, "out of memory");
+            jpeg_destroy_compress(&info);
+            free(buffer);
+            return -1;
+        }
+        JSAMPROW rows[SH_JPEG_BAND_ROWS];
+        while (info.next_scanline < info.image_height) {
+            uint32_t first = info.next_scanline;
+            uint32_t count = info.image_height - first < SH_JPEG_BAND_ROWS ? info.image_height - first : SH_JPEG_BAND_ROWS;
+            source(context, first, count, band, band_stride);
+            for (uint32_t row = 0; row < count; row++) rows[row] = (JSAMPROW)(band + (size_t)row * band_stride);
+            uint32_t written = 0;
+            while (written < count) written += jpeg_write_scanlines(&info, rows + written, count - written);
+        }
+        free(band);
+        band = NULL;
+    } else {
+        while (info.next_scanline < info.image_height) {
+            JSAMPROW rows[1] = { (JSAMPROW)(rgba + (size_t)info.next_scanline * row_stride) };
+            jpeg_write_scanlines(&info, rows, 1);
+        }
     }
     jpeg_finish_compress(&info);
     jpeg_destroy_compress(&info);
     *output = buffer;
     *output_size = buffer_size;
     return 0;
+}
+
+int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_stride,
+                   int quality, const uint8_t *app1, size_t app1_size,
+                   uint8_t **output, size_t *output_size,
+                   char *message, size_t message_capacity) {
+    return sh_encode(rgba, row_stride, NULL, NULL, width, height, quality, app1, app1_size,
+                     output, output_size, message, message_capacity);
+}
+
+int sh_jpeg_encode_rows(sh_jpeg_row_source source, void *context, uint32_t width, uint32_t height,
+                        int quality, const uint8_t *app1, size_t app1_size,
+                        uint8_t **output, size_t *output_size,
+                        char *message, size_t message_capacity) {
+    return sh_encode(NULL, 0, source, context, width, height, quality, app1, app1_size,
+                     output, output_size, message, message_capacity);
 }
 
 void sh_jpeg_free(void *pointer) {

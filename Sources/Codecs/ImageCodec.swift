@@ -30,4 +30,11 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         case .png: return try png.encode(image)
         }
     }
+
+    public func encode(_ rows: RowSource, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        switch format {
+        case .jpeg: return try jpeg.encode(rows, quality: options.quality, exif: options.exif)
+        case .png: return try png.encode(rows.image())
+        }
+    }
 }

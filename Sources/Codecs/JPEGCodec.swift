@@ -79,20 +79,40 @@ public struct JPEGCodec: Sendable {
     }
 
     public func encode(_ image: RGBAImage, quality: Int, exif: Data?) throws -> Data {
+        try encoding(exif: exif) { exif, exifCount, output, outputSize, message in
+            image.bytes.withUnsafeBufferPointer { pixels in
+                sh_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowStride, Int32(quality),
+                               exif, exifCount, output, outputSize, message, Int(SH_JPEG_MESSAGE_CAPACITY))
+            }
+        }
+    }
+
+    /// Encodes rows as libjpeg asks for them, a band at a time, so the image is never whole in memory.
+    public func encode(_ rows: RowSource, quality: Int, exif: Data?) throws -> Data {
+        try encoding(exif: exif) { exif, exifCount, output, outputSize, message in
+            withUnsafePointer(to: rows) { source in
+                sh_jpeg_encode_rows({ context, first, count, destination, rowStride in
+                    let rows = context!.assumingMemoryBound(to: RowSource.self).pointee
+                    rows.fill(Int(first)..<Int(first + count), destination!, rowStride)
+                }, UnsafeMutableRawPointer(mutating: source), UInt32(rows.width), UInt32(rows.height), Int32(quality),
+                exif, exifCount, output, outputSize, message, Int(SH_JPEG_MESSAGE_CAPACITY))
+            }
+        }
+    }
+
+    /// What both encodes share: the EXIF block's bytes, the message buffer, and the output copied
+    /// into `Data` and freed.
+    private func encoding(
+        exif: Data?,
+        _ body: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
+                 UnsafeMutablePointer<CChar>) -> Int32
+    ) throws -> Data {
         if let exif, exif.count > 65533 { throw CodecError.exifTooLarge(bytes: exif.count) }
         var message = [CChar](repeating: 0, count: Int(SH_JPEG_MESSAGE_CAPACITY))
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
-        let status = image.bytes.withUnsafeBufferPointer { pixels in
-            if let exif {
-                return exif.withUnsafeBytes { exifBytes in
-                    sh_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowStride,
-                                   Int32(quality), exifBytes.bindMemory(to: UInt8.self).baseAddress, exifBytes.count,
-                                   &output, &outputSize, &message, message.count)
-                }
-            }
-            return sh_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowStride,
-                                  Int32(quality), nil, 0, &output, &outputSize, &message, message.count)
+        let status = (exif ?? Data()).withUnsafeBytes { exifBytes in
+            body(exif == nil ? nil : exifBytes.bindMemory(to: UInt8.self).baseAddress, exif?.count ?? 0, &output, &outputSize, &message)
         }
         guard status == 0, let output else { throw CodecError.encodingFailed(.jpeg, String(cMessage: message)) }
         defer { sh_jpeg_free(output) }

@@ -38,9 +38,13 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
     /// How much of a colour's own colour survives in a *show* variant, 0–1: a smooth step in hue
     /// distance times a smooth step in chroma.
     public func keepWeight(_ colour: LCh) -> Double {
-        let distance = Hue.distance(colour.h, hue)
+        keepWeight(hue: colour.h, chroma: colour.c)
+    }
+
+    func keepWeight(hue colourHue: Double, chroma: Double) -> Double {
+        let distance = Hue.distance(colourHue, hue)
         let hueWeight = 1 - Self.smoothstep((distance - tolerance) / max(feather, 1e-9))
-        let chromaWeight = Self.smoothstep((colour.c - minimumChroma) / max(chromaFeather, 1e-9))
+        let chromaWeight = Self.smoothstep((chroma - minimumChroma) / max(chromaFeather, 1e-9))
         return hueWeight * chromaWeight
     }
 
@@ -61,21 +65,41 @@ public struct Splash: Sendable {
 
     public init(parameters: SplashParameters) {
         self.parameters = parameters
-        // 262,144 colour conversions: spread over the cores, one plane of red at a time.
-        var weights = [UInt8](repeating: 0, count: 64 * 64 * 64)
+        let grid = Self.grid
+        var weights = [UInt8](repeating: 0, count: grid.hues.count)
         weights.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let table = buffer
             DispatchQueue.concurrentPerform(iterations: 64) { red in
-                for green in 0..<64 {
-                    for blue in 0..<64 {
-                        let pixel = RGBA(red: Self.expand(red), green: Self.expand(green), blue: Self.expand(blue))
-                        table[red << 12 | green << 6 | blue] = UInt8(parameters.keepWeight(Lab(pixel).lch) * 255 + 0.5)
-                    }
+                for index in red << 12..<(red + 1) << 12 {
+                    let weight = parameters.keepWeight(hue: Double(grid.hues[index]), chroma: Double(grid.chromas[index]))
+                    table[index] = UInt8(weight * 255 + 0.5)
                 }
             }
         }
         self.weights = weights
     }
+
+    /// The CIELAB hue and chroma of each colour of the 6-bit grid the weights are indexed by. They are
+    /// the same for every photo, so the 262,144 colour conversions run once per process; each photo's
+    /// table is then only its hue window and chroma gate over them.
+    private static let grid: (hues: [Float], chromas: [Float]) = {
+        var hues = [Float](repeating: 0, count: 64 * 64 * 64), chromas = hues
+        hues.withUnsafeMutableBufferPointer { hueBuffer in
+            chromas.withUnsafeMutableBufferPointer { chromaBuffer in
+                nonisolated(unsafe) let hues = hueBuffer, chromas = chromaBuffer
+                DispatchQueue.concurrentPerform(iterations: 64) { red in
+                    for green in 0..<64 {
+                        for blue in 0..<64 {
+                            let lch = Lab(RGBA(red: expand(red), green: expand(green), blue: expand(blue))).lch
+                            hues[red << 12 | green << 6 | blue] = Float(lch.h)
+                            chromas[red << 12 | green << 6 | blue] = Float(lch.c)
+                        }
+                    }
+                }
+            }
+        }
+        return (hues, chromas)
+    }()
 
     /// A 6-bit level back to 8 bits, 0 → 0 and 63 → 255.
     private static func expand(_ level: Int) -> UInt8 {
@@ -87,12 +111,12 @@ public struct Splash: Sendable {
         Double(weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)]) / 255
     }
 
-    /// Each channel's share of the luminance in 1/65536 steps of linear light (Rec. 709 weights),
-    /// so the hot loop adds three integers instead of converting to linear light.
-    private static let luminanceTables: (red: [Int32], green: [Int32], blue: [Int32]) = {
-        func table(_ weight: Double) -> [Int32] { SRGB.linearTable.map { Int32(($0 * weight * 65536).rounded()) } }
-        return (table(0.2126), table(0.7152), table(0.0722))
-    }()
+    /// Each channel's share of the luminance in 1/65536 steps of linear light (Rec. 709 weights), red
+    /// then green then blue, 256 entries each, so the hot loop adds three integers instead of
+    /// converting to linear light.
+    private static let luminanceTable: [Int32] = [0.2126, 0.7152, 0.0722].flatMap { weight in
+        SRGB.linearTable.map { Int32(($0 * weight * 65536).rounded()) }
+    }
 
     /// sRGB value of each luminance in 1/65536 steps, indexed by luminance >> 4.
     private static let greyTable: [UInt8] = (0...4096).map { UInt8((SRGB.encoded(Double($0) / 4096) * 255).rounded()) }
@@ -101,47 +125,77 @@ public struct Splash: Sendable {
     /// back to sRGB, so that it keeps its lightness (max(R, G, B) would make a blue sky white).
     /// The same tables as the hot loop, so a variant's grey pixels are exactly this.
     public static func grey(_ pixel: RGBA) -> UInt8 {
-        let (red, green, blue) = luminanceTables
-        let luminance = red[Int(pixel.red)] + green[Int(pixel.green)] + blue[Int(pixel.blue)]
+        let luminance = luminanceTable[Int(pixel.red)] + luminanceTable[256 + Int(pixel.green)] + luminanceTable[512 + Int(pixel.blue)]
         return greyTable[Int(min(luminance, 65536) >> 4)]
     }
 
-    /// −1, 0 or 1: rounds a division to the nearest whole number on both sides of zero.
-    @inline(__always)
-    private static func sign(_ value: Int32) -> Int32 { value > 0 ? 1 : (value < 0 ? -1 : 0) }
-
     /// The variant: `mix(grey, pixel, weight)` for show and `mix(grey, pixel, 1 − weight)` for hide;
-    /// alpha unchanged.
+    /// alpha unchanged. Bands of rows are made in parallel.
     public func apply(_ mode: SplashMode, to image: RGBAImage) -> RGBAImage {
-        var output = image
-        let (lumRed, lumGreen, lumBlue) = Self.luminanceTables
-        let greys = Self.greyTable
-        let hide = mode == .hide
-        // Bands of rows in parallel; each pixel is independent of the others.
+        let source = rows(mode, of: image)
         let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, image.height / 16))
         let rowsPerBand = (image.height + bands - 1) / bands
-        let rowBytes = image.rowStride
-        output.bytes.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let bytes = buffer
-            weights.withUnsafeBufferPointer { table in
-                nonisolated(unsafe) let weights = table
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
-                    let start = band * rowsPerBand * rowBytes, end = min(bytes.count, (band + 1) * rowsPerBand * rowBytes)
-                    for offset in stride(from: start, to: end, by: 4) {
-                        let red = bytes[offset], green = bytes[offset + 1], blue = bytes[offset + 2]
-                        var weight = Int32(weights[Int(red >> 2) << 12 | Int(green >> 2) << 6 | Int(blue >> 2)])
-                        if hide { weight = 255 - weight }
-                        if weight == 255 { continue }
-                        let luminance = lumRed[Int(red)] &+ lumGreen[Int(green)] &+ lumBlue[Int(blue)]
-                        let grey = Int32(greys[Int(min(luminance, 65536) >> 4)])
-                        // grey + (channel − grey) × weight / 255, rounded, in integers.
-                        bytes[offset] = UInt8(truncatingIfNeeded: grey &+ ((Int32(red) &- grey) &* weight &+ 127 * Self.sign(Int32(red) &- grey)) / 255)
-                        bytes[offset + 1] = UInt8(truncatingIfNeeded: grey &+ ((Int32(green) &- grey) &* weight &+ 127 * Self.sign(Int32(green) &- grey)) / 255)
-                        bytes[offset + 2] = UInt8(truncatingIfNeeded: grey &+ ((Int32(blue) &- grey) &* weight &+ 127 * Self.sign(Int32(blue) &- grey)) / 255)
+        let bytes = [UInt8](unsafeUninitializedCapacity: image.bytes.count) { buffer, initialized in
+            nonisolated(unsafe) let output = buffer
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let rows = min(image.height, band * rowsPerBand)..<min(image.height, (band + 1) * rowsPerBand)
+                source.fill(rows, output.baseAddress! + rows.lowerBound * image.rowStride, image.rowStride)
+            }
+            initialized = image.bytes.count
+        }
+        // The size is the source's, so this cannot fail.
+        return try! RGBAImage(width: image.width, height: image.height, bytes: bytes)
+    }
+
+    /// The variant a band of rows at a time, for an encoder to ask for as it goes: no copy of the photo.
+    public func rows(_ mode: SplashMode, of image: RGBAImage) -> RowSource {
+        RowSource(width: image.width, height: image.height) { rows, destination, rowStride in
+            self.mix(mode, image, rows: rows, into: destination, rowStride: rowStride)
+        }
+    }
+
+    /// The hot loop: per pixel, a weight from the table, a grey from three integer lookups, and
+    /// grey + (channel − grey) × weight in integers (weights scaled to 0…256, so 255 keeps a pixel
+    /// exactly and 0 gives exactly its grey).
+    private func mix(_ mode: SplashMode, _ image: RGBAImage, rows: Range<Int>, into destination: UnsafeMutablePointer<UInt8>, rowStride: Int) {
+        let hide = mode == .hide
+        image.bytes.withUnsafeBufferPointer { pixels in
+            weights.withUnsafeBufferPointer { weightTable in
+                Self.luminanceTable.withUnsafeBufferPointer { luminanceTable in
+                    Self.greyTable.withUnsafeBufferPointer { greyTable in
+                        let weights = weightTable.baseAddress!, luminance = luminanceTable.baseAddress!, greys = greyTable.baseAddress!
+                        for (index, row) in rows.enumerated() {
+                            var from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
+                            var to = UnsafeMutableRawPointer(destination + index * rowStride)
+                            for _ in 0..<image.width {
+                                defer { from += 4; to += 4 }
+                                // RGBA as one little-endian word: red in the low byte, alpha in the high one.
+                                let pixel = from.loadUnaligned(as: UInt32.self)
+                                let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
+                                var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
+                                if hide { weight = 255 &- weight }
+                                // Most pixels are kept whole or turned wholly grey: no mixing for them.
+                                if weight == 255 {
+                                    to.storeBytes(of: pixel, as: UInt32.self)
+                                    continue
+                                }
+                                let sum = luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue]
+                                let grey = Int32(greys[Int(min(sum, 65536) >> 4)])
+                                if weight == 0 {
+                                    to.storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
+                                    continue
+                                }
+                                weight &+= weight >> 7
+                                let mixedRed = grey &+ ((Int32(red) &- grey) &* weight &+ 128) >> 8
+                                let mixedGreen = grey &+ ((Int32(green) &- grey) &* weight &+ 128) >> 8
+                                let mixedBlue = grey &+ ((Int32(blue) &- grey) &* weight &+ 128) >> 8
+                                to.storeBytes(of: UInt32(truncatingIfNeeded: mixedRed) | UInt32(truncatingIfNeeded: mixedGreen) << 8
+                                    | UInt32(truncatingIfNeeded: mixedBlue) << 16 | pixel & 0xFF00_0000, as: UInt32.self)
+                            }
+                        }
                     }
                 }
             }
         }
-        return output
     }
 }

@@ -65,6 +65,47 @@ public protocol ImageDecoding: Sendable {
 /// Turns pixels into encoded bytes.
 public protocol ImageEncoding: Sendable {
     func encode(_ image: RGBAImage, as format: ImageFormat, options: EncodeOptions) throws -> Data
+    /// The same for an image handed over a band of rows at a time.
+    func encode(_ rows: RowSource, as format: ImageFormat, options: EncodeOptions) throws -> Data
+}
+
+extension ImageEncoding {
+    /// Encoders that need the whole image get it made first.
+    public func encode(_ rows: RowSource, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        try encode(rows.image(), as: format, options: options)
+    }
+}
+
+/// An image handed over a band of rows at a time, so that it need never be whole in memory: a
+/// variant is computed as the JPEG encoder asks for its rows, instead of into a copy of the photo.
+public struct RowSource: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Writes the RGBA pixels of `rows` into `destination`, one row every `rowStride` bytes.
+    public let fill: @Sendable (_ rows: Range<Int>, _ destination: UnsafeMutablePointer<UInt8>, _ rowStride: Int) -> Void
+
+    public init(width: Int, height: Int,
+                fill: @escaping @Sendable (_ rows: Range<Int>, _ destination: UnsafeMutablePointer<UInt8>, _ rowStride: Int) -> Void) {
+        self.width = width
+        self.height = height
+        self.fill = fill
+    }
+
+    /// The rows of an image that is whole already.
+    public init(_ image: RGBAImage) {
+        self.init(width: image.width, height: image.height) { rows, destination, rowStride in
+            image.bytes.withUnsafeBufferPointer { bytes in
+                for (index, row) in rows.enumerated() {
+                    (destination + index * rowStride).update(from: bytes.baseAddress! + row * image.rowStride, count: image.rowStride)
+                }
+            }
+        }
+    }
+
+    /// The whole image.
+    public func image() throws -> RGBAImage {
+        try RGBAImage(width: width, height: height) { buffer in fill(0..<height, buffer.baseAddress!, width * RGBAImage.bytesPerPixel) }
+    }
 }
 
 /// Reads the EXIF data of an encoded photo.

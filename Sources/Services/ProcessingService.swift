@@ -198,15 +198,24 @@ public struct ProcessingService: Sendable {
         let folder = ((variantsDirectory as NSString).appendingPathComponent(String(photo.facts.sha256.prefix(2))) as NSString)
             .appendingPathComponent(photo.facts.sha256)
         let parameterHash = String(hasher.sha256(Data(canonical.utf8)).prefix(10))
-        for kind in missing {
-            let image = splash.apply(kind, to: decoded.image)
+        // Each variant on its own core, its splash computed as the encoder asks for rows: no copy of
+        // the photo is made, and show and hide take the time of one.
+        let image = decoded.image
+        let encodeOptions = EncodeOptions(quality: options.quality, exif: exif)
+        let results = Self.concurrently(missing) { kind in
+            Result { () throws -> (data: Data, sha256: String) in
+                let data = try encoder.encode(splash.rows(kind, of: image), as: format, options: encodeOptions)
+                return (data, hasher.sha256(data))
+            }
+        }
+        for (kind, result) in zip(missing, results) {
             do {
-                let encoded = try encoder.encode(image, as: format, options: EncodeOptions(quality: options.quality, exif: exif))
+                let encoded = try result.get()
                 let path = (folder as NSString).appendingPathComponent("\(kind.rawValue)-\(parameterHash).\(format.fileExtension)")
-                try fileSystem.writeAtomically(encoded, to: path)
+                try fileSystem.writeAtomically(encoded.data, to: path)
                 let variant = Variant(photoID: photo.id, kind: kind.rawValue, parameters: canonical, path: path,
-                                      fileSize: Int64(encoded.count), pixelSize: PixelSize(width: image.width, height: image.height),
-                                      sha256: hasher.sha256(encoded), createdAt: clock.now())
+                                      fileSize: Int64(encoded.data.count), pixelSize: PixelSize(width: image.width, height: image.height),
+                                      sha256: encoded.sha256, createdAt: clock.now())
                 try catalogue.recordVariant(variant)
                 outcome.made.append(variant)
             } catch {
@@ -214,6 +223,16 @@ public struct ProcessingService: Sendable {
             }
         }
         return outcome
+    }
+
+    /// `work` on each item at once, results in the items' order.
+    static func concurrently<Item: Sendable, Output>(_ items: [Item], _ work: @Sendable (Item) -> Output) -> [Output] {
+        var results = [Output?](repeating: nil, count: items.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: items.count) { slots[$0] = work(items[$0]) }
+        }
+        return results.map { $0! }
     }
 
     /// Temporary files a crash left behind under the variants folder.

@@ -205,4 +205,23 @@ public struct UnusedEncoder: ImageEncoding {
         XCTFail("unexpected encode of a \(image.width)×\(image.height) image")
         return Data()
     }
+
+    public func encode(_ rows: RowSource, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        XCTFail("unexpected encode of \(rows.width)×\(rows.height) rows")
+        return Data()
+    }
+}
+
+/// A list that callbacks on any thread can append to.
+public final class LockedList<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Element] = []
+
+    public init() {}
+
+    public func append(_ element: Element) {
+        lock.withLock { storage.append(element) }
+    }
+
+    public var items: [Element] { lock.withLock { storage } }
 }

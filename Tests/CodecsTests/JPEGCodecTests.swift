@@ -36,6 +36,35 @@ final class JPEGCodecTests: XCTestCase {
         assertColour(decoded[4, 4], RGBA(red: 200, green: 10, blue: 10), tolerance: flatTolerance)
     }
 
+    func testEncodingRowsAsTheyComeGivesTheSameFileAsEncodingTheWholeImage() throws {
+        // 37 rows: two full bands of 16 and a short one.
+        let image = TestImage.distinctPixels(width: 23, height: 37)
+        let exif = ExifFixture.camera().encoded()
+        let whole = try codec.encode(image, as: .jpeg, options: EncodeOptions(quality: 90, exif: exif))
+        let banded = try codec.encode(RowSource(image), as: .jpeg, options: EncodeOptions(quality: 90, exif: exif))
+        XCTAssertEqual(banded, whole)
+    }
+
+    func testARowSourceIsAskedForEveryRowOnceInOrder() throws {
+        let asked = LockedList<Range<Int>>()
+        let image = TestImage.gradient(width: 8, height: 40)
+        let inner = RowSource(image)
+        let source = RowSource(width: 8, height: 40) { rows, destination, stride in
+            asked.append(rows)
+            inner.fill(rows, destination, stride)
+        }
+        let decoded = try codec.decode(try codec.encode(source, as: .jpeg, options: EncodeOptions(quality: 95)), options: .fullSize).image
+        XCTAssertEqual(asked.items, [0..<16, 16..<32, 32..<40])
+        XCTAssertEqual(decoded.width, 8)
+        XCTAssertEqual(decoded.height, 40)
+    }
+
+    func testPNGsFromRowsAreMadeWhole() throws {
+        let image = TestImage.from(rows: [[.red, RGBA(red: 1, green: 2, blue: 3, alpha: 4)], [.blue, .white]])
+        let decoded = try codec.decode(try codec.encode(RowSource(image), as: .png, options: EncodeOptions()), options: .fullSize)
+        assertImagesEqual(decoded.image, image)
+    }
+
     func testQualityChangesTheFileSize() throws {
         let image = TestImage.distinctPixels(width: 64, height: 64)
         XCTAssertLessThan(try Fixture.jpeg(image, quality: 30).count, try Fixture.jpeg(image, quality: 95).count)

@@ -94,6 +94,37 @@ final class SplashTests: XCTestCase {
         }
     }
 
+    func testEveryPixelOfALargeImageIsItsGreyMixedByItsWeight() {
+        // Tall enough for several parallel bands; each pixel against the formula, to a level for rounding.
+        let image = TestImage.distinctPixels(width: 61, height: 203)
+        let splash = Splash(parameters: SplashParameters(hue: 30, tolerance: 40, feather: 30, minimumChroma: 5))
+        for mode in SplashMode.allCases {
+            let output = splash.apply(mode, to: image)
+            for (pixel, made) in zip(image.pixels, output.pixels) {
+                let weight = mode == .show ? splash.keepWeight(pixel) : 1 - splash.keepWeight(pixel)
+                let grey = Double(Splash.grey(pixel))
+                func mixed(_ channel: UInt8) -> Double { grey + (Double(channel) - grey) * weight }
+                XCTAssertEqual(Double(made.red), mixed(pixel.red), accuracy: 1, "\(mode) \(pixel)")
+                XCTAssertEqual(Double(made.green), mixed(pixel.green), accuracy: 1, "\(mode) \(pixel)")
+                XCTAssertEqual(Double(made.blue), mixed(pixel.blue), accuracy: 1, "\(mode) \(pixel)")
+                XCTAssertEqual(made.alpha, pixel.alpha)
+            }
+        }
+    }
+
+    func testRowsForAnEncoderAreTheVariantsRows() throws {
+        let image = TestImage.distinctPixels(width: 19, height: 50)
+        let splash = Splash(parameters: SplashParameters(hue: 200))
+        for mode in SplashMode.allCases {
+            let rows = splash.rows(mode, of: image)
+            XCTAssertEqual(try rows.image(), splash.apply(mode, to: image))
+            // A band from the middle, written where the encoder asks.
+            var band = [UInt8](repeating: 0, count: 3 * image.rowStride)
+            band.withUnsafeMutableBufferPointer { rows.fill(20..<23, $0.baseAddress!, image.rowStride) }
+            XCTAssertEqual(band, Array(splash.apply(mode, to: image).bytes[20 * image.rowStride..<23 * image.rowStride]))
+        }
+    }
+
     func testASmallRedObjectInAGreenSceneIsTheOnlyColourLeft() {
         var image = TestImage.solid(RGBA(red: 40, green: 140, blue: 50), width: 20, height: 10)
         for x in 8..<12 { image[x, 5] = RGBA(red: 210, green: 25, blue: 30) }

@@ -66,6 +66,16 @@ int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t 
                    uint8_t **output, size_t *output_size,
                    char *message, size_t message_capacity);
 
+/// Fills `row_count` rows of RGBA pixels, starting at row `first_row`, into `rgba` (rows `row_stride` apart).
+typedef void (*sh_jpeg_row_source)(void *context, uint32_t first_row, uint32_t row_count, uint8_t *rgba, size_t row_stride);
+
+/// As `sh_jpeg_encode`, but the pixels come from `source`, a band of 16 rows at a time, so that the
+/// image need never be whole in memory.
+int sh_jpeg_encode_rows(sh_jpeg_row_source source, void *context, uint32_t width, uint32_t height,
+                        int quality, const uint8_t *app1, size_t app1_size,
+                        uint8_t **output, size_t *output_size,
+                        char *message, size_t message_capacity);
+
 void sh_jpeg_free(void *pointer);
 
 #ifdef __cplusplus
