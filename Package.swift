@@ -98,5 +98,8 @@ let package = Package(
             dependencies: ["ShowHideCLI", "Services", "Catalogue", "ColourScience", "Codecs", "Imaging", "TestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "Imaging", "TestSupport"]),
+        // Benchmarks (XCTest `measure` blocks) on generated images: run in release mode by scripts/bench,
+        // skipped by scripts/test.
+        .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging"]),
     ]
 )
