@@ -1,0 +1,83 @@
+extension RGBAImage {
+    /// The image made smaller so that its long side is at most `longSide` pixels, aspect kept; the
+    /// image itself when it is no larger.
+    ///
+    /// Each output pixel is the average of the source area it covers, partial pixels at its edges
+    /// counted by the part they cover (a box filter of exact width): no pixel is skipped, so fine
+    /// detail averages instead of aliasing, as nearest-neighbour would. Colours are averaged
+    /// weighted by alpha, so transparent pixels lend no colour to their neighbours.
+    public func downscaled(toLongSide longSide: Int) -> RGBAImage {
+        precondition(longSide > 0, "the long side must be positive")
+        guard max(width, height) > longSide else { return self }
+        let scale = Double(longSide) / Double(max(width, height))
+        let newWidth = max(1, Int((Double(width) * scale).rounded()))
+        let newHeight = max(1, Int((Double(height) * scale).rounded()))
+        // Horizontal pass into premultiplied floating point, then vertical.
+        let columns = Self.coverage(from: width, to: newWidth)
+        let rows = Self.coverage(from: height, to: newHeight)
+        var horizontal = [Double](repeating: 0, count: newWidth * height * 4)
+        bytes.withUnsafeBufferPointer { source in
+            for y in 0..<height {
+                for (x, spans) in columns.enumerated() {
+                    var red = 0.0, green = 0.0, blue = 0.0, alpha = 0.0
+                    for (column, share) in spans {
+                        let offset = (y * width + column) * 4
+                        let a = Double(source[offset + 3]) * share
+                        red += Double(source[offset]) * a
+                        green += Double(source[offset + 1]) * a
+                        blue += Double(source[offset + 2]) * a
+                        alpha += a
+                    }
+                    let target = (y * newWidth + x) * 4
+                    horizontal[target] = red
+                    horizontal[target + 1] = green
+                    horizontal[target + 2] = blue
+                    horizontal[target + 3] = alpha
+                }
+            }
+        }
+        var output = [UInt8](repeating: 0, count: newWidth * newHeight * 4)
+        for (y, spans) in rows.enumerated() {
+            for x in 0..<newWidth {
+                var red = 0.0, green = 0.0, blue = 0.0, alpha = 0.0
+                for (row, share) in spans {
+                    let offset = (row * newWidth + x) * 4
+                    red += horizontal[offset] * share
+                    green += horizontal[offset + 1] * share
+                    blue += horizontal[offset + 2] * share
+                    alpha += horizontal[offset + 3] * share
+                }
+                let target = (y * newWidth + x) * 4
+                if alpha > 0 {
+                    output[target] = Self.byte(red / alpha)
+                    output[target + 1] = Self.byte(green / alpha)
+                    output[target + 2] = Self.byte(blue / alpha)
+                }
+                output[target + 3] = Self.byte(alpha)
+            }
+        }
+        // The sizes are positive and the buffer matches them.
+        return try! RGBAImage(width: newWidth, height: newHeight, bytes: output)
+    }
+
+    /// For each output pixel along one axis, the source pixels it covers and the share (summing to 1)
+    /// each contributes.
+    static func coverage(from size: Int, to newSize: Int) -> [[(index: Int, share: Double)]] {
+        let step = Double(size) / Double(newSize)
+        return (0..<newSize).map { output in
+            let start = Double(output) * step, end = Double(output + 1) * step
+            var spans: [(index: Int, share: Double)] = []
+            var index = Int(start)
+            while Double(index) < end && index < size {
+                let covered = min(end, Double(index + 1)) - max(start, Double(index))
+                if covered > 1e-12 { spans.append((index, covered / step)) }
+                index += 1
+            }
+            return spans
+        }
+    }
+
+    private static func byte(_ value: Double) -> UInt8 {
+        UInt8(min(255, max(0, value.rounded())))
+    }
+}
