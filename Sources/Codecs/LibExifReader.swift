@@ -16,22 +16,44 @@ public struct LibExifReader: ExifReading, Sendable {
         ExifLocator.exifBlock(in: data).map(ExifBlock.resettingOrientation)
     }
 
+    /// The block with its GPS directory emptied (libexif writes no GPS pointer for an empty one), for
+    /// exports that must not carry the place a photo was taken. nil when libexif cannot rewrite it.
+    public func removingGPS(from block: Data) -> Data? {
+        guard let exif = Self.load(block) else { return nil }
+        defer { exif_data_unref(exif) }
+        if let gps = exif.pointee.ifd.3 {
+            while gps.pointee.count > 0, let entry = gps.pointee.entries[0] { exif_content_remove_entry(gps, entry) }
+        }
+        var saved: UnsafeMutablePointer<UInt8>?
+        var size: UInt32 = 0
+        exif_data_save_data(exif, &saved, &size)
+        guard let saved, size > 0 else { return nil }
+        defer { free(saved) }
+        return Data(bytes: saved, count: Int(size))
+    }
+
     /// Parses an "Exif\0\0" block; nil when it holds no entries.
     public func readExifBlock(_ block: Data) -> ExifMetadata? {
+        guard let exif = Self.load(block) else { return nil }
+        defer { exif_data_unref(exif) }
+        let contents = Self.contents(of: exif)
+        guard contents.contains(where: { $0.content != nil && $0.content!.pointee.count > 0 }) else { return nil }
+        let reader = EntryReader(order: exif_data_get_byte_order(exif), contents: contents)
+        return reader.metadata()
+    }
+
+    /// libexif's parse of an "Exif\0\0" block, which the caller unrefs; nil when it is too short or too long.
+    static func load(_ block: Data) -> UnsafeMutablePointer<ExifData>? {
         guard block.count > ExifLocator.exifHeader.count, block.count <= Int(UInt32.max), let exif = exif_data_new() else {
             return nil
         }
-        defer { exif_data_unref(exif) }
         // Keep the file's own tags: no invented "mandatory" entries, no unknown tags dropped.
         exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
         exif_data_unset_option(exif, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
         block.withUnsafeBytes { raw in
             exif_data_load_data(exif, raw.bindMemory(to: UInt8.self).baseAddress, UInt32(raw.count))
         }
-        let contents = Self.contents(of: exif)
-        guard contents.contains(where: { $0.content != nil && $0.content!.pointee.count > 0 }) else { return nil }
-        let reader = EntryReader(order: exif_data_get_byte_order(exif), contents: contents)
-        return reader.metadata()
+        return exif
     }
 
     static func contents(of exif: UnsafeMutablePointer<ExifData>) -> [(ifd: ExifIfd, content: UnsafeMutablePointer<ExifContent>?)] {

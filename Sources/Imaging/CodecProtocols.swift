@@ -115,4 +115,6 @@ public protocol ExifReading: Sendable {
     /// The photo's EXIF block as found ("Exif\0\0" and what follows), with its orientation set to 1:
     /// what a copy of the photo whose pixels were turned upright should carry. nil when it has none.
     func uprightExifBlock(from data: Data) -> Data?
+    /// An EXIF block ("Exif\0\0" and what follows) without its GPS data; nil when it cannot be rewritten.
+    func removingGPS(from block: Data) -> Data?
 }

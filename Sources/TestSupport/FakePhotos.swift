@@ -114,6 +114,8 @@ public struct FakeExifReader: ExifReading {
 
     /// Fake photos carry no EXIF block.
     public func uprightExifBlock(from data: Data) -> Data? { nil }
+
+    public func removingGPS(from block: Data) -> Data? { nil }
 }
 
 /// A fixed clock that moves only when told.

@@ -195,6 +195,11 @@ public final class StubExifReader: ExifReading, @unchecked Sendable {
         XCTFail("unexpected EXIF block read of \(data.count) bytes")
         return nil
     }
+
+    public func removingGPS(from block: Data) -> Data? {
+        XCTFail("unexpected GPS removal from \(block.count) bytes")
+        return nil
+    }
 }
 
 /// An encoder that must never be called.

@@ -11,6 +11,22 @@ final class ExifReaderTests: XCTestCase {
         try Fixture.jpeg(photo, exif: fixture.encoded())
     }
 
+    func testRemovingGPSKeepsEverythingElse() throws {
+        for order in [ExifFixture.ByteOrder.little, .big] {
+            let block = ExifFixture.camera(byteOrder: order).encoded()
+            XCTAssertNotNil(reader.readExifBlock(block)?.gps, "the fixture has a position")
+            let stripped = try XCTUnwrap(reader.removingGPS(from: block))
+            XCTAssertTrue(stripped.starts(with: ExifLocator.exifHeader))
+            let exif = try XCTUnwrap(reader.readExifBlock(stripped))
+            XCTAssertNil(exif.gps, "\(order)")
+            XCTAssertFalse(exif.allTags.keys.contains { $0.hasPrefix("GPS.") }, "\(exif.allTags.keys.sorted())")
+            XCTAssertEqual(exif.make, "Fixture Optics")
+            XCTAssertEqual(exif.takenAt?.iso8601, "2021-06-15T14:30:05.25+02:00")
+            XCTAssertEqual(exif.orientation, .right)
+        }
+        XCTAssertNil(reader.removingGPS(from: Data("Exif".utf8)), "not a block")
+    }
+
     func testReadsEveryTypedFieldWrittenByTheTestInBothByteOrders() throws {
         for order in [ExifFixture.ByteOrder.little, .big] {
             let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera(byteOrder: order))), "\(order)")
