@@ -1,0 +1,389 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+
+/// What an export writes for each photo.
+public enum ExportVariant: String, CaseIterable, Sendable, Codable {
+    case show, hide, original
+}
+
+/// The format of exported files: the source's, or one for all.
+public enum ExportFormat: String, CaseIterable, Sendable {
+    case same, jpeg, png
+}
+
+/// What to do when a file name is taken already.
+public enum ConflictPolicy: String, CaseIterable, Sendable {
+    /// Add `_2`, `_3`, … to the new file's name.
+    case unique
+    /// Replace the file that is there.
+    case overwrite
+    /// Keep the file that is there and write nothing: how an interrupted export is resumed.
+    case skip
+}
+
+public struct ExportOptions: Sendable {
+    public var variants: [ExportVariant]
+    public var format: ExportFormat
+    /// JPEG quality of re-encoded files and of variants made on the way.
+    public var quality: Int
+    /// Largest long side, in pixels; nil keeps the full size.
+    public var maximumLongSide: Int?
+    public var stripGPS: Bool
+    public var template: FileNameTemplate
+    public var onConflict: ConflictPolicy
+    /// Write `manifest.csv` beside `manifest.json`.
+    public var csvManifest: Bool
+    /// Work out what would be written, and write and make nothing.
+    public var dryRun: Bool
+    /// How missing variants are made (target, tolerance, …; its quality is `quality`).
+    public var processing: ProcessingOptions
+
+    public init(variants: [ExportVariant] = [.show], format: ExportFormat = .same, quality: Int = 90, maximumLongSide: Int? = nil,
+                stripGPS: Bool = false, template: FileNameTemplate = try! FileNameTemplate(FileNameTemplate.standard),
+                onConflict: ConflictPolicy = .unique, csvManifest: Bool = false, dryRun: Bool = false,
+                processing: ProcessingOptions = ProcessingOptions()) {
+        self.variants = variants
+        self.format = format
+        self.quality = quality
+        self.maximumLongSide = maximumLongSide
+        self.stripGPS = stripGPS
+        self.template = template
+        self.onConflict = onConflict
+        self.csvManifest = csvManifest
+        self.dryRun = dryRun
+        var processing = processing
+        processing.quality = quality
+        self.processing = processing
+    }
+}
+
+/// Where exported files go: a folder or an archive. Files are handed over one at a time, so nothing
+/// holds more than one file's bytes.
+public protocol ExportDestination: AnyObject {
+    /// The folder or archive, for messages.
+    var location: String { get }
+    /// Whether a file is at `name` already.
+    func contains(_ name: String) -> Bool
+    /// The bytes of the file already at `name`, when there is one (a resumed export keeps it).
+    func existing(_ name: String) throws -> Data?
+    /// Writes a file; in a folder under a temporary name renamed into place.
+    func write(_ data: Data, as name: String) throws
+    /// Completes the destination (an archive is renamed into place).
+    func finish() throws
+    /// Removes what an export that failed had started (an archive's temporary file).
+    func abandon()
+}
+
+/// Makes show and hide variants: the processing service, or a fake in tests.
+public protocol VariantMaking: Sendable {
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary
+}
+
+extension ProcessingService: VariantMaking {}
+
+/// One file of an export, as its manifest lists it.
+public struct ExportedFile: Equatable, Sendable, Codable {
+    public var file: String
+    public var photo: PhotoID
+    public var originalPath: String
+    public var variant: ExportVariant
+    /// The splash parameters of a show or hide file.
+    public var parameters: [String: Double]?
+    public var size: Int
+    public var width: Int
+    public var height: Int
+    public var sha256: String
+    /// Already there (resumed with `--on-conflict skip`), not written by this run.
+    public var kept: Bool
+
+    public init(file: String, photo: PhotoID, originalPath: String, variant: ExportVariant, parameters: [String: Double]?,
+                size: Int, width: Int, height: Int, sha256: String, kept: Bool = false) {
+        self.file = file
+        self.photo = photo
+        self.originalPath = originalPath
+        self.variant = variant
+        self.parameters = parameters
+        self.size = size
+        self.width = width
+        self.height = height
+        self.sha256 = sha256
+        self.kept = kept
+    }
+}
+
+public struct ExportSummary: Sendable {
+    /// Every file of the export, written or kept, in the order written.
+    public var files: [ExportedFile] = []
+    /// With `dryRun`: the files that would be written, and whether each needs its variant made first.
+    public var planned: [(file: String, photo: PhotoID, variant: ExportVariant, needsMaking: Bool)] = []
+    /// Photos left out of show and hide because they have no accent colour.
+    public var withoutAccent: [PhotoID] = []
+    public var failures: [(photoID: PhotoID, path: String, reason: String)] = []
+    public var madeVariants = 0
+    public var seconds = 0.0
+
+    public var written: [ExportedFile] { files.filter { !$0.kept } }
+    public var kept: [ExportedFile] { files.filter(\.kept) }
+    public var bytesWritten: Int { written.reduce(0) { $0 + $1.size } }
+
+    public init() {}
+}
+
+/// Errors of an export as a whole (a photo that fails is recorded and the export goes on).
+public enum ExportError: LocalizedError, Equatable {
+    case badTemplate(String, String)
+    case destinationExists(String)
+    case cannotWrite(String, String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .badTemplate(template, reason): return "the file name template '\(template)' is wrong: \(reason)"
+        case let .destinationExists(path): return "\(path) exists already: choose another name, or --on-conflict overwrite"
+        case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
+        }
+    }
+}
+
+/// Exports photos and their variants: makes the missing variants through the processing service,
+/// names each file from the template, converts and downsizes when asked, and hands files one by one
+/// to the destination, then writes the manifest.
+public struct ExportService: Sendable {
+    private let fileSystem: any FileSystem
+    private let decoder: any ImageDecoding
+    private let encoder: any ImageEncoding
+    private let exifReader: any ExifReading
+    private let hasher: any ContentHashing
+    private let catalogue: any PhotoCatalogue
+    private let clock: any WallClock
+    private let variantMaker: any VariantMaking
+
+    public init(fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding, exifReader: any ExifReading,
+                hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock, variantMaker: any VariantMaking) {
+        self.fileSystem = fileSystem
+        self.decoder = decoder
+        self.encoder = encoder
+        self.exifReader = exifReader
+        self.hasher = hasher
+        self.catalogue = catalogue
+        self.clock = clock
+        self.variantMaker = variantMaker
+    }
+
+    public static let manifestName = "manifest.json"
+    public static let csvManifestName = "manifest.csv"
+
+    public func export(_ photos: [CataloguedPhoto], options: ExportOptions, to destination: any ExportDestination,
+                       progress: any ImportProgress = SilentProgress()) async throws -> ExportSummary {
+        let start = clock.now()
+        var summary = ExportSummary()
+        let kinds = options.variants.compactMap { SplashMode(rawValue: $0.rawValue) }
+        let photos = photos.sorted { $0.id < $1.id }
+        var failed: Set<PhotoID> = []
+        if !kinds.isEmpty && !options.dryRun {
+            var processing = options.processing
+            processing.kinds = kinds
+            let made = try await variantMaker.process(photos, options: processing, progress: SilentProgress())
+            summary.madeVariants = made.made.count
+            for failure in made.failures {
+                summary.failures.append((failure.photoID, failure.path, failure.reason))
+                failed.insert(failure.photoID)
+            }
+        }
+        var used: Set<String> = [Self.manifestName, Self.csvManifestName]
+        var done = 0
+        let total = photos.count * options.variants.count
+        progress.update(completed: 0, total: total)
+        do {
+            for photo in photos where !failed.contains(photo.id) {
+                for variant in options.variants {
+                    defer {
+                        done += 1
+                        progress.update(completed: done, total: total)
+                    }
+                    guard let source = source(of: photo, variant, options) else {
+                        if !summary.withoutAccent.contains(photo.id) { summary.withoutAccent.append(photo.id) }
+                        continue
+                    }
+                    let name = claimName(for: photo, variant, source: source, options: options, used: &used, in: destination)
+                    if options.dryRun {
+                        summary.planned.append((name, photo.id, variant, source.path == nil))
+                        continue
+                    }
+                    do {
+                        if options.onConflict == .skip, let existing = try destination.existing(name) {
+                            summary.files.append(file(name, photo, variant, source, data: existing, pixelSize: outputSize(source, options),
+                                                      kept: true))
+                            continue
+                        }
+                        let (data, pixelSize) = try output(of: photo, source, options: options)
+                        try destination.write(data, as: name)
+                        summary.files.append(file(name, photo, variant, source, data: data, pixelSize: pixelSize, kept: false))
+                    } catch let error as ExportError {
+                        throw error
+                    } catch {
+                        summary.failures.append((photo.id, source.path ?? photo.path, PhotoInspector.describe(error)))
+                    }
+                }
+            }
+            progress.finish()
+            if !options.dryRun {
+                try destination.write(try Self.manifestJSON(summary.files), as: Self.manifestName)
+                if options.csvManifest { try destination.write(Self.manifestCSV(summary.files), as: Self.csvManifestName) }
+                try destination.finish()
+            }
+        } catch {
+            progress.finish()
+            destination.abandon()
+            throw error
+        }
+        summary.seconds = clock.now().timeIntervalSince(start)
+        return summary
+    }
+
+    /// The file an export copies or converts: the original, or a variant (nil path: not made yet).
+    struct Source {
+        var path: String?
+        var format: ImageFormat
+        var pixelSize: PixelSize
+        var parameters: [String: Double]?
+    }
+
+    private func source(of photo: CataloguedPhoto, _ variant: ExportVariant, _ options: ExportOptions) -> Source? {
+        guard let kind = SplashMode(rawValue: variant.rawValue) else {
+            return Source(path: photo.path, format: photo.facts.format, pixelSize: photo.facts.pixelSize, parameters: nil)
+        }
+        guard let parameters = ProcessingService.parameters(for: photo, options: options.processing) else { return nil }
+        let canonical = ProcessingService.canonical(parameters, quality: photo.facts.format == .jpeg ? options.quality : nil)
+        let decoded = (try? JSONDecoder().decode([String: Double].self, from: Data(canonical.utf8)))
+        let made = (try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)) ?? nil
+        return Source(path: made?.path, format: photo.facts.format, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
+                      parameters: decoded)
+    }
+
+    private func outputFormat(_ source: Source, _ options: ExportOptions) -> ImageFormat {
+        switch options.format {
+        case .same: return source.format
+        case .jpeg: return .jpeg
+        case .png: return .png
+        }
+    }
+
+    /// The size a file will have: the source's, made smaller to the largest long side.
+    private func outputSize(_ source: Source, _ options: ExportOptions) -> PixelSize {
+        let size = source.pixelSize
+        guard let limit = options.maximumLongSide, max(size.width, size.height) > limit else { return size }
+        let scale = Double(limit) / Double(max(size.width, size.height))
+        return PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())),
+                         height: max(1, Int((Double(size.height) * scale).rounded())))
+    }
+
+    private func claimName(for photo: CataloguedPhoto, _ variant: ExportVariant, source: Source, options: ExportOptions,
+                           used: inout Set<String>, in destination: any ExportDestination) -> String {
+        let taken = photo.facts.exif?.takenAt
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        let base = ((photo.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let values = [
+            "id": String(photo.id),
+            "name": base,
+            "date": taken.map { "\($0.year)-\(two($0.month))-\(two($0.day))" } ?? "undated",
+            "time": taken.map { "\(two($0.hour))-\(two($0.minute))-\(two($0.second))" } ?? "untimed",
+            "camera": photo.facts.exif?.model ?? photo.facts.exif?.make ?? "unknown-camera",
+            "colour": photo.facts.colours?.accent?.name.rawValue ?? "no-accent",
+            "variant": variant.rawValue,
+            "ext": outputFormat(source, options).fileExtension,
+        ]
+        let wanted = options.template.render(values)
+        var name = wanted
+        var number = 1
+        // Names are unique within one export whatever the policy; the policy decides about files already there.
+        while used.contains(name) || (options.onConflict == .unique && destination.contains(name)) {
+            number += 1
+            name = FileNameTemplate.numbered(wanted, number)
+        }
+        used.insert(name)
+        return name
+    }
+
+    /// The bytes to write: the source as it is when nothing needs changing, else decoded, made
+    /// smaller and encoded, with the photo's EXIF (orientation 1, GPS removed when asked) in JPEGs.
+    private func output(of photo: CataloguedPhoto, _ source: Source, options: ExportOptions) throws -> (Data, PixelSize) {
+        guard let path = source.path else { throw NotMade() }
+        let data = try fileSystem.contents(of: path)
+        let format = outputFormat(source, options)
+        let size = outputSize(source, options)
+        let hasGPS = options.stripGPS && format == .jpeg && (try? exifReader.readExif(from: data))?.gps != nil
+        guard format != source.format || size != source.pixelSize || hasGPS else {
+            return (data, source.pixelSize)
+        }
+        var image = try decoder.decode(data, options: DecodeOptions(appliesOrientation: true)).image
+        if let limit = options.maximumLongSide { image = image.downscaled(toLongSide: limit) }
+        var exif = format == .jpeg ? exifReader.uprightExifBlock(from: data) : nil
+        if options.stripGPS, let block = exif { exif = exifReader.removingGPS(from: block) }
+        let encoded = try encoder.encode(image, as: format, options: EncodeOptions(quality: options.quality, exif: exif))
+        return (encoded, PixelSize(width: image.width, height: image.height))
+    }
+
+    private func file(_ name: String, _ photo: CataloguedPhoto, _ variant: ExportVariant, _ source: Source, data: Data,
+                      pixelSize: PixelSize, kept: Bool) -> ExportedFile {
+        ExportedFile(file: name, photo: photo.id, originalPath: photo.path, variant: variant, parameters: source.parameters,
+                     size: data.count, width: pixelSize.width, height: pixelSize.height, sha256: hasher.sha256(data), kept: kept)
+    }
+
+    /// A variant that processing did not make (its failure is reported by processing).
+    struct NotMade: LocalizedError {
+        var errorDescription: String? { "its variant could not be made" }
+    }
+
+    static func manifestJSON(_ files: [ExportedFile]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(files)
+    }
+
+    static func manifestCSV(_ files: [ExportedFile]) -> Data {
+        func field(_ text: String) -> String {
+            text.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        var lines = ["file,photo,original_path,variant,parameters,size,width,height,sha256,kept"]
+        for file in files {
+            let parameters = file.parameters.map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";") } ?? ""
+            lines.append([field(file.file), String(file.photo), field(file.originalPath), file.variant.rawValue, field(parameters),
+                          String(file.size), String(file.width), String(file.height), file.sha256, String(file.kept)].joined(separator: ","))
+        }
+        return Data((lines.joined(separator: "\n") + "\n").utf8)
+    }
+}
+
+/// Files written into a folder, each under a temporary name and renamed into place.
+public final class FolderDestination: ExportDestination {
+    public let location: String
+    private let fileSystem: any FileSystem
+
+    public init(directory: String, fileSystem: any FileSystem) {
+        location = directory
+        self.fileSystem = fileSystem
+    }
+
+    private func path(_ name: String) -> String { (location as NSString).appendingPathComponent(name) }
+
+    public func contains(_ name: String) -> Bool {
+        fileSystem.exists(path(name))
+    }
+
+    public func existing(_ name: String) throws -> Data? {
+        contains(name) ? try fileSystem.contents(of: path(name)) : nil
+    }
+
+    public func write(_ data: Data, as name: String) throws {
+        do {
+            try fileSystem.writeAtomically(data, to: path(name))
+        } catch {
+            throw ExportError.cannotWrite(path(name), PhotoInspector.describe(error))
+        }
+    }
+
+    public func finish() throws {}
+    public func abandon() {}
+}

@@ -1,0 +1,250 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+@testable import Services
+import TestSupport
+import XCTest
+
+/// A destination that records what it is handed, in memory.
+final class SpyDestination: ExportDestination {
+    let location = "/spy"
+    var files: [String: Data] = [:]
+    var order: [String] = []
+    var finished = false
+    var abandoned = false
+    var failOn: String?
+    var onWrite: ((String) -> Void)?
+
+    func contains(_ name: String) -> Bool { files[name] != nil }
+    func existing(_ name: String) throws -> Data? { files[name] }
+    func write(_ data: Data, as name: String) throws {
+        if name == failOn { throw ExportError.cannotWrite(name, "disk full") }
+        onWrite?(name)
+        files[name] = data
+        order.append(name)
+    }
+    func finish() throws { finished = true }
+    func abandon() { abandoned = true }
+}
+
+/// Variant making that must not happen.
+struct UnexpectedVariantMaker: VariantMaking {
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
+        XCTFail("unexpected processing of \(photos.count) photos")
+        return ProcessingSummary()
+    }
+}
+
+/// EXIF with a GPS position, and a block whose GPS removal is visible.
+struct GPSExifReader: ExifReading {
+    func readExif(from data: Data) throws -> ExifMetadata? { ExifMetadata(gps: GPSPosition(latitude: 60, longitude: 24)) }
+    func uprightExifBlock(from data: Data) -> Data? { Data("block with gps".utf8) }
+    func removingGPS(from block: Data) -> Data? { Data("block without gps".utf8) }
+}
+
+final class ExportServiceTests: XCTestCase {
+    let files = FakeFileSystem()
+    let codec = FakePhotoCodec()
+    let encoder = RecordingEncoder()
+    let catalogue = FakeCatalogue()
+    let clock = FakeClock()
+
+    func processing() -> ProcessingService {
+        ProcessingService(fileSystem: files, decoder: codec, encoder: encoder, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                          catalogue: catalogue, clock: clock, libraryDirectory: "/library")
+    }
+
+    func service(exifReader: any ExifReading = FakeExifReader(), maker: (any VariantMaking)? = nil) -> ExportService {
+        ExportService(fileSystem: files, decoder: codec, encoder: encoder, exifReader: exifReader, hasher: CryptoHasher(),
+                      catalogue: catalogue, clock: clock, variantMaker: maker ?? processing())
+    }
+
+    func importPhotos(_ photos: [String: Data]) async throws -> [CataloguedPhoto] {
+        for (path, data) in photos { files[path] = data }
+        _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                    catalogue: catalogue, clock: clock).importPhotos(from: ["/photos"])
+        return catalogue.allPhotos
+    }
+
+    func twoPhotos() async throws -> [CataloguedPhoto] {
+        try await importPhotos([
+            "/photos/bus.jpg": FakePhoto.data(width: 40, height: 30, seed: "bus", make: "Canon", takenAt: "2021:06:01 10:20:30", colour: "#D01020"),
+            "/photos/fog.jpg": FakePhoto.data(width: 40, height: 30, seed: "fog", colour: "#808080"),
+        ])
+    }
+
+    func testExportsShowVariantsNamedFromTheTemplateWithAManifest() async throws {
+        let photos = try await twoPhotos()
+        let destination = FolderDestination(directory: "/out", fileSystem: files)
+
+        let summary = try await service().export(photos, options: ExportOptions(), to: destination)
+
+        XCTAssertEqual(summary.madeVariants, 1, "only the show variant was asked for")
+        XCTAssertEqual(summary.written.map(\.file), ["2021-06-01_bus_show.jpg"])
+        let fog = try XCTUnwrap(photos.first { $0.path.hasSuffix("fog.jpg") })
+        XCTAssertEqual(summary.withoutAccent, [fog.id], "a grey photo has no show variant")
+        let show = try XCTUnwrap(catalogue.variants.first { $0.kind == "show" })
+        XCTAssertEqual(files["/out/2021-06-01_bus_show.jpg"], files[show.path], "the variant, copied as it is")
+        let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(manifest, summary.files)
+        XCTAssertEqual(manifest.first?.sha256, CryptoHasher().sha256(try XCTUnwrap(files[show.path])))
+        XCTAssertEqual(manifest.first?.originalPath, "/photos/bus.jpg")
+        XCTAssertEqual(manifest.first?.parameters?["tolerance"], 12)
+        XCTAssertEqual(manifest.first.map { PixelSize(width: $0.width, height: $0.height) }, PixelSize(width: 40, height: 30))
+        XCTAssertNil(files["/out/manifest.csv"])
+    }
+
+    func testAllVariantsAndTheOriginalsWithACSVManifest() async throws {
+        let photos = try await twoPhotos()
+        let destination = SpyDestination()
+        let template = try FileNameTemplate("{camera}/{id}-{variant}-{colour}.{ext}")
+
+        let summary = try await service().export(photos, options: ExportOptions(variants: ExportVariant.allCases, template: template,
+                                                                                csvManifest: true), to: destination)
+
+        XCTAssertEqual(destination.order, ["Canon/1-show-red.jpg", "Canon/1-hide-red.jpg", "Canon/1-original-red.jpg",
+                                           "unknown-camera/2-original-no-accent.jpg", "manifest.json", "manifest.csv"])
+        XCTAssertEqual(destination.files["Canon/1-original-red.jpg"], files["/photos/bus.jpg"])
+        XCTAssertEqual(summary.madeVariants, 2)
+        XCTAssertTrue(destination.finished)
+        let csv = String(decoding: try XCTUnwrap(destination.files["manifest.csv"]), as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(csv.first, "file,photo,original_path,variant,parameters,size,width,height,sha256,kept")
+        XCTAssertEqual(csv.count, 5)
+        XCTAssertTrue(csv[3].hasPrefix("Canon/1-original-red.jpg,1,/photos/bus.jpg,original,,"), String(csv[3]))
+    }
+
+    func testManifestCSVQuotesWhatNeedsIt() {
+        let file = ExportedFile(file: "a.jpg", photo: 3, originalPath: "/p/a, \"b\".jpg", variant: .show, parameters: ["hue": 20, "feather": 10],
+                                size: 5, width: 2, height: 1, sha256: "ab")
+        XCTAssertEqual(String(decoding: ExportService.manifestCSV([file]), as: UTF8.self),
+                       "file,photo,original_path,variant,parameters,size,width,height,sha256,kept\n"
+                       + "a.jpg,3,\"/p/a, \"\"b\"\".jpg\",show,feather=10.0;hue=20.0,5,2,1,ab,false\n")
+    }
+
+    func testNamesNeverCollideAndExistingFilesAreNotReplacedBySurprise() async throws {
+        let photos = try await importPhotos([
+            "/photos/a/x.jpg": FakePhoto.data(width: 8, height: 8, seed: "1", colour: "#D01020"),
+            "/photos/b/x.jpg": FakePhoto.data(width: 8, height: 8, seed: "2", colour: "#D01020"),
+        ])
+        files["/out/undated_x_original.jpg"] = Data("already here".utf8)
+        let original = ExportOptions(variants: [.original])
+
+        let unique = try await service().export(photos, options: original, to: FolderDestination(directory: "/out", fileSystem: files))
+        XCTAssertEqual(unique.written.map(\.file), ["undated_x_original_2.jpg", "undated_x_original_3.jpg"])
+        XCTAssertEqual(files["/out/undated_x_original.jpg"], Data("already here".utf8))
+
+        var overwrite = original
+        overwrite.onConflict = .overwrite
+        let replaced = try await service().export(photos, options: overwrite, to: FolderDestination(directory: "/out", fileSystem: files))
+        XCTAssertEqual(replaced.written.map(\.file), ["undated_x_original.jpg", "undated_x_original_2.jpg"],
+                       "two photos of one export never share a name")
+        XCTAssertEqual(files["/out/undated_x_original.jpg"], files["/photos/a/x.jpg"])
+    }
+
+    func testResumingWithSkipWritesOnlyWhatIsMissing() async throws {
+        let photos = try await twoPhotos()
+        let options = ExportOptions(variants: [.original])
+        _ = try await service().export(photos, options: options, to: FolderDestination(directory: "/out", fileSystem: files))
+        try files.remove("/out/undated_fog_original.jpg")
+        let writes = files.writtenPaths.count
+
+        var resume = options
+        resume.onConflict = .skip
+        let summary = try await service().export(photos, options: resume, to: FolderDestination(directory: "/out", fileSystem: files))
+
+        XCTAssertEqual(summary.written.map(\.file), ["undated_fog_original.jpg"])
+        XCTAssertEqual(summary.kept.map(\.file), ["2021-06-01_bus_original.jpg"])
+        XCTAssertEqual(Array(files.writtenPaths.dropFirst(writes)), ["/out/undated_fog_original.jpg", "/out/manifest.json"])
+        let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(manifest.map(\.file), ["2021-06-01_bus_original.jpg", "undated_fog_original.jpg"], "the manifest lists both")
+        XCTAssertEqual(manifest[0].sha256, CryptoHasher().sha256(try XCTUnwrap(files["/photos/bus.jpg"])))
+    }
+
+    func testFormatAndMaximumSizeReencodeAtTheQuality() async throws {
+        let photos = try await twoPhotos()
+        let destination = SpyDestination()
+
+        let summary = try await service().export(photos, options: ExportOptions(variants: [.original], format: .png, quality: 70,
+                                                                                maximumLongSide: 10), to: destination)
+
+        XCTAssertEqual(summary.written.map(\.file), ["2021-06-01_bus_original.png", "undated_fog_original.png"])
+        XCTAssertEqual(encoder.encoded.map(\.format), [.png, .png])
+        XCTAssertEqual(encoder.encoded.map { PixelSize(width: $0.image.width, height: $0.image.height) },
+                       [PixelSize(width: 10, height: 8), PixelSize(width: 10, height: 8)], "long side 10, aspect kept")
+        XCTAssertEqual(summary.written.map(\.width), [10, 10])
+        XCTAssertEqual(encoder.encoded.first?.options.quality, 70)
+        XCTAssertNil(encoder.encoded.first?.options.exif, "PNGs carry no EXIF block")
+    }
+
+    func testStrippingGPSRewritesTheEXIFOfJPEGsThatHaveIt() async throws {
+        let photos = try await twoPhotos()
+        let destination = SpyDestination()
+
+        _ = try await service(exifReader: GPSExifReader()).export(
+            Array(photos.prefix(1)), options: ExportOptions(variants: [.original], stripGPS: true), to: destination)
+        XCTAssertEqual(encoder.encoded.first?.options.exif, Data("block without gps".utf8))
+
+        let kept = SpyDestination()
+        _ = try await service(exifReader: GPSExifReader()).export(Array(photos.prefix(1)), options: ExportOptions(variants: [.original]), to: kept)
+        XCTAssertEqual(kept.files["2021-06-01_bus_original.jpg"], files["/photos/bus.jpg"], "without --strip-gps the file is copied")
+        XCTAssertEqual(encoder.encoded.count, 1)
+    }
+
+    func testADryRunWritesAndMakesNothing() async throws {
+        let photos = try await twoPhotos()
+        let destination = SpyDestination()
+
+        let summary = try await service(maker: UnexpectedVariantMaker()).export(
+            photos, options: ExportOptions(variants: [.show, .original], dryRun: true), to: destination)
+
+        XCTAssertEqual(summary.planned.map(\.file), ["2021-06-01_bus_show.jpg", "2021-06-01_bus_original.jpg", "undated_fog_original.jpg"])
+        XCTAssertEqual(summary.planned.map(\.needsMaking), [true, false, false])
+        XCTAssertEqual(destination.files, [:])
+        XCTAssertFalse(destination.finished)
+        XCTAssertEqual(files.writtenPaths, [])
+    }
+
+    func testAPhotoThatFailsIsReportedAndTheOthersAreExported() async throws {
+        let photos = try await twoPhotos()
+        try files.remove("/photos/bus.jpg")
+        files.expectedMissing = ["/photos/bus.jpg"]
+        let destination = SpyDestination()
+
+        let summary = try await service().export(photos, options: ExportOptions(variants: [.original]), to: destination)
+
+        XCTAssertEqual(summary.failures.map(\.path), ["/photos/bus.jpg"])
+        XCTAssertEqual(summary.written.map(\.file), ["undated_fog_original.jpg"])
+        XCTAssertTrue(destination.finished)
+    }
+
+    func testADestinationThatCannotBeWrittenStopsTheExportAndIsAbandoned() async throws {
+        let photos = try await twoPhotos()
+        let destination = SpyDestination()
+        destination.failOn = "undated_fog_original.jpg"
+
+        do {
+            _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: destination)
+            XCTFail("the export should stop")
+        } catch {
+            XCTAssertEqual(error as? ExportError, .cannotWrite("undated_fog_original.jpg", "disk full"))
+        }
+        XCTAssertTrue(destination.abandoned)
+        XCTAssertFalse(destination.finished)
+    }
+
+    func testFilesAreHandedOverOneAtATime() async throws {
+        // Each file is read, then written, before the next is read: the export never holds two files.
+        let photos = try await importPhotos((0..<5).reduce(into: [:]) { result, index in
+            result["/photos/\(index).jpg"] = FakePhoto.data(width: 8, height: 8, seed: "\(index)", colour: "#808080")
+        })
+        files.resetReads()
+        let destination = SpyDestination()
+        var readsAtEachWrite: [Int] = []
+        destination.onWrite = { [files] _ in readsAtEachWrite.append(files.readPaths.count) }
+
+        _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: destination)
+
+        XCTAssertEqual(readsAtEachWrite, [1, 2, 3, 4, 5, 5], "five photos, one read before each write; then the manifest")
+    }
+}
