@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // MARK: C libraries from Debian
@@ -67,11 +68,14 @@ let package = Package(
             dependencies: ["Imaging", "ColourScience", "Catalogue", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
+        // MARK: Zip archives for exports (an export destination over ZIPFoundation)
+        .target(name: "Archives", dependencies: ["Services", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+
         // MARK: Command line
         .target(
             name: "ShowHideCLI",
             dependencies: [
-                "Services", "Codecs", "Catalogue", "ColourScience", "Imaging",
+                "Services", "Codecs", "Catalogue", "ColourScience", "Imaging", "Archives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,11 +97,14 @@ let package = Package(
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "CJPEGFixtures"]),
         .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "ColourScience", "Imaging", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),
+        .testTarget(name: "ArchivesTests", dependencies: ["Archives", "Services", "TestSupport",
+                                                          .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(
             name: "ShowHideCLITests",
             dependencies: ["ShowHideCLI", "Services", "Catalogue", "ColourScience", "Codecs", "Imaging", "TestSupport"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "Imaging", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "Imaging", "Services", "TestSupport",
+                                                         .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // Benchmarks (XCTest `measure` blocks) on generated images: run in release mode by scripts/bench,
         // skipped by scripts/test.
         .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging"]),

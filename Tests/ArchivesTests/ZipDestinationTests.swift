@@ -1,0 +1,79 @@
+import Archives
+import Foundation
+import Services
+import XCTest
+import ZIPFoundation
+
+final class ZipDestinationTests: XCTestCase {
+    var directory: String!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-zip-\(UUID().uuidString)").path
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func entries(of path: String) throws -> [String: Data] {
+        let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
+        var result: [String: Data] = [:]
+        for entry in archive {
+            var data = Data()
+            _ = try archive.extract(entry) { data.append($0) }
+            result[entry.path] = data
+        }
+        return result
+    }
+
+    func testEveryEntryComesBackAsWritten() throws {
+        let path = directory + "/out/set.zip"
+        let zip = try ZipDestination(path: path, onConflict: .unique, modified: Date(timeIntervalSince1970: 1_700_000_000))
+        let files = ["a.jpg": Data((0..<200_000).map { UInt8($0 % 251) }), "Canon/b.png": Data("png".utf8), "manifest.json": Data("[]".utf8)]
+        for (name, data) in files.sorted(by: { $0.key < $1.key }) {
+            XCTAssertFalse(zip.contains(name))
+            try zip.write(data, as: name)
+            XCTAssertTrue(zip.contains(name))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "no archive under the final name before it is complete")
+        XCTAssertNil(try zip.existing("a.jpg"), "an archive is written afresh")
+        try zip.finish()
+        XCTAssertEqual(zip.location, path)
+        XCTAssertEqual(try entries(of: path), files)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".partial"))
+    }
+
+    func testAnAbandonedArchiveLeavesNothing() throws {
+        let path = directory + "/set.zip"
+        let zip = try ZipDestination(path: path, onConflict: .unique, modified: Date())
+        try zip.write(Data("x".utf8), as: "x.jpg")
+        zip.abandon()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
+        XCTAssertThrowsError(try zip.write(Data(), as: "y.jpg"))
+    }
+
+    func testAnExistingArchiveIsNeverReplacedBySurprise() throws {
+        let path = directory + "/set.zip"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        let unique = try ZipDestination(path: path, onConflict: .unique, modified: Date())
+        XCTAssertEqual(unique.location, directory + "/set_2.zip")
+        unique.abandon()
+        XCTAssertThrowsError(try ZipDestination(path: path, onConflict: .skip, modified: Date())) { error in
+            XCTAssertEqual(error as? ExportError, .destinationExists(path))
+        }
+        let overwrite = try ZipDestination(path: path, onConflict: .overwrite, modified: Date())
+        try overwrite.write(Data("new".utf8), as: "n.jpg")
+        try overwrite.finish()
+        XCTAssertEqual(try entries(of: path), ["n.jpg": Data("new".utf8)])
+    }
+
+    func testAnArchiveThatCannotBeCreatedIsAClearError() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: directory + "/file"))
+        XCTAssertThrowsError(try ZipDestination(path: directory + "/file/set.zip", onConflict: .unique, modified: Date())) { error in
+            XCTAssertTrue((error as? LocalizedError)?.errorDescription?.hasPrefix("cannot write \(self.directory!)/file/set.zip") == true,
+                          "\(error)")
+        }
+    }
+}
