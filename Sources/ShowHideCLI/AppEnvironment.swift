@@ -1,3 +1,4 @@
+import Archives
 import Catalogue
 import Codecs
 import Foundation
@@ -23,6 +24,8 @@ public struct AppEnvironment: Sendable {
     /// The working directory, to make relative paths absolute.
     public var currentDirectory: String
     public var processorCount: Int
+    /// Starts a zip archive for an export (path, what to do when it exists, entries' modification time).
+    public var makeZip: @Sendable (String, ConflictPolicy, Date) throws -> any ExportDestination
 
     public init(
         console: Console, fileSystem: any FileSystem, decoder: any ImageDecoding,
@@ -30,7 +33,10 @@ public struct AppEnvironment: Sendable {
         hasher: any ContentHashing = CryptoHasher(), clock: any WallClock = SystemClock(),
         openCatalogue: @escaping @Sendable (String) throws -> any PhotoCatalogue = { _ in try SQLiteCatalogue.inMemory() },
         variables: [String: String] = [:], homeDirectory: String = "/home/user",
-        currentDirectory: String = "/", processorCount: Int = 2
+        currentDirectory: String = "/", processorCount: Int = 2,
+        makeZip: @escaping @Sendable (String, ConflictPolicy, Date) throws -> any ExportDestination = {
+            try ZipDestination(path: $0, onConflict: $1, modified: $2)
+        }
     ) {
         self.console = console
         self.fileSystem = fileSystem
@@ -44,6 +50,7 @@ public struct AppEnvironment: Sendable {
         self.homeDirectory = homeDirectory
         self.currentDirectory = currentDirectory
         self.processorCount = processorCount
+        self.makeZip = makeZip
     }
 
     /// The real file system, libjpeg/libpng/libexif, SQLite, and this process's terminal and environment.

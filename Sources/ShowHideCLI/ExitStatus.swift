@@ -12,4 +12,6 @@ public enum ExitStatus {
     public static let usage = ExitCode(64)
     /// The catalogue or another resource the whole command needs could not be opened (EX_UNAVAILABLE).
     public static let unavailable = ExitCode(69)
+    /// The export's folder or zip file could not be written, or exists and may not be replaced (EX_CANTCREAT).
+    public static let cannotCreate = ExitCode(73)
 }

@@ -8,10 +8,11 @@ public struct ShowHideCommand: AsyncParsableCommand {
         abstract: "A photo gallery manager that finds each photo's colours and makes show and hide variants.",
         discussion: """
         Exit statuses: 0 success; 1 some files could not be read or processed (they are listed); \
-        2 not found; 64 wrong arguments; 69 the catalogue could not be opened. See Docs/Usage.md.
+        2 not found; 64 wrong arguments; 69 the catalogue could not be opened; 73 an export could not be \
+        written. See Docs/Usage.md.
         """,
         version: "0.1.0",
-        subcommands: [GalleryCommand.self, InspectCommand.self]
+        subcommands: [GalleryCommand.self, ExportCommand.self, InspectCommand.self]
     )
 
     public init() {}

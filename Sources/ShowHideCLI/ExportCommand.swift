@@ -1,0 +1,234 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+/// `showhide export (--id ID… | --all | --colour C) (--to DIR | --zip FILE) …`
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export photos and their show and hide variants to a folder or a zip file.",
+        discussion: """
+        Variants that are missing are made on the way and recorded in the catalogue. File names come from \
+        --template (fields {id} {name} {date} {time} {camera} {colour} {variant} {ext}; a / makes folders); \
+        values from EXIF are made safe. Nothing is overwritten unless --on-conflict overwrite. A manifest.json \
+        (and manifest.csv with --manifest csv) lists every file with its photo, variant, parameters, size and SHA-256.
+        """
+    )
+
+    @Option(name: .customLong("id"), help: "A photo to export (as `gallery list` shows it); repeat for more.")
+    var ids: [Int64] = []
+
+    @Flag(name: .long, help: "Export every photo that matches the filters (all photos without filters).")
+    var all = false
+
+    @Option(name: [.customLong("colour"), .customLong("color")], help: ArgumentHelp(
+        "Export the photos of this colour, as `gallery search` finds them: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"))
+    var colour: String?
+
+    @Flag(name: .long, help: "With --colour: match only each photo's accent colour.")
+    var accent = false
+
+    @Option(name: .long, help: "With --colour: the largest CIEDE2000 difference that matches (default 6).")
+    var within: Double = ColourSearch.defaultWithin
+
+    @OptionGroup var filters: PhotoFilterOptions
+
+    @Option(name: .long, help: ArgumentHelp("What to export of each photo: show, hide, original or all.", valueName: "variant"))
+    var variant = "show"
+
+    @Option(name: .long, help: ArgumentHelp("Write the files into this folder (made when missing).", valueName: "dir"))
+    var to: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the files into this zip file.", valueName: "file"))
+    var zip: String?
+
+    @Option(name: .long, help: ArgumentHelp("File format: same (as the photo), jpeg or png.", valueName: "format"))
+    var format = "same"
+
+    @Option(name: .long, help: "JPEG quality of files that are re-encoded and of variants made on the way, 1–100.")
+    var quality = 90
+
+    @Option(name: .long, help: ArgumentHelp("Make photos larger than this smaller: the long side in pixels.", valueName: "px"))
+    var maxSize: Int?
+
+    @Flag(name: .long, help: "Leave out the GPS position from the EXIF of exported JPEGs.")
+    var stripGPS = false
+
+    @Option(name: .long, help: ArgumentHelp("File names, from these fields: {id} {name} {date} {time} {camera} {colour} {variant} {ext}.",
+                                            valueName: "template"))
+    var template = FileNameTemplate.standard
+
+    @Option(name: .long, help: ArgumentHelp("When a file name is taken: unique (add _2, _3, …), overwrite, or skip (resume).",
+                                            valueName: "policy"))
+    var onConflict = "unique"
+
+    @Option(name: .long, help: ArgumentHelp("The manifest: json, or csv for manifest.csv as well.", valueName: "kind"))
+    var manifest = "json"
+
+    @Flag(name: .long, help: "Print what would be written, and write and make nothing.")
+    var dryRun = false
+
+    @Option(name: .long, help: "Variants made at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    var variants: [ExportVariant]? {
+        variant == "all" ? ExportVariant.allCases : ExportVariant(rawValue: variant).map { [$0] }
+    }
+
+    var colourTarget: ColourTarget? {
+        guard let colour else { return nil }
+        if let name = ColourName(parsing: colour) { return .name(name) }
+        return RGBA(parsing: colour).map { .colour(Lab($0)) }
+    }
+
+    func validate() throws {
+        let selections = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (colour == nil ? 0 : 1)
+        if selections == 0 { throw ValidationError("Choose the photos: --id ID (repeatable), --all, or --colour C.") }
+        if selections > 1 { throw ValidationError("Give only one of --id, --all and --colour.") }
+        if colour != nil && colourTarget == nil {
+            throw ValidationError("'\(colour ?? "")' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b).")
+        }
+        if (to == nil) == (zip == nil) { throw ValidationError("Give --to DIR or --zip FILE (one of them).") }
+        if variants == nil { throw ValidationError("--variant takes show, hide, original or all, not '\(variant)'.") }
+        if ExportFormat(rawValue: format) == nil { throw ValidationError("--format takes same, jpeg or png, not '\(format)'.") }
+        if ConflictPolicy(rawValue: onConflict) == nil {
+            throw ValidationError("--on-conflict takes unique, overwrite or skip, not '\(onConflict)'.")
+        }
+        if !["json", "csv"].contains(manifest) { throw ValidationError("--manifest takes json or csv, not '\(manifest)'.") }
+        if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
+        if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
+        guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        do {
+            _ = try FileNameTemplate(template)
+        } catch {
+            throw ValidationError("--template: \(error.localizedDescription).")
+        }
+    }
+
+    func run() async throws {
+        try await run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) async throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        let photos = try select(from: catalogue, environment)
+        let options = ExportOptions(
+            variants: variants!, format: ExportFormat(rawValue: format)!, quality: quality, maximumLongSide: maxSize,
+            stripGPS: stripGPS, template: try FileNameTemplate(template), onConflict: ConflictPolicy(rawValue: onConflict)!,
+            csvManifest: manifest == "csv", dryRun: dryRun,
+            processing: ProcessingOptions(jobs: jobs ?? environment.processorCount))
+        let service = ExportService(
+            fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
+            exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue, clock: environment.clock,
+            variantMaker: ProcessingService(
+                fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
+                exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue,
+                clock: environment.clock, libraryDirectory: library.directory(in: environment)))
+        let progress: any ImportProgress = environment.console.errorsIsTerminal
+            ? ProgressBar(console: environment.console, clock: environment.clock) : SilentProgress()
+        do {
+            let destination: any ExportDestination = if let to {
+                FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem)
+            } else {
+                try environment.makeZip(environment.absolutePath(zip!), options.onConflict, environment.clock.now())
+            }
+            let summary = try await service.export(photos, options: options, to: destination, progress: progress)
+            try ExportPresenter(console: environment.console).present(summary, destination: destination.location,
+                                                                     dryRun: dryRun, asJSON: json)
+            if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
+        } catch let error as ExportError {
+            environment.console.warn("showhide: \(error.localizedDescription)")
+            throw ExitStatus.cannotCreate
+        }
+    }
+
+    private func select(from catalogue: any PhotoCatalogue, _ environment: AppEnvironment) throws -> [CataloguedPhoto] {
+        if let target = colourTarget {
+            let search = ColourSearch(target: target, accentOnly: accent, within: within, filters: filters.query())
+            return try catalogue.search(search).map(\.photo)
+        }
+        if all { return try catalogue.photos(matching: filters.query(sort: .imported)) }
+        return try ids.map { id in
+            guard let photo = try catalogue.photo(id: id) else {
+                environment.console.warn("showhide: no photo with id \(id) in the catalogue")
+                throw ExitStatus.notFound
+            }
+            return photo
+        }
+    }
+}
+
+/// The end of an export: a summary line and the failures, what would be written, or JSON.
+struct ExportPresenter {
+    let console: Console
+
+    struct FailureJSON: Encodable {
+        var photo: Int64
+        var path: String
+        var reason: String
+    }
+
+    struct PlannedJSON: Encodable {
+        var file: String
+        var photo: Int64
+        var variant: String
+        var needsMaking: Bool
+    }
+
+    struct SummaryJSON: Encodable {
+        var destination: String
+        var dryRun: Bool
+        var files: [ExportedFile]
+        var planned: [PlannedJSON]
+        var written: Int
+        var kept: Int
+        var bytes: Int
+        var madeVariants: Int
+        var withoutAccent: [Int64]
+        var failures: [FailureJSON]
+        var seconds: Double
+    }
+
+    func present(_ summary: ExportSummary, destination: String, dryRun: Bool, asJSON: Bool) throws {
+        if asJSON {
+            let json = SummaryJSON(
+                destination: destination, dryRun: dryRun, files: summary.files,
+                planned: summary.planned.map { PlannedJSON(file: $0.file, photo: $0.photo, variant: $0.variant.rawValue, needsMaking: $0.needsMaking) },
+                written: summary.written.count, kept: summary.kept.count, bytes: summary.bytesWritten,
+                madeVariants: summary.madeVariants, withoutAccent: summary.withoutAccent,
+                failures: summary.failures.map { FailureJSON(photo: $0.photoID, path: $0.path, reason: $0.reason) },
+                seconds: (summary.seconds * 100).rounded() / 100)
+            console.print(try JSONOutput.encode(json))
+            return
+        }
+        if dryRun {
+            for planned in summary.planned {
+                console.print("would write \(planned.file) (photo \(planned.photo), \(planned.variant.rawValue)"
+                              + (planned.needsMaking ? ", variant to be made)" : ")"))
+            }
+            console.print("would write \(summary.planned.count) files to \(destination)"
+                          + (summary.withoutAccent.isEmpty ? "" : "; \(summary.withoutAccent.count) photos have no accent colour"))
+            return
+        }
+        for failure in summary.failures {
+            console.warn("failed: photo \(failure.photoID) \(failure.path): \(failure.reason)")
+        }
+        console.print("exported \(summary.written.count) files (\(Self.megabytes(summary.bytesWritten))) to \(destination), "
+                      + "made \(summary.madeVariants) variants, kept \(summary.kept.count), "
+                      + "without an accent \(summary.withoutAccent.count), failed \(summary.failures.count) "
+                      + "in \(String(format: "%.2f", summary.seconds)) s")
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}

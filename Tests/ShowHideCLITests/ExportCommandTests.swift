@@ -1,0 +1,102 @@
+import ArgumentParser
+import Catalogue
+import Foundation
+import Imaging
+import Services
+@testable import ShowHideCLI
+import TestSupport
+import XCTest
+
+final class ExportCommandTests: XCTestCase {
+    let spy = SpyConsole()
+    let files = FakeFileSystem()
+    var catalogue: SQLiteCatalogue!
+    var zips: [String] = []
+
+    override func setUp() async throws {
+        catalogue = try SQLiteCatalogue.inMemory()
+        files["/lib/red.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "red", make: "Canon", takenAt: "2020:05:06 07:08:09", colour: "#D01020")
+        files["/lib/grey.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "grey", colour: "#808080")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        spy.output.clear()
+    }
+
+    func environment() -> AppEnvironment {
+        let catalogue = self.catalogue!
+        return AppEnvironment(console: spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(),
+                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue },
+                              variables: ["SHOWHIDE_LIBRARY": "/library"], currentDirectory: "/work",
+                              makeZip: { [files] path, policy, _ in
+                                  if policy == .skip { throw ExportError.destinationExists(path) }
+                                  return FolderDestination(directory: path + ".d", fileSystem: files)
+                              })
+    }
+
+    func testValidation() {
+        for arguments in [["--to", "/o"], ["--all", "--id", "1", "--to", "/o"], ["--all"], ["--all", "--to", "/o", "--zip", "/z.zip"],
+                          ["--all", "--to", "/o", "--variant", "both"], ["--all", "--to", "/o", "--format", "gif"],
+                          ["--all", "--to", "/o", "--on-conflict", "ask"], ["--all", "--to", "/o", "--manifest", "xml"],
+                          ["--all", "--to", "/o", "--quality", "0"], ["--all", "--to", "/o", "--max-size", "0"],
+                          ["--all", "--to", "/o", "--template", "{nope}.{ext}"], ["--colour", "teal", "--to", "/o"],
+                          ["--colour", "red", "--within", "0", "--to", "/o"], ["--all", "--to", "/o", "--jobs", "0"]] {
+            XCTAssertThrowsError(try ExportCommand.parse(arguments), "\(arguments)")
+        }
+        XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o", "--variant", "all"]).variants, ExportVariant.allCases)
+    }
+
+    func testExportsTheRedPhotosToAFolderRelativeToTheWorkingDirectory() async throws {
+        try await ExportCommand.parse(["--colour", "red", "--to", "out", "--variant", "all"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.count, 1)
+        XCTAssertTrue(spy.output.lines[0].hasPrefix("exported 3 files ("), spy.output.text)
+        XCTAssertTrue(spy.output.lines[0].contains("to /work/out, made 2 variants, kept 0, without an accent 0, failed 0"), spy.output.text)
+        XCTAssertNotNil(files["/work/out/2020-05-06_red_show.jpg"])
+        XCTAssertNotNil(files["/work/out/2020-05-06_red_hide.jpg"])
+        XCTAssertEqual(files["/work/out/2020-05-06_red_original.jpg"], files["/lib/red.jpg"])
+        XCTAssertNotNil(files["/work/out/manifest.json"])
+    }
+
+    func testJSONSummaryAndTheZipDestination() async throws {
+        try await ExportCommand.parse(["--all", "--zip", "/z/set.zip", "--json", "--variant", "original"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["destination"] as? String, "/z/set.zip.d")
+        XCTAssertEqual(json["written"] as? Int, 2)
+        XCTAssertEqual((json["files"] as? [[String: Any]])?.compactMap { $0["file"] as? String },
+                       ["undated_grey_original.jpg", "2020-05-06_red_original.jpg"], "in id order")
+        XCTAssertEqual(json["dryRun"] as? Bool, false)
+    }
+
+    func testADryRunListsWhatWouldBeWritten() async throws {
+        try await ExportCommand.parse(["--id", "2", "--id", "1", "--to", "/o", "--dry-run"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["would write 2020-05-06_red_show.jpg (photo 2, show, variant to be made)",
+                                          "would write 1 files to /o; 1 photos have no accent colour"])
+        XCTAssertEqual(files.writtenPaths, [])
+    }
+
+    func testAnUnknownIdAndAnUnwritableDestinationHaveTheirExitStatuses() async throws {
+        do {
+            try await ExportCommand.parse(["--id", "9", "--to", "/o"]).run(in: environment())
+            XCTFail("unknown id")
+        } catch {
+            XCTAssertEqual(error as? ExitCode, ExitStatus.notFound)
+        }
+        do {
+            try await ExportCommand.parse(["--all", "--zip", "/z.zip", "--on-conflict", "skip"]).run(in: environment())
+            XCTFail("the destination exists")
+        } catch {
+            XCTAssertEqual(error as? ExitCode, ExitStatus.cannotCreate)
+            XCTAssertEqual(spy.errors.lines.last, "showhide: /z.zip exists already: choose another name, or --on-conflict overwrite")
+        }
+    }
+
+    func testFailuresAreListedAndSetTheExitStatus() async throws {
+        try files.remove("/lib/grey.jpg")
+        files.expectedMissing = ["/lib/grey.jpg"]
+        do {
+            try await ExportCommand.parse(["--all", "--to", "/o", "--variant", "original"]).run(in: environment())
+            XCTFail("a photo failed")
+        } catch {
+            XCTAssertEqual(error as? ExitCode, ExitStatus.someFilesFailed)
+        }
+        XCTAssertEqual(spy.errors.lines, ["failed: photo 1 /lib/grey.jpg: no such file: /lib/grey.jpg"])
+    }
+}
