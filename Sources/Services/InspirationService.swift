@@ -1,0 +1,108 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+
+/// One photo of the inspiration list.
+public struct InspirationEntry: Sendable {
+    public var rank: Int
+    public var photo: CataloguedPhoto
+    public var potential: SplashPotential
+
+    public init(rank: Int, photo: CataloguedPhoto, potential: SplashPotential) {
+        self.rank = rank
+        self.photo = photo
+        self.potential = potential
+    }
+}
+
+/// The thumbnails of one entry, as paths relative to the page that shows them.
+public struct InspirationImages: Equatable, Sendable {
+    public var original: String
+    public var show: String?
+    public var hide: String?
+
+    public init(original: String, show: String? = nil, hide: String? = nil) {
+        self.original = original
+        self.show = show
+        self.hide = hide
+    }
+}
+
+/// The inspiration list: catalogue photos ranked by how striking their show variant would be, and
+/// the pictures for its web page.
+public struct InspirationService: Sendable {
+    private let fileSystem: any FileSystem
+    private let decoder: any ImageDecoding
+    private let encoder: any ImageEncoding
+    private let catalogue: any PhotoCatalogue
+    private let variantMaker: any VariantMaking
+
+    /// Thumbnails are at most this many pixels on the long side: a page of hundreds stays light.
+    public static let thumbnailSize = 512
+
+    public init(fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
+                catalogue: any PhotoCatalogue, variantMaker: any VariantMaking) {
+        self.fileSystem = fileSystem
+        self.decoder = decoder
+        self.encoder = encoder
+        self.catalogue = catalogue
+        self.variantMaker = variantMaker
+    }
+
+    /// Photos with an accent, best first (ties by id), optionally only those whose accent is `colour`:
+    /// the name, or within ΔE00 12 of a colour.
+    public static func rank(_ photos: [CataloguedPhoto], colour: ColourTarget? = nil, limit: Int? = nil) -> [InspirationEntry] {
+        let scored = photos.compactMap { photo -> (CataloguedPhoto, SplashPotential)? in
+            guard let colours = photo.facts.colours, let accent = colours.accent,
+                  let potential = SplashPotential(colours), potential.score > 0 else { return nil }
+            switch colour {
+            case nil: break
+            case let .name(name)?: guard accent.name == name else { return nil }
+            case let .colour(lab)?: guard deltaE2000(lab, accent.lab) <= 12 else { return nil }
+            }
+            return (photo, potential)
+        }.sorted { $0.1.score != $1.1.score ? $0.1.score > $1.1.score : $0.0.id < $1.0.id }
+        return scored.prefix(limit ?? scored.count).enumerated().map { InspirationEntry(rank: $0.offset + 1, photo: $0.element.0,
+                                                                                        potential: $0.element.1) }
+    }
+
+    /// Makes the show and hide variants the entries lack, then a thumbnail of each entry's original,
+    /// show and hide in `folder` (under the page's directory), named by photo id. Returns each entry's
+    /// thumbnails as paths relative to the page.
+    public func pictures(for entries: [InspirationEntry], pageDirectory: String, folder: String,
+                         processing: ProcessingOptions = ProcessingOptions()) async throws -> [PhotoID: InspirationImages] {
+        _ = try await variantMaker.process(entries.map(\.photo), options: processing, progress: SilentProgress())
+        var result: [PhotoID: InspirationImages] = [:]
+        for entry in entries {
+            let photo = entry.photo
+            guard let original = thumbnail(of: photo.path, as: "\(photo.id)-original.jpg", pageDirectory, folder) else { continue }
+            var images = InspirationImages(original: original)
+            if let parameters = ProcessingService.parameters(for: photo, options: processing) {
+                let canonical = ProcessingService.canonical(parameters, quality: photo.facts.format == .jpeg ? processing.quality : nil)
+                for kind in SplashMode.allCases {
+                    guard let variant = (try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)) ?? nil,
+                          let path = thumbnail(of: variant.path, as: "\(photo.id)-\(kind.rawValue).jpg", pageDirectory, folder) else { continue }
+                    if kind == .show { images.show = path } else { images.hide = path }
+                }
+            }
+            result[photo.id] = images
+        }
+        return result
+    }
+
+    /// A JPEG of at most `thumbnailSize` pixels, upright, written under the page's folder; nil when
+    /// the source cannot be read (the page shows the entry without it).
+    private func thumbnail(of path: String, as name: String, _ pageDirectory: String, _ folder: String) -> String? {
+        guard let data = try? fileSystem.contents(of: path),
+              let decoded = try? decoder.decode(data, options: DecodeOptions(minimumLongSide: Self.thumbnailSize, appliesOrientation: true))
+        else { return nil }
+        let image = decoded.image.downscaled(toLongSide: Self.thumbnailSize)
+        guard let jpeg = try? encoder.encode(image, as: .jpeg, options: EncodeOptions(quality: 82)) else { return nil }
+        let relative = folder + "/" + name
+        guard (try? fileSystem.writeAtomically(jpeg, to: (pageDirectory as NSString).appendingPathComponent(relative))) != nil else {
+            return nil
+        }
+        return relative
+    }
+}

@@ -1,0 +1,107 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+@testable import Services
+import TestSupport
+import XCTest
+
+/// Makes "variants" that are fake photos of one grey, recorded in the catalogue as processing would.
+final class FakeVariantMaker: VariantMaking, @unchecked Sendable {
+    let files: FakeFileSystem
+    let catalogue: FakeCatalogue
+    var calls = 0
+
+    init(files: FakeFileSystem, catalogue: FakeCatalogue) {
+        self.files = files
+        self.catalogue = catalogue
+    }
+
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
+        calls += 1
+        for photo in photos {
+            guard let parameters = ProcessingService.parameters(for: photo, options: options) else { continue }
+            for kind in options.kinds {
+                let path = "/library/variants/\(photo.id)-\(kind.rawValue).jpg"
+                files[path] = FakePhoto.data(width: 1200, height: 900, seed: path, colour: "#777777")
+                try catalogue.recordVariant(Variant(photoID: photo.id, kind: kind.rawValue,
+                                                    parameters: ProcessingService.canonical(parameters, quality: options.quality), path: path,
+                                                    fileSize: 1, pixelSize: PixelSize(width: 1200, height: 900), sha256: "", createdAt: Date()))
+            }
+        }
+        return ProcessingSummary()
+    }
+}
+
+final class InspirationServiceTests: XCTestCase {
+    func photo(_ id: PhotoID, palette: [(String, Double)], accent: (String, Double)?) -> CataloguedPhoto {
+        let entries = palette.map { hex, weight in
+            PaletteEntry(lab: Lab(RGBA(parsing: hex)!), weight: weight, name: ColourName.nearest(to: Lab(RGBA(parsing: hex)!)))
+        }
+        let accentColour = accent.map { hex, coverage in
+            let lab = Lab(RGBA(parsing: hex)!)
+            return Accent(lab: lab, hue: lab.lch.h, coverage: coverage, name: ColourName.nearest(to: lab))
+        }
+        return CataloguedPhoto(id: id, path: "/photos/\(id).jpg", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
+                               facts: PhotoFacts(sha256: String(repeating: "a", count: 64), format: .jpeg,
+                                                 pixelSize: PixelSize(width: 4000, height: 3000), exif: nil,
+                                                 colours: ColourAnalysis(palette: entries, accent: accentColour)),
+                               importedAt: Date())
+    }
+
+    var library: [CataloguedPhoto] {
+        [
+            photo(1, palette: [("#2E8B2E", 1)], accent: ("#2E8B2E", 1)),                       // all green
+            photo(2, palette: [("#808080", 0.94), ("#D01020", 0.06)], accent: ("#D01020", 0.06)), // red bus in a grey street
+            photo(3, palette: [("#808080", 1)], accent: nil),                                  // grey
+            photo(4, palette: [("#808080", 0.94), ("#D01020", 0.06)], accent: ("#D01020", 0.06)), // the same again
+            photo(5, palette: [("#707070", 0.7), ("#D09050", 0.3)], accent: ("#D09050", 0.3)),    // a large soft orange awning
+            photo(6, palette: [], accent: nil),
+        ]
+    }
+
+    func testRanksTheSmallVividAccentsFirstStablyAndLeavesOutPhotosWithNothingToSplash() {
+        let ranked = InspirationService.rank(library)
+        XCTAssertEqual(ranked.map(\.photo.id), [2, 4, 5, 1], "ties keep the id order; grey photos are left out")
+        XCTAssertEqual(ranked.map(\.rank), [1, 2, 3, 4])
+        XCTAssertEqual(ranked[0].potential.score, ranked[1].potential.score)
+        XCTAssertEqual(InspirationService.rank(library, limit: 2).map(\.photo.id), [2, 4])
+    }
+
+    func testTheColourFilterMatchesTheAccentByNameOrCloseness() {
+        XCTAssertEqual(InspirationService.rank(library, colour: .name(.red)).map(\.photo.id), [2, 4])
+        XCTAssertEqual(InspirationService.rank(library, colour: .colour(Lab(RGBA(parsing: "#D59552")!))).map(\.photo.id), [5])
+        XCTAssertEqual(InspirationService.rank(library, colour: .name(.blue)).map(\.photo.id), [])
+    }
+
+    func testPicturesAreSmallUprightJPEGsBesideThePageLinkedRelatively() async throws {
+        let files = FakeFileSystem()
+        let catalogue = FakeCatalogue()
+        let encoder = RecordingEncoder()
+        for photo in library { files[photo.path] = FakePhoto.data(width: 1200, height: 900, seed: photo.path) }
+        let maker = FakeVariantMaker(files: files, catalogue: catalogue)
+        let service = InspirationService(fileSystem: files, decoder: FakePhotoCodec(), encoder: encoder, catalogue: catalogue,
+                                         variantMaker: maker)
+        let entries = InspirationService.rank(library, limit: 2)
+
+        let pictures = try await service.pictures(for: entries, pageDirectory: "/site", folder: "page_files")
+
+        XCTAssertEqual(maker.calls, 1)
+        XCTAssertEqual(pictures[2], InspirationImages(original: "page_files/2-original.jpg", show: "page_files/2-show.jpg",
+                                                      hide: "page_files/2-hide.jpg"))
+        XCTAssertEqual(Set(files.writtenPaths.filter { $0.hasPrefix("/site/") }),
+                       Set(["2", "4"].flatMap { id in ["original", "show", "hide"].map { "/site/page_files/\(id)-\($0).jpg" } }))
+        XCTAssertTrue(encoder.encoded.allSatisfy { max($0.image.width, $0.image.height) <= InspirationService.thumbnailSize })
+        XCTAssertTrue(encoder.encoded.allSatisfy { $0.format == .jpeg })
+    }
+
+    func testAnEntryWhoseFileIsGoneHasNoPictures() async throws {
+        let files = FakeFileSystem()
+        files.expectedMissing = ["/photos/2.jpg"]
+        let catalogue = FakeCatalogue()
+        let service = InspirationService(fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(), catalogue: catalogue,
+                                         variantMaker: FakeVariantMaker(files: files, catalogue: catalogue))
+        let pictures = try await service.pictures(for: InspirationService.rank(library, limit: 1), pageDirectory: "/site", folder: "f")
+        XCTAssertEqual(pictures, [:])
+    }
+}
