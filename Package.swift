@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: C libraries from Debian
@@ -77,6 +78,7 @@ let package = Package(
             dependencies: [
                 "Services", "Codecs", "Catalogue", "ColourScience", "Imaging", "Archives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         .executableTarget(name: "showhide", dependencies: ["ShowHideCLI"]),

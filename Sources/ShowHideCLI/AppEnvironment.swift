@@ -79,6 +79,11 @@ public struct AppEnvironment: Sendable {
         PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader)
     }
 
+    func processingService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ProcessingService {
+        ProcessingService(fileSystem: fileSystem, decoder: decoder, encoder: encoder, exifReader: exifReader, hasher: hasher,
+                          catalogue: catalogue, clock: clock, libraryDirectory: libraryDirectory)
+    }
+
     func importService(catalogue: any PhotoCatalogue) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
                       hasher: hasher, catalogue: catalogue, clock: clock)

@@ -129,10 +129,7 @@ struct ExportCommand: AsyncParsableCommand {
         let service = ExportService(
             fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
             exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue, clock: environment.clock,
-            variantMaker: ProcessingService(
-                fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
-                exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue,
-                clock: environment.clock, libraryDirectory: library.directory(in: environment)))
+            variantMaker: environment.processingService(catalogue: catalogue, libraryDirectory: library.directory(in: environment)))
         let progress: any ImportProgress = environment.console.errorsIsTerminal
             ? ProgressBar(console: environment.console, clock: environment.clock) : SilentProgress()
         do {

@@ -90,10 +90,7 @@ struct ProcessCommand: AsyncParsableCommand {
                 photos.append(photo)
             }
         }
-        let service = ProcessingService(
-            fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
-            exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue,
-            clock: environment.clock, libraryDirectory: library.directory(in: environment))
+        let service = environment.processingService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let progress: any ImportProgress = environment.console.errorsIsTerminal
             ? ProgressBar(console: environment.console, clock: environment.clock) : SilentProgress()
         let options = ProcessingOptions(target: target!, tolerance: tolerance, feather: feather, minimumChroma: minChroma,

@@ -12,7 +12,7 @@ public struct ShowHideCommand: AsyncParsableCommand {
         written. See Docs/Usage.md.
         """,
         version: "0.1.0",
-        subcommands: [GalleryCommand.self, ExportCommand.self, InspectCommand.self]
+        subcommands: [GalleryCommand.self, ExportCommand.self, InspireCommand.self, InspectCommand.self]
     )
 
     public init() {}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+@testable import ShowHideCLI
+import TestSupport
+import XCTest
+
+final class InspireCommandTests: XCTestCase {
+    let spy = SpyConsole()
+    let files = FakeFileSystem()
+    var catalogue: SQLiteCatalogue!
+
+    override func setUp() async throws {
+        catalogue = try SQLiteCatalogue.inMemory()
+        files["/lib/red.jpg"] = FakePhoto.data(width: 900, height: 600, seed: "red", make: "Canon", takenAt: "2020:05:06 07:08:09", colour: "#D01020")
+        files["/lib/grey.jpg"] = FakePhoto.data(width: 900, height: 600, seed: "grey", colour: "#808080")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        spy.output.clear()
+    }
+
+    func environment() -> AppEnvironment {
+        let catalogue = self.catalogue!
+        return AppEnvironment(console: spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: FakePhotoEncoder(),
+                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue },
+                              variables: ["SHOWHIDE_LIBRARY": "/library"], currentDirectory: "/work")
+    }
+
+    /// An entry for the page, with whatever a hostile file could put in its name and EXIF.
+    func hostileEntry() throws -> InspirationEntry {
+        let red = Lab(RGBA(parsing: "#D01020")!)
+        let colours = ColourAnalysis(palette: [PaletteEntry(lab: Lab(l: 50, a: 0, b: 0), weight: 0.9, name: .grey),
+                                               PaletteEntry(lab: red, weight: 0.1, name: .red)],
+                                     accent: Accent(lab: red, hue: red.lch.h, coverage: 0.1, name: .red))
+        let exif = ExifMetadata(make: "Evil", model: "<script>alert(1)</script>", lens: "\" onerror=\"alert(2)")
+        let photo = CataloguedPhoto(id: 7, path: "/p/a\"b<i>&amp;.jpg", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
+                                    facts: PhotoFacts(sha256: String(repeating: "b", count: 64), format: .jpeg,
+                                                      pixelSize: PixelSize(width: 10, height: 8), exif: exif, colours: colours),
+                                    importedAt: Date())
+        return InspirationEntry(rank: 1, photo: photo, potential: try XCTUnwrap(SplashPotential(colours)))
+    }
+
+    func testValidation() {
+        for arguments in [["--colour", "teal"], ["--json", "--html", "/p.html"], ["--limit", "-1"]] {
+            XCTAssertThrowsError(try InspireCommand.parse(arguments), "\(arguments)")
+        }
+    }
+
+    func testTheListInTheTerminalAndAsJSON() async throws {
+        try await InspireCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.count, 2, spy.output.text)
+        XCTAssertTrue(spy.output.lines[0].hasPrefix("#  ID  FILE"), spy.output.text)
+        XCTAssertTrue(spy.output.lines[1].contains("red.jpg"), spy.output.text)
+        XCTAssertTrue(spy.output.lines[1].contains("vivid red accent"), spy.output.text)
+        spy.output.clear()
+
+        try await InspireCommand.parse(["--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(json.count, 1, "the grey photo has nothing to splash")
+        XCTAssertEqual(json[0]["rank"] as? Int, 1)
+        let terms = try XCTUnwrap(json[0]["terms"] as? [String: Double])
+        XCTAssertEqual(Set(terms.keys), ["vividness", "size", "calm"])
+        XCTAssertEqual((json[0]["photo"] as? [String: Any])?["path"] as? String, "/lib/red.jpg")
+        spy.output.clear()
+
+        try await InspireCommand.parse(["--colour", "blue"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, [])
+        XCTAssertEqual(spy.errors.lines, ["No photo has an accent colour to splash."])
+    }
+
+    func testThePageAndItsPicturesAreWrittenAndLinkedRelatively() async throws {
+        try await InspireCommand.parse(["--html", "site/my page.html"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["wrote /work/site/my page.html: 1 photos, pictures in my page_files/"])
+        let page = String(decoding: try XCTUnwrap(files["/work/site/my page.html"]), as: UTF8.self)
+        let sources = try NSRegularExpression(pattern: "src=\"([^\"]*)\"").matches(in: page, range: NSRange(page.startIndex..., in: page))
+            .map { String(page[Range($0.range(at: 1), in: page)!]) }
+        XCTAssertEqual(sources.count, 3, "original, show and hide")
+        for source in sources {
+            let path = try XCTUnwrap(source.removingPercentEncoding)
+            XCTAssertFalse(path.hasPrefix("/"), "relative: \(source)")
+            XCTAssertNotNil(files["/work/site/" + path], "\(source) resolves beside the page")
+        }
+        XCTAssertEqual(page.components(separatedBy: "<article").count - 1, 1)
+    }
+
+    func testEveryTextFromAFileIsEscaped() throws {
+        let page = InspirationPage.render([try hostileEntry()], pictures: [7: InspirationImages(original: "f/7-original.jpg")],
+                                          generated: Date(timeIntervalSince1970: 0))
+        XCTAssertFalse(page.contains("<script"), "no script element")
+        XCTAssertFalse(page.contains("<i>"))
+        XCTAssertTrue(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the camera model shows as text")
+        XCTAssertTrue(page.contains("alt=\"a&quot;b&lt;i&gt;&amp;amp;.jpg\""), "attributes are escaped too")
+        XCTAssertFalse(page.contains("\" onerror=\""))
+        XCTAssertTrue(page.contains("no variant"), "missing variants are said, not broken images")
+        // Every element the page opens it closes (void elements aside).
+        for tag in ["article", "figure", "div", "dl", "p", "span", "main", "header"] {
+            XCTAssertEqual(page.components(separatedBy: "<\(tag)").count, page.components(separatedBy: "</\(tag)>").count, tag)
+        }
+    }
+}
