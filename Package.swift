@@ -109,6 +109,6 @@ let package = Package(
                                                          .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         // Benchmarks (XCTest `measure` blocks) on generated images: run in release mode by scripts/bench,
         // skipped by scripts/test.
-        .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging"]),
+        .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging", "Catalogue"]),
     ]
 )

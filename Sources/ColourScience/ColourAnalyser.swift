@@ -128,7 +128,10 @@ public struct ColourAnalyser: Sendable {
             guard chosen >= 0, largestSpread > 1e-9 else { break }
             let box = boxes.remove(at: chosen)
             let axis = Self.widestAxis(box)
-            let sorted = box.sorted { Self.coordinate($0.lab, axis) < Self.coordinate($1.lab, axis) }
+            // Sorted by the axis, ties in their order (as a stable sort): keys read once, not per comparison.
+            let keys = box.map { Self.coordinate($0.lab, axis) }
+            let order = box.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+            let sorted = order.map { box[$0] }
             let half = sorted.reduce(0) { $0 + $1.weight } / 2
             var running = 0.0
             var cut = 1
