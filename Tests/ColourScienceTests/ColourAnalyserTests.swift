@@ -1,4 +1,4 @@
-import ColourScience
+@testable import ColourScience
 import Imaging
 import TestSupport
 import XCTest
@@ -107,5 +107,35 @@ final class ColourAnalyserTests: XCTestCase {
         let weights = analysis.nameWeights
         XCTAssertEqual(weights[.red] ?? 0, 0.75, accuracy: 1e-9)
         XCTAssertEqual(weights[.blue] ?? 0, 0.25, accuracy: 1e-9)
+    }
+    func testTheMedianSplitIsTheOneASortWouldGive() {
+        // Random boxes with many ties: the same two halves as sorting along the axis and cutting where
+        // the running weight reaches half.
+        var state: UInt64 = 99
+        func next(_ range: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % range
+        }
+        for round in 0..<200 {
+            let count = 2 + next(60)
+            let box = (0..<count).map { _ in
+                ColourAnalyser.Point(lab: Lab(l: Double(next(5)), a: Double(next(300)) / 7, b: 0), weight: Double(1 + next(9)))
+            }
+            let axis = round % 2
+            let keys = box.map { ColourAnalyser.coordinate($0.lab, axis) }
+            let order = box.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+            let half = box.reduce(0) { $0 + $1.weight } / 2
+            var running = 0.0, cut = 1
+            for (position, index) in order.enumerated() {
+                running += box[index].weight
+                if running >= half { cut = min(max(position + 1, 1), count - 1); break }
+            }
+            let (left, right) = ColourAnalyser.splitAtWeightedMedian(box, axis: axis)
+            func sortedWeights(_ points: [ColourAnalyser.Point]) -> [Double] {
+                points.map { ColourAnalyser.coordinate($0.lab, axis) * 1000 + $0.weight }.sorted()
+            }
+            XCTAssertEqual(sortedWeights(left), sortedWeights(order[..<cut].map { box[$0] }), "round \(round)")
+            XCTAssertEqual(sortedWeights(right), sortedWeights(order[cut...].map { box[$0] }), "round \(round)")
+        }
     }
 }
