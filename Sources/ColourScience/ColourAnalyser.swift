@@ -35,10 +35,15 @@ public struct ColourAnalyser: Sendable {
         guard total > 0 else { return ColourAnalysis(palette: [], accent: nil) }
         let clusters = refinedClusters(points)
         var names: [ColourName: Double] = [:]
+        // Clusters the palette keeps unmerged are named once (naming is 55 CIEDE2000 differences).
+        var known: [Lab: ColourName] = [:]
         for cluster in clusters {
-            names[ColourName.nearest(to: cluster.lab), default: 0] += cluster.weight / total
+            let name = ColourName.nearest(to: cluster.lab)
+            known[cluster.lab] = name
+            names[name, default: 0] += cluster.weight / total
         }
-        return ColourAnalysis(palette: palette(clusters, total: total), accent: accent(points, total: total), nameWeights: names)
+        return ColourAnalysis(palette: palette(clusters, total: total, names: known), accent: accent(points, total: total),
+                              nameWeights: names)
     }
 
     // MARK: Sampling
@@ -48,6 +53,8 @@ public struct ColourAnalyser: Sendable {
         let step = max(1, (max(image.width, image.height) + maximumLongSide - 1) / maximumLongSide)
         var counts = [Int32](repeating: 0, count: 32_768)
         var sums = [Int32](repeating: 0, count: 32_768 * 3)
+        // The bins in the order first met, so that only they are read back, not all 32,768.
+        var used: [Int] = []
         image.bytes.withUnsafeBufferPointer { bytes in
             for y in stride(from: step / 2, to: image.height, by: step) {
                 var offset = (y * image.width + step / 2) * 4
@@ -55,6 +62,7 @@ public struct ColourAnalyser: Sendable {
                     if bytes[offset + 3] >= 128 {
                         let red = Int32(bytes[offset]), green = Int32(bytes[offset + 1]), blue = Int32(bytes[offset + 2])
                         let bin = Int((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3))
+                        if counts[bin] == 0 { used.append(bin) }
                         counts[bin] += 1
                         sums[bin * 3] += red
                         sums[bin * 3 + 1] += green
@@ -64,8 +72,11 @@ public struct ColourAnalyser: Sendable {
                 }
             }
         }
+        // In bin order, as before: the points' order decides ties later on.
+        used.sort()
         var points: [Point] = []
-        for bin in 0..<32_768 where counts[bin] > 0 {
+        points.reserveCapacity(used.count)
+        for bin in used {
             let count = Double(counts[bin])
             let table = SRGB.linearTable
             // The bin's mean in sRGB, linearised by interpolating the table.
@@ -100,7 +111,7 @@ public struct ColourAnalyser: Sendable {
         return assign(points, to: centres).filter { $0.weight > 0 }
     }
 
-    func palette(_ refined: [Cluster], total: Double) -> [PaletteEntry] {
+    func palette(_ refined: [Cluster], total: Double, names: [Lab: ColourName] = [:]) -> [PaletteEntry] {
         var clusters = refined
         merge(&clusters)
         clusters.sort { first, second in
@@ -108,7 +119,7 @@ public struct ColourAnalyser: Sendable {
             return (first.lab.l, first.lab.a, first.lab.b) < (second.lab.l, second.lab.a, second.lab.b)
         }
         return clusters.prefix(maximumEntries).map {
-            PaletteEntry(lab: $0.lab, weight: $0.weight / total, name: ColourName.nearest(to: $0.lab))
+            PaletteEntry(lab: $0.lab, weight: $0.weight / total, name: names[$0.lab] ?? ColourName.nearest(to: $0.lab))
         }
     }
 
