@@ -45,4 +45,10 @@ public protocol PhotoCatalogue: Sendable {
     func recordVariant(_ variant: Variant) throws
     /// Every variant file the catalogue knows, to tell stray files from recorded ones.
     func variantPaths() throws -> Set<String>
+    /// Every recorded variant, by photo.
+    func allVariants() throws -> [Variant]
+    /// Forgets the variant recorded at `path` (its file is gone).
+    func removeVariant(atPath path: String) throws
+    /// SQLite's `PRAGMA integrity_check`: "ok", or what is wrong.
+    func integrityCheck() throws -> String
 }

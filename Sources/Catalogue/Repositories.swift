@@ -245,6 +245,10 @@ struct VariantRepository {
                          arguments: [photoID, kind, parameters]).map(variant(from:))
     }
 
+    func all() throws -> [Variant] {
+        try Row.fetchAll(db, sql: "SELECT * FROM variant ORDER BY photo_id, created_at, kind").map(variant(from:))
+    }
+
     func variants(of photoID: PhotoID) throws -> [Variant] {
         try Row.fetchAll(db, sql: "SELECT * FROM variant WHERE photo_id = ? ORDER BY created_at, kind", arguments: [photoID])
             .map(variant(from:))

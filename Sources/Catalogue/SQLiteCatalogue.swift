@@ -98,6 +98,14 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try writer.read { Set(try String.fetchAll($0, sql: "SELECT path FROM variant")) }
     }
 
+    public func allVariants() throws -> [Variant] {
+        try writer.read { try VariantRepository(db: $0).all() }
+    }
+
+    public func removeVariant(atPath path: String) throws {
+        try writer.write { try $0.execute(sql: "DELETE FROM variant WHERE path = ?", arguments: [path]) }
+    }
+
     public func search(_ search: ColourSearch) throws -> [ColourMatch] {
         try writer.read { db in
             let hits = try ColourRepository(db: db).search(search)

@@ -60,8 +60,11 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         }
     }
 
+    /// Every photo, in id order; filters are SQLite's business (a filtered query fails the test).
     public func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
-        XCTFail("FakeCatalogue does not filter; use SQLiteCatalogue for listings")
+        if query.takenSince != nil || query.takenUntil != nil || query.camera != nil || query.limit != nil {
+            XCTFail("FakeCatalogue does not filter; use SQLiteCatalogue for listings")
+        }
         return allPhotos
     }
 
@@ -93,6 +96,17 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
 
     /// Every recorded variant.
     public var variants: [Variant] { lock.withLock { variantRows } }
+
+    public func allVariants() throws -> [Variant] { variants }
+
+    public func removeVariant(atPath path: String) throws {
+        lock.withLock { variantRows.removeAll { $0.path == path } }
+    }
+
+    /// What `integrityCheck()` says.
+    public var integrity = "ok"
+
+    public func integrityCheck() throws -> String { integrity }
 
     public func failures() throws -> [ImportFailure] {
         lock.withLock { state.failures.values.sorted { $0.path < $1.path } }

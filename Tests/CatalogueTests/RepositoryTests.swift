@@ -25,6 +25,22 @@ final class RepositoryTests: XCTestCase {
         allTags: ["IFD0.Make": "Canon", "EXIF.ISOSpeedRatings": "100"]
     )
 
+    func testVariantsAreListedAndForgottenByPathAndTheDatabaseChecksOK() throws {
+        let id = try insert("/photos/a.jpg", sha: "a")
+        let show = Variant(photoID: id, kind: "show", parameters: "{}", path: "/lib/v/show.jpg", fileSize: 10,
+                           pixelSize: PixelSize(width: 4, height: 3), sha256: "s", createdAt: day)
+        var hide = show
+        hide.kind = "hide"
+        hide.path = "/lib/v/hide.jpg"
+        try catalogue.recordVariant(show)
+        try catalogue.recordVariant(hide)
+        XCTAssertEqual(try catalogue.allVariants().map(\.path), ["/lib/v/hide.jpg", "/lib/v/show.jpg"])
+        try catalogue.removeVariant(atPath: "/lib/v/show.jpg")
+        XCTAssertEqual(try catalogue.allVariants(), [hide])
+        XCTAssertEqual(try catalogue.photo(id: id)?.variants, [hide])
+        XCTAssertEqual(try catalogue.integrityCheck(), "ok")
+    }
+
     func testAPhotoAndItsEXIFRoundTrip() throws {
         let id = try insert("/photos/a.jpg", sha: "a", exif: fullExif)
         let photo = try XCTUnwrap(try catalogue.photo(id: id))
