@@ -1,0 +1,75 @@
+import Catalogue
+import Foundation
+
+/// What `gallery check` found: the database's own check, photos whose files are gone or changed
+/// since import, variant rows whose files are gone, and files under `variants/` no row records.
+public struct CheckReport: Sendable {
+    public struct PhotoProblem: Equatable, Sendable {
+        public var id: PhotoID
+        public var path: String
+    }
+
+    /// SQLite's integrity check: "ok", or what is wrong.
+    public var integrity = "ok"
+    public var photos = 0
+    public var missingPhotos: [PhotoProblem] = []
+    public var changedPhotos: [PhotoProblem] = []
+    public var variantsWithoutFiles: [Variant] = []
+    public var strayVariantFiles: [String] = []
+    /// With repair: what was removed (variant rows without files, stray files).
+    public var removedVariantRows = 0
+    public var removedStrayFiles = 0
+
+    public init() {}
+
+    /// Nothing wrong is left (after a repair, what it could not repair).
+    public var isClean: Bool {
+        integrity == "ok" && missingPhotos.isEmpty && changedPhotos.isEmpty
+            && variantsWithoutFiles.count == removedVariantRows && strayVariantFiles.count == removedStrayFiles
+    }
+}
+
+/// Verifies the catalogue against the disk and changes nothing unless asked to repair. A repair only
+/// removes what is certainly dead: variant rows whose files are gone and files under `variants/` that
+/// no row records. Photos whose files are missing or changed are reported, never removed: the drive
+/// may be unmounted, and `gallery import` analyses changed files again.
+public struct CatalogueCheck: Sendable {
+    private let fileSystem: any FileSystem
+    private let catalogue: any PhotoCatalogue
+    private let variantsDirectory: String
+
+    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String) {
+        self.fileSystem = fileSystem
+        self.catalogue = catalogue
+        variantsDirectory = (libraryDirectory as NSString).appendingPathComponent("variants")
+    }
+
+    public func run(repair: Bool) throws -> CheckReport {
+        var report = CheckReport()
+        report.integrity = try catalogue.integrityCheck()
+        let photos = try catalogue.photos(matching: PhotoQuery(sort: .imported))
+        report.photos = photos.count
+        for photo in photos {
+            guard let found = fileSystem.walk([photo.path]).files.first else {
+                report.missingPhotos.append(.init(id: photo.id, path: photo.path))
+                continue
+            }
+            if found.stamp != photo.stamp { report.changedPhotos.append(.init(id: photo.id, path: photo.path)) }
+        }
+        let variants = try catalogue.allVariants()
+        report.variantsWithoutFiles = variants.filter { !fileSystem.exists($0.path) }
+        let recorded = Set(variants.map(\.path))
+        report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
+        if repair {
+            for variant in report.variantsWithoutFiles {
+                try catalogue.removeVariant(atPath: variant.path)
+                report.removedVariantRows += 1
+            }
+            for path in report.strayVariantFiles {
+                try fileSystem.remove(path)
+                report.removedStrayFiles += 1
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,71 @@
+import Catalogue
+import Foundation
+import Imaging
+@testable import Services
+import TestSupport
+import XCTest
+
+final class CatalogueCheckTests: XCTestCase {
+    let files = FakeFileSystem()
+    let codec = FakePhotoCodec()
+    let catalogue = FakeCatalogue()
+    let clock = FakeClock()
+
+    /// Three red photos imported and processed (two variants each).
+    func library() async throws -> [CataloguedPhoto] {
+        for name in ["a", "b", "c"] {
+            files["/photos/\(name).jpg"] = FakePhoto.data(width: 8, height: 6, seed: name, colour: "#D01020")
+        }
+        _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                    catalogue: catalogue, clock: clock).importPhotos(from: ["/photos"])
+        let photos = catalogue.allPhotos
+        _ = try await ProcessingService(fileSystem: files, decoder: codec, encoder: RecordingEncoder(), exifReader: FakeExifReader(),
+                                        hasher: CryptoHasher(), catalogue: catalogue, clock: clock, libraryDirectory: "/library")
+            .process(photos)
+        return photos
+    }
+
+    func check() -> CatalogueCheck {
+        CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library")
+    }
+
+    func testAHealthyCatalogueIsClean() async throws {
+        _ = try await library()
+        let report = try check().run(repair: false)
+        XCTAssertEqual(report.photos, 3)
+        XCTAssertEqual(report.integrity, "ok")
+        XCTAssertTrue(report.isClean)
+        XCTAssertEqual(report.strayVariantFiles, [])
+    }
+
+    func testFindsEveryKindOfProblemAndChangesNothingUnlessAskedToRepair() async throws {
+        let photos = try await library()
+        try files.remove("/photos/a.jpg")
+        files.setStamp(FileStamp(size: 99, modifiedAtNanoseconds: 5), for: "/photos/b.jpg")
+        let lost = try XCTUnwrap(catalogue.variants.first { $0.photoID == photos[2].id })
+        try files.remove(lost.path)
+        files["/library/variants/ab/stray.jpg"] = Data("stray".utf8)
+        catalogue.integrity = "row 3 missing from index photo_path"
+        let writes = files.writtenPaths.count
+
+        let report = try check().run(repair: false)
+
+        XCTAssertEqual(report.missingPhotos, [.init(id: photos[0].id, path: "/photos/a.jpg")])
+        XCTAssertEqual(report.changedPhotos, [.init(id: photos[1].id, path: "/photos/b.jpg")])
+        XCTAssertEqual(report.variantsWithoutFiles.map(\.path), [lost.path])
+        XCTAssertEqual(report.strayVariantFiles, ["/library/variants/ab/stray.jpg"])
+        XCTAssertEqual(report.integrity, "row 3 missing from index photo_path")
+        XCTAssertFalse(report.isClean)
+        XCTAssertEqual(catalogue.variants.count, 6, "nothing removed without --repair")
+        XCTAssertNotNil(files["/library/variants/ab/stray.jpg"])
+        XCTAssertEqual(files.writtenPaths.count, writes)
+
+        let repaired = try check().run(repair: true)
+        XCTAssertEqual(repaired.removedVariantRows, 1)
+        XCTAssertEqual(repaired.removedStrayFiles, 1)
+        XCTAssertEqual(catalogue.variants.count, 5)
+        XCTAssertNil(files["/library/variants/ab/stray.jpg"])
+        XCTAssertEqual(catalogue.allPhotos.count, 3, "photos are never removed: the drive may be unmounted")
+        XCTAssertFalse(repaired.isClean, "the missing and changed photos are still there to be dealt with")
+    }
+}

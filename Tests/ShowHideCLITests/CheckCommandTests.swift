@@ -1,0 +1,58 @@
+import ArgumentParser
+import Catalogue
+import Foundation
+import Services
+@testable import ShowHideCLI
+import TestSupport
+import XCTest
+
+final class CheckCommandTests: XCTestCase {
+    let spy = SpyConsole()
+    let files = FakeFileSystem()
+    var catalogue: SQLiteCatalogue!
+
+    override func setUp() async throws {
+        catalogue = try SQLiteCatalogue.inMemory()
+        files["/lib/red.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "red", colour: "#D01020")
+        files["/lib/blue.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "blue", colour: "#1F5AA6")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        try await ProcessCommand.parse(["--all"]).run(in: environment())
+        spy.output.clear()
+        spy.errors.clear()
+    }
+
+    func environment() -> AppEnvironment {
+        let catalogue = self.catalogue!
+        return AppEnvironment(console: spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(),
+                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue },
+                              variables: ["SHOWHIDE_LIBRARY": "/library"])
+    }
+
+    func testACleanCatalogue() throws {
+        try CheckCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["integrity: ok", "photos: 2, missing files 0, changed since import 0",
+                                          "variants: 0 without a file, 0 stray files"])
+    }
+
+    func testProblemsAreListedRepairedWhenAskedAndSetTheExitStatus() throws {
+        try files.remove("/lib/blue.jpg")
+        files["/library/variants/zz/leftover.jpg"] = Data("x".utf8)
+        do {
+            try CheckCommand.parse([]).run(in: environment())
+            XCTFail("problems were found")
+        } catch {
+            XCTAssertEqual(error as? ExitCode, ExitStatus.someFilesFailed)
+        }
+        XCTAssertTrue(spy.output.lines.contains("  missing: photo 1 /lib/blue.jpg"), spy.output.text)
+        XCTAssertTrue(spy.output.lines.contains("  stray: /library/variants/zz/leftover.jpg"), spy.output.text)
+        XCTAssertNotNil(files["/library/variants/zz/leftover.jpg"])
+        spy.output.clear()
+
+        XCTAssertThrowsError(try CheckCommand.parse(["--repair", "--json"]).run(in: environment()))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["removedStrayFiles"] as? Int, 1)
+        XCTAssertEqual(json["clean"] as? Bool, false, "the missing photo is still reported")
+        XCTAssertNil(files["/library/variants/zz/leftover.jpg"])
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).count, 2)
+    }
+}
