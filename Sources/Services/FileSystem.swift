@@ -69,10 +69,9 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func writeAtomically(_ data: Data, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.makeFolders((path as NSString).deletingLastPathComponent)
         let temporary = path + "." + UUID().uuidString + partialFileSuffix
-        try data.write(to: URL(fileURLWithPath: temporary))
+        try Self.create(temporary, with: data)
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: temporary)
@@ -82,6 +81,37 @@ public struct LocalFileSystem: FileSystem {
 
     public func remove(_ path: String) throws {
         try FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A new file holding `data`, created with mode 0664 less the user's umask: the umask decides, and
+    /// the file is never writable by others whatever it is.
+    static func create(_ path: String, with data: Data) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o664)
+        guard descriptor >= 0 else { throw posixError("cannot create \(path)") }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw posixError("cannot write \(path)")
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// The folder and any missing parents, each with mode 0775 less the umask (never writable by others).
+    static func makeFolders(_ path: String) throws {
+        var info = stat()
+        if path.isEmpty || stat(path, &info) == 0 { return }
+        try makeFolders((path as NSString).deletingLastPathComponent)
+        guard mkdir(path, 0o775) == 0 || errno == EEXIST else { throw posixError("cannot create the folder \(path)") }
+    }
+
+    private static func posixError(_ what: String) -> CocoaError {
+        CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
     }
 
     public func walk(_ roots: [String]) -> WalkResult {

@@ -74,6 +74,32 @@ final class LocalFileSystemTests: XCTestCase {
         ])
     }
 
+    func testWritingAtomicallyMakesFoldersReplacesAndLeavesNoTemporaryFile() throws {
+        let path = root + "/new/deeper/file.jpg"
+        try fileSystem.writeAtomically(Data("first".utf8), to: path)
+        try fileSystem.writeAtomically(Data("second".utf8), to: path)
+        XCTAssertEqual(try fileSystem.contents(of: path), Data("second".utf8))
+        XCTAssertEqual(try manager.contentsOfDirectory(atPath: root + "/new/deeper"), ["file.jpg"])
+        try write("plain")
+        XCTAssertThrowsError(try fileSystem.writeAtomically(Data(), to: root + "/plain/under-a-file.jpg"))
+    }
+
+    func testFilesFollowTheUmaskAndAreNeverWritableByOthers() throws {
+        func modes(writingUnder mask: mode_t) throws -> (folder: mode_t, file: mode_t) {
+            let previous = umask(mask)
+            defer { umask(previous) }
+            let path = root + "/mode-\(mask)/file.jpg"
+            try fileSystem.writeAtomically(Data("x".utf8), to: path)
+            var folder = stat(), file = stat()
+            XCTAssertEqual(stat(root + "/mode-\(mask)", &folder), 0)
+            XCTAssertEqual(stat(path, &file), 0)
+            return (folder.st_mode & 0o777, file.st_mode & 0o777)
+        }
+        XCTAssertTrue(try modes(writingUnder: 0o022) == (0o755, 0o644))
+        XCTAssertTrue(try modes(writingUnder: 0o077) == (0o700, 0o600))
+        XCTAssertTrue(try modes(writingUnder: 0) == (0o775, 0o664), "even with no umask, others cannot write")
+    }
+
     func testExistenceAndContents() throws {
         try write("a.jpg", "abc")
         XCTAssertTrue(fileSystem.exists(root + "/a.jpg"))
