@@ -227,12 +227,22 @@ public struct ProcessingService: Sendable {
 
     /// `work` on each item at once, results in the items' order.
     static func concurrently<Item: Sendable, Output>(_ items: [Item], _ work: @Sendable (Item) -> Output) -> [Output] {
-        var results = [Output?](repeating: nil, count: items.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: items.count) { slots[$0] = work(items[$0]) }
+        let slots = Slots<Output>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            let output = work(items[index])
+            slots.lock.withLock { slots.values[index] = output }
         }
-        return results.map { $0! }
+        return slots.values.map { $0! }
+    }
+
+    /// Results filled in from several threads, under a lock.
+    private final class Slots<Output>: @unchecked Sendable {
+        let lock = NSLock()
+        var values: [Output?]
+
+        init(count: Int) {
+            values = Array(repeating: nil, count: count)
+        }
     }
 
     /// Temporary files a crash left behind under the variants folder.
