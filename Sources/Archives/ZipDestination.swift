@@ -37,7 +37,7 @@ public final class ZipDestination: ExportDestination {
             try? files.removeItem(atPath: temporary)
             archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create, pathEncoding: nil)
         } catch {
-            throw ExportError.cannotWrite(chosen, Self.describe(error))
+            throw ExportError.cannotWrite(chosen, PhotoInspector.describe(error))
         }
     }
 
@@ -58,7 +58,7 @@ public final class ZipDestination: ExportDestination {
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         } catch {
-            throw ExportError.cannotWrite("\(location) (entry \(name))", Self.describe(error))
+            throw ExportError.cannotWrite("\(location) (entry \(name))", PhotoInspector.describe(error))
         }
         names.insert(name)
     }
@@ -70,16 +70,12 @@ public final class ZipDestination: ExportDestination {
             if FileManager.default.fileExists(atPath: location) { try FileManager.default.removeItem(atPath: location) }
             try FileManager.default.moveItem(atPath: temporary, toPath: location)
         } catch {
-            throw ExportError.cannotWrite(location, Self.describe(error))
+            throw ExportError.cannotWrite(location, PhotoInspector.describe(error))
         }
     }
 
     public func abandon() {
         archive = nil
         try? FileManager.default.removeItem(atPath: temporary)
-    }
-
-    static func describe(_ error: any Error) -> String {
-        (error as? LocalizedError)?.errorDescription ?? String(describing: error)
     }
 }

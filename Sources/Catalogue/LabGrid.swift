@@ -43,7 +43,6 @@ enum LabGrid {
 
     /// How fast ΔE00 can change per unit of Lab distance, with a margin over the 1.53 measured.
     static let steepness = 1.8
-    private static let finest = side / 2
 
     /// CIEDE2000 jumps where the mean hue of the two colours flips, which happens only for colours of
     /// nearly opposite hue — close to each other only near the grey axis. The jumps measured there are
@@ -57,32 +56,24 @@ enum LabGrid {
 
     private static func collect(from corner: Corner, side cube: Double, target: Lab, within: Double, slack: Double,
                                 into cells: inout [Cell]) {
-        guard corner.l <= 100, let _ = nearest(corner, cube, target, within, slack) else { return }
+        guard corner.l <= 100, nearest(corner, cube, target, within, slack) != nil else { return }
+        let half = cube / 2
         if cube > side {
-            let half = cube / 2
-            for dl in [0, half] { for da in [0, half] { for db in [0, half] {
-                collect(from: (corner.l + dl, corner.a + da, corner.b + db), side: half, target: target, within: within,
-                        slack: slack, into: &cells)
-            } } }
-        } else if anyPartMayHold(corner, cube / 2, target, within, slack) {
-            // The cell's nearest colour: the least bound over its eight halves (finer would cost more than it saves).
-            let half = cube / 2
-            var nearest = within
-            for dl in [0, half] { for da in [0, half] { for db in [0, half] {
-                let part = (corner.l + dl, corner.a + da, corner.b + db)
-                if let bound = self.nearest(part, half, target, within, slack) { nearest = min(nearest, bound) }
-            } } }
-            cells.append(Cell(number: cell(of: Lab(l: corner.l + half, a: corner.a + half, b: corner.b + half)), nearest: nearest))
+            for part in parts(of: corner, half) {
+                collect(from: part, side: half, target: target, within: within, slack: slack, into: &cells)
+            }
+            return
         }
+        // A cell is read when one of its eight halves may hold a match; its nearest colour is the least
+        // bound over them (finer would cost more than it saves).
+        let bounds = parts(of: corner, half).compactMap { nearest($0, half, target, within, slack) }
+        guard let least = bounds.min() else { return }
+        cells.append(Cell(number: cell(of: Lab(l: corner.l + half, a: corner.a + half, b: corner.b + half)), nearest: least))
     }
 
-    private static func anyPartMayHold(_ corner: Corner, _ half: Double, _ target: Lab, _ within: Double, _ slack: Double) -> Bool {
-        for dl in [0, half] { for da in [0, half] { for db in [0, half] {
-            let part = (corner.l + dl, corner.a + da, corner.b + db)
-            guard nearest(part, half, target, within, slack) != nil else { continue }
-            if half <= finest || anyPartMayHold(part, half / 2, target, within, slack) { return true }
-        } } }
-        return false
+    /// The corners of the eight cubes of side `half` that make up the cube at `corner`.
+    private static func parts(of corner: Corner, _ half: Double) -> [Corner] {
+        [0, half].flatMap { dl in [0, half].flatMap { da in [0, half].map { db in (corner.l + dl, corner.a + da, corner.b + db) } } }
     }
 
     /// A lower bound on ΔE00 from the target to any colour of the cube, nil when it exceeds `within`.

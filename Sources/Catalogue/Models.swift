@@ -120,6 +120,25 @@ public enum ColourTarget: Equatable, Sendable {
     case name(ColourName)
     /// A colour: photos ranked by how much of their palette lies within a ΔE00 of it, closer counting more.
     case colour(Lab)
+
+    /// What a user typed: a colour name ("red", "gray"), "#RRGGBB" or "rgb(r,g,b)"; nil for anything else.
+    public init?(parsing text: String) {
+        if let name = ColourName(parsing: text) {
+            self = .name(name)
+        } else if let rgba = RGBA(parsing: text) {
+            self = .colour(Lab(rgba))
+        } else {
+            return nil
+        }
+    }
+
+    /// The colour itself: a name's focal colour.
+    public var lab: Lab {
+        switch self {
+        case let .name(name): return name.focalLab
+        case let .colour(lab): return lab
+        }
+    }
 }
 
 /// A search by colour, with the listing's filters.
@@ -192,5 +211,12 @@ public struct Variant: Equatable, Sendable {
         self.pixelSize = pixelSize
         self.sha256 = sha256
         self.createdAt = createdAt
+    }
+
+    /// The parameters as numbers by name, read from their canonical JSON text.
+    public var parameterValues: [String: Double] { Self.parameterValues(parameters) }
+
+    public static func parameterValues(_ canonical: String) -> [String: Double] {
+        (try? JSONDecoder().decode([String: Double].self, from: Data(canonical.utf8))) ?? [:]
     }
 }

@@ -155,9 +155,9 @@ public struct ColourAnalyser: Sendable {
         let low = keys.min()!, high = keys.max()!
         let buckets = 256
         let scale = high > low ? Double(buckets) * 0.999_999 / (high - low) : 0
-        func bucket(_ index: Int) -> Int { Int((keys[index] - low) * scale) }
+        let bucketOf = keys.map { Int(($0 - low) * scale) }
         var weights = [Double](repeating: 0, count: buckets)
-        for index in box.indices { weights[bucket(index)] += box[index].weight }
+        for index in box.indices { weights[bucketOf[index]] += box[index].weight }
         let half = weights.reduce(0, +) / 2
         var running = 0.0
         var median = 0
@@ -165,7 +165,7 @@ public struct ColourAnalyser: Sendable {
             running += weights[median]
             median += 1
         }
-        let candidates = box.indices.filter { bucket($0) == median }.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
+        let candidates = box.indices.filter { bucketOf[$0] == median }.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
         var pivot = candidates.last!
         for index in candidates {
             running += box[index].weight
@@ -174,14 +174,14 @@ public struct ColourAnalyser: Sendable {
                 break
             }
         }
-        func isLeft(_ index: Int) -> Bool { keys[index] != keys[pivot] ? keys[index] < keys[pivot] : index <= pivot }
-        var left = box.indices.filter(isLeft)
-        var right = box.indices.filter { !isLeft($0) }
-        if right.isEmpty {
-            left.removeAll { $0 == pivot }
-            right = [pivot]
+        func precedesPivot(_ index: Int) -> Bool { keys[index] != keys[pivot] ? keys[index] < keys[pivot] : index < pivot }
+        // When the pivot comes last, it goes right, so that neither side is empty.
+        let pivotGoesRight = box.indices.allSatisfy { $0 == pivot || precedesPivot($0) }
+        var left: [Point] = [], right: [Point] = []
+        for index in box.indices {
+            if precedesPivot(index) || (index == pivot && !pivotGoesRight) { left.append(box[index]) } else { right.append(box[index]) }
         }
-        return (left.map { box[$0] }, right.map { box[$0] })
+        return (left, right)
     }
 
     /// Each point to its nearest centre; the weighted means of what each centre got.

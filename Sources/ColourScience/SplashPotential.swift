@@ -26,11 +26,11 @@ public struct SplashPotential: Equatable, Sendable {
         guard let accent = colours.accent else { return nil }
         let chroma = accent.lab.lch.c
         let coverage = min(max(accent.coverage, 0), 1)
-        vividness = Self.smoothstep((chroma - 20) / 60)
+        vividness = SplashParameters.smoothstep((chroma - 20) / 60)
         let octaves = log(max(coverage, 1e-6) / 0.08)
-        size = Self.smoothstep(coverage / 0.03) * exp(-octaves * octaves / 2)
+        size = SplashParameters.smoothstep(coverage / 0.03) * exp(-octaves * octaves / 2)
         let rest = colours.palette.filter { !Self.belongs($0, to: accent) }
-        let competing = rest.reduce(0) { $0 + $1.weight * Self.smoothstep(($1.lab.lch.c - 12) / 30) }
+        let competing = rest.reduce(0) { $0 + $1.weight * SplashParameters.smoothstep(($1.lab.lch.c - 12) / 30) }
         calm = 1 - min(1, competing / max(1 - coverage, 0.05))
         score = (100 * vividness * size * calm * 10).rounded() / 10
         reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, rest: rest, calm: calm)
@@ -57,10 +57,5 @@ public struct SplashPotential: Equatable, Sendable {
             }
         }
         return text
-    }
-
-    static func smoothstep(_ x: Double) -> Double {
-        let t = min(max(x, 0), 1)
-        return t * t * (3 - 2 * t)
     }
 }

@@ -9,9 +9,8 @@ extension RGBAImage {
     public func downscaled(toLongSide longSide: Int) -> RGBAImage {
         precondition(longSide > 0, "the long side must be positive")
         guard max(width, height) > longSide else { return self }
-        let scale = Double(longSide) / Double(max(width, height))
-        let newWidth = max(1, Int((Double(width) * scale).rounded()))
-        let newHeight = max(1, Int((Double(height) * scale).rounded()))
+        let size = PixelSize(width: width, height: height).fitting(longSide: longSide)
+        let newWidth = size.width, newHeight = size.height
         // Horizontal pass into premultiplied floating point, then vertical.
         let columns = Self.coverage(from: width, to: newWidth)
         let rows = Self.coverage(from: height, to: newHeight)

@@ -122,4 +122,11 @@ public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public var pixelCount: Int { width * height }
     public var description: String { "\(width)×\(height)" }
+
+    /// This size made smaller, aspect kept, so that its long side is at most `longSide`; itself when it fits.
+    public func fitting(longSide: Int) -> PixelSize {
+        guard max(width, height) > longSide else { return self }
+        let scale = Double(longSide) / Double(max(width, height))
+        return PixelSize(width: max(1, Int((Double(width) * scale).rounded())), height: max(1, Int((Double(height) * scale).rounded())))
+    }
 }

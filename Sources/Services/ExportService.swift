@@ -254,12 +254,10 @@ public struct ExportService: Sendable {
         guard let kind = SplashMode(rawValue: variant.rawValue) else {
             return Source(path: photo.path, format: photo.facts.format, pixelSize: photo.facts.pixelSize, parameters: nil)
         }
-        guard let parameters = ProcessingService.parameters(for: photo, options: options.processing) else { return nil }
-        let canonical = ProcessingService.canonical(parameters, quality: photo.facts.format == .jpeg ? options.quality : nil)
-        let decoded = (try? JSONDecoder().decode([String: Double].self, from: Data(canonical.utf8)))
+        guard let (_, canonical) = ProcessingService.variantParameters(for: photo, options: options.processing) else { return nil }
         let made = (try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)) ?? nil
         return Source(path: made?.path, format: photo.facts.format, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
-                      parameters: decoded)
+                      parameters: Variant.parameterValues(canonical))
     }
 
     private func outputFormat(_ source: Source, _ options: ExportOptions) -> ImageFormat {
@@ -272,11 +270,7 @@ public struct ExportService: Sendable {
 
     /// The size a file will have: the source's, made smaller to the largest long side.
     private func outputSize(_ source: Source, _ options: ExportOptions) -> PixelSize {
-        let size = source.pixelSize
-        guard let limit = options.maximumLongSide, max(size.width, size.height) > limit else { return size }
-        let scale = Double(limit) / Double(max(size.width, size.height))
-        return PixelSize(width: max(1, Int((Double(size.width) * scale).rounded())),
-                         height: max(1, Int((Double(size.height) * scale).rounded())))
+        options.maximumLongSide.map(source.pixelSize.fitting(longSide:)) ?? source.pixelSize
     }
 
     private func claimName(for photo: CataloguedPhoto, _ variant: ExportVariant, source: Source, options: ExportOptions,

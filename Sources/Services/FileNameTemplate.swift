@@ -12,9 +12,17 @@ public struct FileNameTemplate: Equatable, Sendable {
     static let componentLimit = 200
 
     public let text: String
+    /// The template read once: literal text and fields, in order.
+    private let parts: [Part]
+
+    private enum Part: Equatable, Sendable {
+        case literal(String)
+        case field(String)
+    }
 
     public init(_ text: String) throws(ExportError) {
         guard !text.isEmpty else { throw .badTemplate(text, "it is empty") }
+        var parts: [Part] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             guard let close = rest[open...].firstIndex(of: "}") else { throw .badTemplate(text, "a { is not closed") }
@@ -22,32 +30,32 @@ public struct FileNameTemplate: Equatable, Sendable {
             guard Self.fields.contains(field) else {
                 throw .badTemplate(text, "{\(field)} is not a field (fields: \(Self.fields.sorted().map { "{\($0)}" }.joined(separator: ", ")))")
             }
+            parts += [.literal(String(rest[..<open])), .field(field)]
             rest = rest[rest.index(after: close)...]
         }
         self.text = text
+        self.parts = parts + [.literal(String(rest))]
     }
 
     /// The relative path for these values (keys as in `fields`; `ext` without its dot). Always ends in
     /// `.ext`, and is never empty, absolute or outside the destination.
     public func render(_ values: [String: String]) -> String {
-        var rendered = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            rendered += rest[..<open]
-            let field = String(rest[rest.index(after: open)..<close])
-            rendered += Self.safe(values[field] ?? "")
-            rest = rest[rest.index(after: close)...]
-        }
-        rendered += rest
+        let rendered = parts.map { part -> String in
+            switch part {
+            case let .literal(text): return text
+            case let .field(field): return Self.safe(values[field] ?? "")
+            }
+        }.joined()
         let ext = Self.safe(values["ext"] ?? "")
-        var components = rendered.split(separator: "/", omittingEmptySubsequences: true).map { Self.component(String($0)) }
-            .filter { !$0.isEmpty }
-        // A last component that is only its extension (`.jpg` lost its dot) has lost its name.
-        if components.last == nil || components.last == ext { components = Array(components.dropLast()) + [Self.safe("photo-\(values["id"] ?? "")")] }
-        var last = components.removeLast()
-        if !ext.isEmpty && !last.hasSuffix("." + ext) { last += "." + ext }
-        components.append(Self.limited(last, keeping: ext.isEmpty ? "" : "." + ext))
-        return components.joined(separator: "/")
+        let suffix = ext.isEmpty ? "" : "." + ext
+        var raw = rendered.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // The file's own name is judged without its extension: a name of only ".jpg" is no name.
+        var stem = raw.popLast() ?? ""
+        if !suffix.isEmpty && stem.hasSuffix(suffix) { stem.removeLast(suffix.count) }
+        stem = Self.component(stem)
+        if stem.isEmpty { stem = Self.safe("photo-\(values["id"] ?? "")") }
+        let folders = raw.map(Self.component).filter { !$0.isEmpty }
+        return (folders + [Self.limited(stem + suffix, keeping: suffix)]).joined(separator: "/")
     }
 
     /// A value with anything but letters, digits, `-`, `_`, `.` and `+` replaced by `_`, runs of `_`

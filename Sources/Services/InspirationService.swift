@@ -78,8 +78,7 @@ public struct InspirationService: Sendable {
             let photo = entry.photo
             guard let original = thumbnail(of: photo.path, as: "\(photo.id)-original.jpg", pageDirectory, folder) else { continue }
             var images = InspirationImages(original: original)
-            if let parameters = ProcessingService.parameters(for: photo, options: processing) {
-                let canonical = ProcessingService.canonical(parameters, quality: photo.facts.format == .jpeg ? processing.quality : nil)
+            if let (_, canonical) = ProcessingService.variantParameters(for: photo, options: processing) {
                 for kind in SplashMode.allCases {
                     guard let variant = (try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)) ?? nil,
                           let path = thumbnail(of: variant.path, as: "\(photo.id)-\(kind.rawValue).jpg", pageDirectory, folder) else { continue }

@@ -101,7 +101,8 @@ public struct PhotoInspector: Sendable {
         )
     }
 
-    static func describe(_ error: any Error) -> String {
+    /// An error as a message for the user: its description when it has one.
+    public static func describe(_ error: any Error) -> String {
         if let localized = error as? LocalizedError, let description = localized.errorDescription { return description }
         return String(describing: error)
     }

@@ -102,6 +102,14 @@ public struct ProcessingService: Sendable {
                                 minimumChroma: tenth(options.minimumChroma))
     }
 
+    /// The splash parameters of a photo's variants under `options` and their canonical text (the
+    /// catalogue's key: PNG variants have no quality); nil when the photo has nothing to splash.
+    static func variantParameters(for photo: CataloguedPhoto, options: ProcessingOptions) -> (splash: SplashParameters, canonical: String)? {
+        parameters(for: photo, options: options).map {
+            ($0, canonical($0, quality: photo.facts.format == .jpeg ? options.quality : nil))
+        }
+    }
+
     /// The canonical text of the parameters: equal text, equal variant.
     static func canonical(_ parameters: SplashParameters, quality: Int?) -> String {
         func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
@@ -169,12 +177,11 @@ public struct ProcessingService: Sendable {
     /// One photo: read and decode it once, then each missing variant.
     func process(_ photo: CataloguedPhoto, options: ProcessingOptions) throws(PhotoFailure) -> Outcome {
         var outcome = Outcome()
-        guard let parameters = Self.parameters(for: photo, options: options) else {
+        guard let (parameters, canonical) = Self.variantParameters(for: photo, options: options) else {
             outcome.skipped = "no accent colour (nothing in the photo is chromatic enough)"
             return outcome
         }
         let format = photo.facts.format
-        let canonical = Self.canonical(parameters, quality: format == .jpeg ? options.quality : nil)
         var missing: [SplashMode] = []
         for kind in options.kinds {
             let existing = try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)

@@ -84,9 +84,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     var colourTarget: ColourTarget? {
-        guard let colour else { return nil }
-        if let name = ColourName(parsing: colour) { return .name(name) }
-        return RGBA(parsing: colour).map { .colour(Lab($0)) }
+        colour.flatMap(ColourTarget.init(parsing:))
     }
 
     func validate() throws {

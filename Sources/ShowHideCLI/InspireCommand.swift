@@ -34,9 +34,7 @@ struct InspireCommand: AsyncParsableCommand {
     static let defaultLimit = 20
 
     var target: ColourTarget? {
-        guard let colour else { return nil }
-        if let name = ColourName(parsing: colour) { return .name(name) }
-        return RGBA(parsing: colour).map { .colour(Lab($0)) }
+        colour.flatMap(ColourTarget.init(parsing:))
     }
 
     func validate() throws {

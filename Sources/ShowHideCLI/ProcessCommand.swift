@@ -55,8 +55,7 @@ struct ProcessCommand: AsyncParsableCommand {
     var target: SplashTarget? {
         if let hue { return .hue(hue) }
         guard let colour else { return .accent }
-        if let name = ColourName(parsing: colour) { return .colour(name.focalLab) }
-        return RGBA(parsing: colour).map { .colour(Lab($0)) }
+        return ColourTarget(parsing: colour).map { .colour($0.lab) }
     }
 
     func validate() throws {
@@ -155,6 +154,6 @@ struct VariantJSON: Encodable {
         path = variant.path
         width = variant.pixelSize.width
         height = variant.pixelSize.height
-        params = (try? JSONDecoder().decode([String: Double].self, from: Data(variant.parameters.utf8))) ?? [:]
+        params = variant.parameterValues
     }
 }

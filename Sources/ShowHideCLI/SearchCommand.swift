@@ -40,8 +40,7 @@ struct SearchCommand: AsyncParsableCommand {
     static let defaultLimit = 20
 
     var target: ColourTarget? {
-        if let name = ColourName(parsing: colour) { return .name(name) }
-        return RGBA(parsing: colour).map { .colour(Lab($0)) }
+        ColourTarget(parsing: colour)
     }
 
     func validate() throws {

@@ -230,3 +230,14 @@ public final class LockedList<Element: Sendable>: @unchecked Sendable {
 
     public var items: [Element] { lock.withLock { storage } }
 }
+
+extension AppEnvironment {
+    /// The environment command tests run in: fake photos and EXIF, a fixed clock, this catalogue
+    /// whatever folder is asked for, and the library at /library.
+    public static func fake(console: Console, files: FakeFileSystem, catalogue: any PhotoCatalogue,
+                            encoder: any ImageEncoding = RecordingEncoder(), currentDirectory: String = "/") -> AppEnvironment {
+        AppEnvironment(console: console, fileSystem: files, decoder: FakePhotoCodec(), encoder: encoder, exifReader: FakeExifReader(),
+                       clock: FakeClock(), openCatalogue: { _ in catalogue }, variables: ["SHOWHIDE_LIBRARY": "/library"],
+                       currentDirectory: currentDirectory)
+    }
+}

@@ -20,12 +20,12 @@ final class FakeVariantMaker: VariantMaking, @unchecked Sendable {
     func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
         calls += 1
         for photo in photos {
-            guard let parameters = ProcessingService.parameters(for: photo, options: options) else { continue }
+            guard let (_, canonical) = ProcessingService.variantParameters(for: photo, options: options) else { continue }
             for kind in options.kinds {
                 let path = "/library/variants/\(photo.id)-\(kind.rawValue).jpg"
                 files[path] = FakePhoto.data(width: 1200, height: 900, seed: path, colour: "#777777")
                 try catalogue.recordVariant(Variant(photoID: photo.id, kind: kind.rawValue,
-                                                    parameters: ProcessingService.canonical(parameters, quality: options.quality), path: path,
+                                                    parameters: canonical, path: path,
                                                     fileSize: 1, pixelSize: PixelSize(width: 1200, height: 900), sha256: "", createdAt: Date()))
             }
         }
@@ -74,7 +74,7 @@ final class InspirationServiceTests: XCTestCase {
         XCTAssertEqual(InspirationService.rank(library, colour: .name(.blue)).map(\.photo.id), [])
     }
 
-    func testPicturesAreSmallUprightJPEGsBesideThePageLinkedRelatively() async throws {
+    func testPicturesAreSmallJPEGsBesideThePageLinkedRelatively() async throws {
         let files = FakeFileSystem()
         let catalogue = FakeCatalogue()
         let encoder = RecordingEncoder()

@@ -23,9 +23,7 @@ final class CheckCommandTests: XCTestCase {
 
     func environment() -> AppEnvironment {
         let catalogue = self.catalogue!
-        return AppEnvironment(console: spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(),
-                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue },
-                              variables: ["SHOWHIDE_LIBRARY": "/library"])
+        return .fake(console: spy.console, files: files, catalogue: catalogue)
     }
 
     func testACleanCatalogue() throws {

@@ -23,13 +23,13 @@ final class ExportCommandTests: XCTestCase {
 
     func environment() -> AppEnvironment {
         let catalogue = self.catalogue!
-        return AppEnvironment(console: spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(),
-                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue },
-                              variables: ["SHOWHIDE_LIBRARY": "/library"], currentDirectory: "/work",
-                              makeZip: { [files] path, policy, _ in
-                                  if policy == .skip { throw ExportError.destinationExists(path) }
-                                  return FolderDestination(directory: path + ".d", fileSystem: files)
-                              })
+        var environment = AppEnvironment.fake(console: spy.console, files: files, catalogue: catalogue, currentDirectory: "/work")
+        // "Zip files" are folders beside the asked-for path, so the test can read them.
+        environment.makeZip = { [files] path, policy, _ in
+            if policy == .skip { throw ExportError.destinationExists(path) }
+            return FolderDestination(directory: path + ".d", fileSystem: files)
+        }
+        return environment
     }
 
     func testValidation() {

@@ -23,9 +23,7 @@ final class InspireCommandTests: XCTestCase {
 
     func environment() -> AppEnvironment {
         let catalogue = self.catalogue!
-        return AppEnvironment(console: spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: FakePhotoEncoder(),
-                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue },
-                              variables: ["SHOWHIDE_LIBRARY": "/library"], currentDirectory: "/work")
+        return .fake(console: spy.console, files: files, catalogue: catalogue, encoder: FakePhotoEncoder(), currentDirectory: "/work")
     }
 
     /// An entry for the page, with whatever a hostile file could put in its name and EXIF.
