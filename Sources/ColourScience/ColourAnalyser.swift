@@ -51,10 +51,11 @@ public struct ColourAnalyser: Sendable {
     /// Opaque pixels on a grid, gathered into 32×32×32 RGB bins (their mean colour and count).
     func sample(_ image: RGBAImage) -> [Point] {
         let step = max(1, (max(image.width, image.height) + maximumLongSide - 1) / maximumLongSide)
-        var counts = [Int32](repeating: 0, count: 32_768)
-        var sums = [Int32](repeating: 0, count: 32_768 * 3)
-        // The bins in the order first met, so that only they are read back, not all 32,768.
-        var used: [Int] = []
+        // Each bin's place among the bins met so far, plus one (0: not met yet), and their counts and
+        // sums in that order: only 64 KB to clear per photo, not every bin's sums (512 KB, a
+        // hundredth of an import), and only the bins met to read back.
+        var slots = [UInt16](repeating: 0, count: 32_768)
+        var bins: [Int] = [], counts: [Int32] = [], sums: [Int32] = []
         image.bytes.withUnsafeBufferPointer { bytes in
             for y in stride(from: step / 2, to: image.height, by: step) {
                 var offset = (y * image.width + step / 2) * 4
@@ -62,33 +63,35 @@ public struct ColourAnalyser: Sendable {
                     if bytes[offset + 3] >= 128 {
                         let red = Int32(bytes[offset]), green = Int32(bytes[offset + 1]), blue = Int32(bytes[offset + 2])
                         let bin = Int((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3))
-                        if counts[bin] == 0 { used.append(bin) }
-                        counts[bin] += 1
-                        sums[bin * 3] += red
-                        sums[bin * 3 + 1] += green
-                        sums[bin * 3 + 2] += blue
+                        if slots[bin] == 0 {
+                            bins.append(bin)
+                            counts.append(0)
+                            sums.append(contentsOf: [0, 0, 0])
+                            slots[bin] = UInt16(bins.count)
+                        }
+                        let slot = Int(slots[bin]) - 1
+                        counts[slot] += 1
+                        sums[slot * 3] += red
+                        sums[slot * 3 + 1] += green
+                        sums[slot * 3 + 2] += blue
                     }
                     offset += step * 4
                 }
             }
         }
-        // In bin order, as before: the points' order decides ties later on.
-        used.sort()
-        var points: [Point] = []
-        points.reserveCapacity(used.count)
-        for bin in used {
-            let count = Double(counts[bin])
-            let table = SRGB.linearTable
+        // In bin order: the points' order decides ties later on.
+        let table = SRGB.linearTable
+        return bins.indices.sorted { bins[$0] < bins[$1] }.map { slot in
+            let count = Double(counts[slot])
             // The bin's mean in sRGB, linearised by interpolating the table.
             func linear(_ sum: Int32) -> Double {
                 let mean = Double(sum) / count
                 let low = Int(mean), high = min(low + 1, 255)
                 return table[low] + (table[high] - table[low]) * (mean - Double(low))
             }
-            let lab = SRGB.xyz(red: linear(sums[bin * 3]), green: linear(sums[bin * 3 + 1]), blue: linear(sums[bin * 3 + 2])).lab
-            points.append(Point(lab: lab, weight: count))
+            let lab = SRGB.xyz(red: linear(sums[slot * 3]), green: linear(sums[slot * 3 + 1]), blue: linear(sums[slot * 3 + 2])).lab
+            return Point(lab: lab, weight: count)
         }
-        return points
     }
 
     // MARK: Palette
@@ -127,21 +130,23 @@ public struct ColourAnalyser: Sendable {
     /// `initialClusters` boxes or none can be split.
     func medianCut(_ points: [Point]) -> [Cluster] {
         var boxes: [[Point]] = [points]
+        // Each box's spread, measured once when it is made (a box of one point cannot be split).
+        var spreads = [points.count > 1 ? Self.sumOfSquares(points) : 0]
         while boxes.count < initialClusters {
             var chosen = -1
             var largestSpread = 0.0
-            for (index, box) in boxes.enumerated() where box.count > 1 {
-                let spread = Self.sumOfSquares(box)
-                if spread > largestSpread {
-                    largestSpread = spread
-                    chosen = index
-                }
+            for (index, spread) in spreads.enumerated() where spread > largestSpread {
+                largestSpread = spread
+                chosen = index
             }
             guard chosen >= 0, largestSpread > 1e-9 else { break }
             let box = boxes.remove(at: chosen)
+            spreads.remove(at: chosen)
             let (left, right) = Self.splitAtWeightedMedian(box, axis: Self.widestAxis(box))
-            boxes.append(left)
-            boxes.append(right)
+            for half in [left, right] {
+                boxes.append(half)
+                spreads.append(half.count > 1 ? Self.sumOfSquares(half) : 0)
+            }
         }
         return boxes.map(Self.mean)
     }
@@ -302,8 +307,15 @@ public struct ColourAnalyser: Sendable {
         }
         guard let winner = best?.cluster else { return nil }
         let hue = winner.lab.lch.h
+        // Within the hue window: the angle between a point's (a*, b*) and the accent's is at most
+        // the window, that is their dot product is at least both lengths times its cosine — no arc
+        // tangent per point.
+        let accentChroma = winner.lab.lch.c
+        let (towardsA, towardsB) = (winner.lab.a / accentChroma, winner.lab.b / accentChroma)
+        let cosine = cos(hueWindow * .pi / 180)
         let covered = chromatic.reduce(0.0) { sum, point in
-            Hue.distance(point.lab.lch.h, hue) <= hueWindow ? sum + point.weight : sum
+            let chroma = (point.lab.a * point.lab.a + point.lab.b * point.lab.b).squareRoot()
+            return point.lab.a * towardsA + point.lab.b * towardsB >= chroma * cosine ? sum + point.weight : sum
         }
         return Accent(lab: winner.lab, hue: hue, coverage: covered / total, name: ColourName.nearest(to: winner.lab))
     }
