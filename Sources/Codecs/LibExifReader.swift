@@ -191,14 +191,25 @@ private struct EntryReader {
     }
 }
 
-/// Text from EXIF is untrusted: invalid UTF-8 is replaced, control characters dropped, blanks trimmed.
+/// Text from EXIF is untrusted: invalid UTF-8 is replaced, control characters (Unicode categories
+/// Cc and Cf) dropped, blanks (category Zs) trimmed.
 enum ExifText {
     static func clean<Bytes: Sequence>(_ bytes: Bytes) -> String? where Bytes.Element == UInt8 {
-        let decoded = String(decoding: Array(bytes), as: UTF8.self)
-        let printable = String(String.UnicodeScalarView(decoded.unicodeScalars.filter {
-            !CharacterSet.controlCharacters.contains($0)
-        }))
-        let trimmed = printable.trimmingCharacters(in: .whitespaces)
-        return trimmed.isEmpty ? nil : trimmed
+        let bytes = Array(bytes)
+        // Nearly every tag is printable ASCII: only its spaces need trimming. (Foundation's
+        // character sets took a twentieth of an import's own work.)
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else {
+                return nil
+            }
+            return String(decoding: bytes[first...last], as: UTF8.self)
+        }
+        var printable = String(decoding: bytes, as: UTF8.self).unicodeScalars.filter {
+            let category = $0.properties.generalCategory
+            return category != .control && category != .format
+        }
+        while let first = printable.first, first.properties.generalCategory == .spaceSeparator { printable.removeFirst() }
+        while let last = printable.last, last.properties.generalCategory == .spaceSeparator { printable.removeLast() }
+        return printable.isEmpty ? nil : String(printable)
     }
 }

@@ -144,7 +144,15 @@ extension Lab {
 extension RGBA {
     /// "#RRGGBB", upper case.
     public var hex: String {
-        String(format: "#%02X%02X%02X", red, green, blue)
+        // By hand: `String(format:)` goes through Foundation's formatter, and every imported photo
+        // writes ten of these.
+        let digits = Array("0123456789ABCDEF".utf8)
+        var text: [UInt8] = [UInt8(ascii: "#")]
+        for channel in [red, green, blue] {
+            text.append(digits[Int(channel >> 4)])
+            text.append(digits[Int(channel & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses "#RRGGBB", "RRGGBB", "#RGB" or "rgb(r, g, b)"; nil for anything else.

@@ -134,6 +134,32 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertFalse(exif.allTags.values.contains { $0.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) } })
     }
 
+    /// The cleaning as Foundation's character sets define it, which `ExifText.clean` does without them.
+    func foundationClean(_ bytes: [UInt8]) -> String? {
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        let printable = String(String.UnicodeScalarView(decoded.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+        let trimmed = printable.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    func testTextIsCleanedAsFoundationsCharacterSetsWould() {
+        let texts: [[UInt8]] = [
+            Array(" Canon EOS 40D ".utf8), Array("".utf8), Array("    ".utf8), Array("\t\n".utf8),
+            Array("\u{00A0}Nikon\u{2003}".utf8), Array("a\u{200B}b\u{FEFF}".utf8), Array("\u{7F}DEL\u{85}".utf8),
+            Array("Café — 東京 \u{1F4F7}".utf8), [0xFF, 0x41, 0xC3], [0x20, 0x00, 0x20], Array(" \u{1B}[31mred ".utf8),
+        ]
+        for text in texts {
+            XCTAssertEqual(ExifText.clean(text), foundationClean(text), "\(text)")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                [0x20, 0x09, 0x41, 0x7F, 0xC2, 0xA0, 0x85, 0xE2, 0x80, 0x8B, 0xFF].randomElement(using: &generator)! as UInt8
+            }
+            XCTAssertEqual(ExifText.clean(text), foundationClean(text), "\(text)")
+        }
+    }
+
     func testGarbageAfterTheEXIFHeaderIsNotFatal() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<50 {

@@ -73,5 +73,9 @@ final class ConversionTests: XCTestCase {
             XCTAssertNil(RGBA(parsing: bad), bad)
         }
         XCTAssertEqual(RGBA(red: 0x1F, green: 0x5A, blue: 0xA6).hex, "#1F5AA6")
+        for value in UInt8.min...UInt8.max {
+            let colour = RGBA(red: value, green: 255 - value, blue: value / 3)
+            XCTAssertEqual(colour.hex, String(format: "#%02X%02X%02X", value, 255 - value, value / 3))
+        }
     }
 }
