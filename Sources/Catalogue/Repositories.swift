@@ -29,7 +29,15 @@ struct PhotoRepository {
                                      facts.pixelSize.width, facts.pixelSize.height, importedAt])
         let id = db.lastInsertedRowID
         if let exif = facts.exif {
-            try ExifRecord(photoId: id, exif: exif).insert(db)
+            let record = ExifRecord(photoId: id, exif: exif)
+            // A cached statement rather than the record's Codable insert, for the same reason.
+            try db.cachedStatement(sql: """
+                INSERT INTO exif (photo_id, make, model, lens, taken_at, exposure_time, f_number, iso, focal_length,
+                                  orientation, gps_latitude, gps_longitude, gps_altitude, all_tags)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [id, record.make, record.model, record.lens, record.takenAt, record.exposureTime,
+                                         record.fNumber, record.iso, record.focalLength, record.orientation, record.gpsLatitude,
+                                         record.gpsLongitude, record.gpsAltitude, record.allTags])
         }
         if let colours = facts.colours {
             try ColourRepository(db: db).set(colours, of: id)

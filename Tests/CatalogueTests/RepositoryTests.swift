@@ -25,6 +25,20 @@ final class RepositoryTests: XCTestCase {
         allTags: ["IFD0.Make": "Canon", "EXIF.ISOSpeedRatings": "100"]
     )
 
+    func testEXIFTagsAreStoredAsSortedJSONThatReadsBackExactly() throws {
+        XCTAssertEqual(ExifRecord.json(["b": "2", "a": "1", "A": "0"]), #"{"A":"0","a":"1","b":"2"}"#)
+        XCTAssertEqual(ExifRecord.json([:]), "{}")
+        let hostile = ["quote\"s": "back\\slash", "ctrl\u{01}\u{1F}\n\t": "é 東京 \u{1F4F7}", "": "</script>", "nul\u{0}": "\u{7F}"]
+        let text = ExifRecord.json(hostile)
+        XCTAssertEqual(try JSONDecoder().decode([String: String].self, from: Data(text.utf8)), hostile)
+        XCTAssertFalse(text.utf8.contains { $0 < 0x20 }, "control characters are escaped")
+        // Through the catalogue and back.
+        var exif = fullExif
+        exif.allTags = hostile
+        let id = try insert("/photos/hostile.jpg", sha: "h", exif: exif)
+        XCTAssertEqual(try catalogue.photo(id: id)?.facts.exif?.allTags, hostile)
+    }
+
     func testVariantsAreListedAndForgottenByPathAndTheDatabaseChecksOK() throws {
         let id = try insert("/photos/a.jpg", sha: "a")
         let show = Variant(photoID: id, kind: "show", parameters: "{}", path: "/lib/v/show.jpg", fileSize: 10,
