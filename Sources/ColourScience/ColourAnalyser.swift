@@ -51,47 +51,42 @@ public struct ColourAnalyser: Sendable {
     /// Opaque pixels on a grid, gathered into 32×32×32 RGB bins (their mean colour and count).
     func sample(_ image: RGBAImage) -> [Point] {
         let step = max(1, (max(image.width, image.height) + maximumLongSide - 1) / maximumLongSide)
-        // Each bin's place among the bins met so far, plus one (0: not met yet), and their counts and
-        // sums in that order: only 64 KB to clear per photo, not every bin's sums (512 KB, a
-        // hundredth of an import), and only the bins met to read back.
-        var slots = [UInt16](repeating: 0, count: 32_768)
-        var bins: [Int] = [], counts: [Int32] = [], sums: [Int32] = []
+        // Per bin its count and its red, green and blue sums, side by side: one cache line per sample.
+        var bins = [Int32](repeating: 0, count: 32_768 * 4)
         image.bytes.withUnsafeBufferPointer { bytes in
-            for y in stride(from: step / 2, to: image.height, by: step) {
-                var offset = (y * image.width + step / 2) * 4
-                for _ in stride(from: step / 2, to: image.width, by: step) {
-                    if bytes[offset + 3] >= 128 {
-                        let red = Int32(bytes[offset]), green = Int32(bytes[offset + 1]), blue = Int32(bytes[offset + 2])
-                        let bin = Int((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3))
-                        if slots[bin] == 0 {
-                            bins.append(bin)
-                            counts.append(0)
-                            sums.append(contentsOf: [0, 0, 0])
-                            slots[bin] = UInt16(bins.count)
+            bins.withUnsafeMutableBufferPointer { bins in
+                for y in stride(from: step / 2, to: image.height, by: step) {
+                    var offset = (y * image.width + step / 2) * 4
+                    for _ in stride(from: step / 2, to: image.width, by: step) {
+                        if bytes[offset + 3] >= 128 {
+                            let red = Int32(bytes[offset]), green = Int32(bytes[offset + 1]), blue = Int32(bytes[offset + 2])
+                            let bin = Int((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3)) * 4
+                            bins[bin] += 1
+                            bins[bin + 1] += red
+                            bins[bin + 2] += green
+                            bins[bin + 3] += blue
                         }
-                        let slot = Int(slots[bin]) - 1
-                        counts[slot] += 1
-                        sums[slot * 3] += red
-                        sums[slot * 3 + 1] += green
-                        sums[slot * 3 + 2] += blue
+                        offset += step * 4
                     }
-                    offset += step * 4
                 }
             }
         }
-        // In bin order: the points' order decides ties later on.
+        // In bin order (the points' order decides ties later on), by a scan of the counts: cheaper
+        // than sorting the bins met.
         let table = SRGB.linearTable
-        return bins.indices.sorted { bins[$0] < bins[$1] }.map { slot in
-            let count = Double(counts[slot])
+        var points: [Point] = []
+        for bin in stride(from: 0, to: bins.count, by: 4) where bins[bin] > 0 {
+            let count = Double(bins[bin])
             // The bin's mean in sRGB, linearised by interpolating the table.
             func linear(_ sum: Int32) -> Double {
                 let mean = Double(sum) / count
                 let low = Int(mean), high = min(low + 1, 255)
                 return table[low] + (table[high] - table[low]) * (mean - Double(low))
             }
-            let lab = SRGB.xyz(red: linear(sums[slot * 3]), green: linear(sums[slot * 3 + 1]), blue: linear(sums[slot * 3 + 2])).lab
-            return Point(lab: lab, weight: count)
+            let lab = SRGB.xyz(red: linear(bins[bin + 1]), green: linear(bins[bin + 2]), blue: linear(bins[bin + 3])).lab
+            points.append(Point(lab: lab, weight: count))
         }
+        return points
     }
 
     // MARK: Palette
@@ -226,16 +221,22 @@ public struct ColourAnalyser: Sendable {
 
     /// Joins the closest two clusters while any two are closer than `mergeDistance` (ΔE00).
     func merge(_ clusters: inout [Cluster]) {
+        // Every pair's ΔE00 once (first index below the second, in that argument order: ΔE00 is
+        // symmetric only up to rounding); after a merge only the merged cluster's are measured again.
+        var distances = [[Double]](repeating: [Double](repeating: 0, count: clusters.count), count: clusters.count)
+        func measure(_ first: Int, _ second: Int) {
+            distances[first][second] = deltaE2000(clusters[first].lab, clusters[second].lab)
+        }
+        for first in clusters.indices {
+            for second in (first + 1)..<clusters.count { measure(first, second) }
+        }
         while clusters.count > 1 {
             var closest: (Int, Int)?
             var closestDistance = mergeDistance
             for first in 0..<clusters.count {
-                for second in (first + 1)..<clusters.count {
-                    let distance = deltaE2000(clusters[first].lab, clusters[second].lab)
-                    if distance < closestDistance {
-                        closestDistance = distance
-                        closest = (first, second)
-                    }
+                for second in (first + 1)..<clusters.count where distances[first][second] < closestDistance {
+                    closestDistance = distances[first][second]
+                    closest = (first, second)
                 }
             }
             guard let (first, second) = closest else { return }
@@ -245,6 +246,9 @@ public struct ColourAnalyser: Sendable {
                                                a: (a.lab.a * a.weight + b.lab.a * b.weight) / weight,
                                                b: (a.lab.b * a.weight + b.lab.b * b.weight) / weight), weight: weight)
             clusters.remove(at: second)
+            distances.remove(at: second)
+            for row in distances.indices { distances[row].remove(at: second) }
+            for other in clusters.indices where other != first { measure(min(first, other), max(first, other)) }
         }
     }
 
