@@ -86,6 +86,10 @@ let package = Package(
         // MARK: Benchmarks (release mode, through scripts/bench; not part of the tests)
         .executableTarget(name: "SearchBenchmark", dependencies: ["Catalogue", "ColourScience", "Imaging"]),
 
+        // MARK: Fuzzing (libFuzzer through scripts/fuzz; an ordinary build replays inputs)
+        .executableTarget(name: "showhide-fuzz", dependencies: ["Codecs", "Imaging"]),
+        .executableTarget(name: "FuzzSeeds", dependencies: ["Codecs", "Imaging", "TestSupport"]),
+
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Imaging", "Catalogue", "Services", "ShowHideCLI"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
@@ -106,7 +110,8 @@ let package = Package(
             dependencies: ["ShowHideCLI", "Services", "Catalogue", "ColourScience", "Codecs", "Imaging", "TestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "Imaging", "Services", "TestSupport",
-                                                         .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+                                                         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                                                         .product(name: "GRDB", package: "GRDB.swift")]),
         // Benchmarks (XCTest `measure` blocks) on generated images: run in release mode by scripts/bench,
         // skipped by scripts/test.
         .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging", "Catalogue"]),

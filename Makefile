@@ -1,0 +1,25 @@
+# Everyday commands are scripts (see README.md); this file gathers the slow checks of
+# Docs/Reliability.md, which the ordinary test command (scripts/test) leaves out.
+SECONDS ?= 600
+KILLS ?= 50
+
+.PHONY: test fuzz crash-test asan reliability
+
+# The test suite with coverage, as CI runs it.
+test:
+	scripts/test
+
+# libFuzzer on the JPEG decoder, the PNG decoder and the EXIF reader, $(SECONDS) s each.
+fuzz:
+	scripts/fuzz $(SECONDS)
+
+# SIGKILL at random moments of import, process and export, $(KILLS) times each.
+crash-test:
+	scripts/install-dependencies
+	SHOWHIDE_KILLS=$(KILLS) swift test --scratch-path .build-crash --filter CrashSafetyTests
+
+# The test suite built with the address sanitizer (leaks included, less the suppressed ones).
+asan:
+	scripts/asan
+
+reliability: crash-test asan fuzz

@@ -1,0 +1,33 @@
+import Codecs
+import Foundation
+import Imaging
+import TestSupport
+
+// Seed inputs for scripts/fuzz, made in code like the tests' fixtures: small JPEGs and PNGs, and
+// JPEGs carrying EXIF in both byte orders. Usage: FuzzSeeds FOLDER (writes FOLDER/jpeg, png, exif).
+guard CommandLine.arguments.count == 2 else {
+    print("usage: FuzzSeeds FOLDER")
+    exit(64)
+}
+let root = URL(fileURLWithPath: CommandLine.arguments[1])
+let codec = ImageCodec()
+let images = [
+    TestImage.solid(.red, width: 8, height: 8),
+    TestImage.twoByTwo(.red, .green, .blue, .white),
+    TestImage.gradient(width: 37, height: 21),
+    TestImage.distinctPixels(width: 16, height: 16),
+]
+func write(_ data: Data, _ folder: String, _ name: String) throws {
+    let url = root.appendingPathComponent(folder)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try data.write(to: url.appendingPathComponent(name))
+}
+for (index, image) in images.enumerated() {
+    try write(try codec.encode(image, as: .jpeg, options: EncodeOptions(quality: 90)), "jpeg", "seed\(index).jpg")
+    try write(try codec.encode(image, as: .png, options: EncodeOptions()), "png", "seed\(index).png")
+}
+for (index, order) in [ExifFixture.ByteOrder.little, .big].enumerated() {
+    let exif = ExifFixture.camera(byteOrder: order).encoded()
+    try write(try codec.encode(images[0], as: .jpeg, options: EncodeOptions(quality: 50, exif: exif)), "exif", "camera\(index).jpg")
+}
+print("seeds written to \(root.path)")
