@@ -19,10 +19,19 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         }
         let path = (libraryDirectory as NSString).appendingPathComponent(Self.fileName)
         let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: Self.configuration())
-        } catch {
-            throw CatalogueError.cannotOpen(path: path, reason: Self.describe(error))
+        var attempts = 0
+        while true {
+            do {
+                pool = try DatabasePool(path: path, configuration: Self.configuration())
+                break
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < Self.openAttempts {
+                // Switching a new catalogue to WAL while another process does the same can fail
+                // busy without waiting for the busy timeout: wait here instead, as long in all.
+                attempts += 1
+                usleep(100_000)
+            } catch {
+                throw CatalogueError.cannotOpen(path: path, reason: Self.describe(error))
+            }
         }
         try self.init(writer: pool, path: path)
     }
@@ -35,11 +44,21 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     init(writer: any DatabaseWriter, path: String) throws {
         self.writer = writer
         do {
-            try Schema.migrator().migrate(writer)
+            let migrator = Schema.migrator()
+            guard try !writer.read(migrator.hasCompletedMigrations) else { return }
+            // GRDB decides which migrations to run before running each in its own transaction, so
+            // two processes opening a new or old catalogue at once could both run one: one at a
+            // time, the second then finding nothing to do.
+            let lock = path == ":memory:" ? nil : try MigrationLock(path: path + ".migration-lock")
+            defer { lock?.release() }
+            try migrator.migrate(writer)
         } catch {
             throw CatalogueError.migrationFailed(path: path, reason: Self.describe(error))
         }
     }
+
+    /// Tries at opening a catalogue another process holds busy, 0.1 s apart: the busy timeout's 30 s.
+    static let openAttempts = 300
 
     static func configuration() -> Configuration {
         var configuration = Configuration()
@@ -181,5 +200,29 @@ enum Schema {
             }
         }
         return migrator
+    }
+}
+
+/// An exclusive lock on a file beside the catalogue, held by one process at a time (flock), waited for.
+/// A separate file: a second descriptor on the database itself would drop SQLite's own locks when closed.
+struct MigrationLock {
+    private let descriptor: Int32
+
+    init(path: String) throws {
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CatalogueError.migrationFailed(path: path, reason: "cannot open the lock file: \(String(cString: strerror(errno)))")
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                close(descriptor)
+                throw CatalogueError.migrationFailed(path: path, reason: "cannot lock: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 }

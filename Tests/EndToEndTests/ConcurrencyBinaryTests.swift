@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+import XCTest
+
+/// Two `showhide` processes on one catalogue at once, as when a user starts a second import (or a
+/// search) before the first is done: both finish, neither reports a locked database, nothing is
+/// catalogued twice.
+final class ConcurrencyBinaryTests: XCTestCase {
+    var directory: URL!
+    let binary = ShowhideBinary()
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-concurrent-\(UUID().uuidString)")
+        try LibraryFixture.writePhotos(240, into: directory.appendingPathComponent("photos"))
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func testOverlappingImportsAndSearchesAtOnceAllFinishWithoutDuplicates() throws {
+        let library = directory.appendingPathComponent("library")
+        let photos = directory.appendingPathComponent("photos")
+        // Both start on a catalogue that does not exist yet: creating and migrating it races too.
+        let whole = try RunningShowhide(binary, ["gallery", "import", photos.path, "--library", library.path], outputFolder: directory)
+        let part = try RunningShowhide(binary, ["gallery", "import", photos.appendingPathComponent("more").path, photos.path,
+                                                "--library", library.path, "--jobs", "1"], outputFolder: directory)
+        var searches: [ShowhideBinary.Run] = []
+        while whole.process.isRunning || part.process.isRunning {
+            searches.append(try binary.run(["gallery", "search", "--colour", "red", "--library", library.path, "--json"]))
+        }
+        for run in [whole.wait(), part.wait()] + searches {
+            XCTAssertEqual(run.status, 0, run.errors)
+            XCTAssertFalse(run.errors.lowercased().contains("locked"), run.errors)
+            XCTAssertFalse(run.errors.lowercased().contains("busy"), run.errors)
+        }
+        XCTAssertGreaterThan(searches.count, 0)
+
+        try LibraryFixture.assertSound(library.appendingPathComponent("catalogue.sqlite").path)
+        let queue = try DatabaseQueue(path: library.appendingPathComponent("catalogue.sqlite").path)
+        try queue.read { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM photo"), 240, "each photo once")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(DISTINCT sha256) FROM photo"), 240)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM duplicate_path"), 0, "the same path is not a duplicate of itself")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM import_failure"), 0)
+        }
+        // A third import finds everything in place.
+        let again = try binary.run(["gallery", "import", photos.path, "--library", library.path, "--json"])
+        XCTAssertEqual(again.status, 0, again.errors)
+        XCTAssertTrue(again.output.contains("\"unchanged\" : 240") || again.output.contains("\"unchanged\":240"), again.output)
+    }
+}
