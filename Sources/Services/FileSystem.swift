@@ -159,23 +159,35 @@ private struct Walker {
             return
         }
         var names: [String] = []
+        var undecodable: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            let name = String(decoding: bytes, as: UTF8.self)
             // Hidden files and folders (thumbnails caches, .git) are not photos of the library.
             if name.hasPrefix(".") { continue }
+            // A path is text everywhere after this (catalogue, exports, pages): a name that is not
+            // UTF-8 cannot be opened again from its text, so it is reported rather than lost.
+            if String(validating: bytes, as: UTF8.self) == nil {
+                undecodable.append(name)
+                continue
+            }
             names.append(name)
         }
         closedir(directory)
+        for name in undecodable.sorted() {
+            problem(path.hasSuffix("/") ? path + name : path + "/" + name,
+                    "the name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not): rename it to import it")
+        }
         let inside = ancestors.union([identity])
         for name in names.sorted() {
             let child = path.hasSuffix("/") ? path + name : path + "/" + name
             var childInfo = stat()
             guard stat(child, &childInfo) == 0 else {
+                let failure = errno
                 var linkInfo = stat()
                 let isLink = lstat(child, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
-                problem(child, isLink ? "broken symbolic link" : Self.errnoText())
+                problem(child, failure == ELOOP ? "symbolic link loop: the links lead back to themselves"
+                    : isLink ? "broken symbolic link" : String(cString: strerror(failure)))
                 continue
             }
             if Self.isDirectory(childInfo) {

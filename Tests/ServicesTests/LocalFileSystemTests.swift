@@ -74,6 +74,26 @@ final class LocalFileSystemTests: XCTestCase {
         ])
     }
 
+    func testLinksThatLeadBackToThemselvesAndNamesThatAreNotUTF8AreProblemsNotLostFiles() throws {
+        try manager.createSymbolicLink(atPath: root + "/loop-a.jpg", withDestinationPath: "loop-b.jpg")
+        try manager.createSymbolicLink(atPath: root + "/loop-b.jpg", withDestinationPath: "loop-a.jpg")
+        let name = Array((root + "/bad-").utf8) + [0xFF, 0xFE] + Array(".jpg".utf8) + [0]
+        let descriptor = name.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        close(descriptor)
+        try write("good.jpg")
+
+        let result = fileSystem.walk([root])
+
+        XCTAssertEqual(result.files.map(\.path), [root + "/good.jpg"])
+        XCTAssertEqual(result.problems, [
+            WalkProblem(path: root + "/bad-\u{FFFD}\u{FFFD}.jpg",
+                        reason: "the name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not): rename it to import it"),
+            WalkProblem(path: root + "/loop-a.jpg", reason: "symbolic link loop: the links lead back to themselves"),
+            WalkProblem(path: root + "/loop-b.jpg", reason: "symbolic link loop: the links lead back to themselves"),
+        ])
+    }
+
     func testWritingAtomicallyMakesFoldersReplacesAndLeavesNoTemporaryFile() throws {
         let path = root + "/new/deeper/file.jpg"
         try fileSystem.writeAtomically(Data("first".utf8), to: path)
