@@ -11,6 +11,15 @@ public struct ExifFixture {
         public var type: UInt16
         public var count: UInt32
         public var value: [UInt8]
+
+        /// An entry as given, true or not: `value` of up to four bytes is written in place, where
+        /// the reader takes it for an offset when the count says the value is longer.
+        public init(tag: UInt16, type: UInt16, count: UInt32, value: [UInt8]) {
+            self.tag = tag
+            self.type = type
+            self.count = count
+            self.value = value
+        }
     }
 
     public var byteOrder: ByteOrder
