@@ -1,5 +1,6 @@
 @testable import Catalogue
 import ColourScience
+import GRDB
 import Foundation
 import Imaging
 import XCTest
@@ -49,6 +50,86 @@ final class SchemaTests: XCTestCase {
         let reopened = try SQLiteCatalogue(libraryDirectory: directory.path)
         XCTAssertEqual(try reopened.knownStamps(), ["/p.jpg": FileStamp(size: 1, modifiedAtNanoseconds: 2)])
         XCTAssertEqual(try reopened.integrityCheck(), "ok")
+    }
+
+    /// Rows for every table of the first schema, as showhide 0001 wrote them.
+    static let rowsOf0001 = """
+        INSERT INTO photo (id, path, sha256, file_size, modified_at_ns, format, width, height, imported_at) VALUES
+            (1, '/p/bus.jpg', printf('%064d', 1), 1000, 1700000000000000001, 'jpeg', 4000, 3000, '2024-01-01 00:00:00.000'),
+            (2, '/p/é "quoted".png', printf('%064d', 2), 20, 1700000000000000002, 'png', 3, 2, '2024-01-02 00:00:00.000');
+        INSERT INTO duplicate_path (photo_id, path, file_size, modified_at_ns, noted_at) VALUES
+            (1, '/p/copy of bus.jpg', 1000, 3, '2024-01-03 00:00:00.000');
+        INSERT INTO exif (photo_id, make, model, lens, taken_at, exposure_time, f_number, iso, focal_length, orientation,
+                          gps_latitude, gps_longitude, gps_altitude, all_tags) VALUES
+            (1, 'Canon', 'Canon EOS 40D', 'EF-S 18-55', '2008-05-30T15:56:01+02:00', 0.00625, 7.1, 100, 135, 6,
+             -33.86, 151.2, -12.5, '{"IFD0.Make":"Canon"}');
+        INSERT INTO palette_entry VALUES (1, 0, 39.4, 8.0, -48.0, '#1F5AA6', 0.7, 'blue'), (1, 1, 95, 0, 0, '#F0F0F0', 0.3, 'white'),
+                                         (2, 0, 50, 0, 0, '#777777', 1, 'grey');
+        INSERT INTO variant (photo_id, kind, parameters, path, file_size, width, height, sha256, created_at) VALUES
+            (1, 'show', '{"hue":279.5}', '/lib/variants/show.jpg', 500, 4000, 3000, printf('%064d', 3), '2024-01-04 00:00:00.000');
+        INSERT INTO import_failure VALUES ('/p/cut.jpg', 'the file ends too early', '2024-01-05 00:00:00.000');
+        """
+
+    /// Every row of every table (but GRDB's own), columns by name.
+    func snapshot(_ db: Database) throws -> [String: [[String: DatabaseValue]]] {
+        var tables: [String: [[String: DatabaseValue]]] = [:]
+        for table in try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
+                AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE '%_index_%'
+            """) {
+            tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2").map { row in
+                Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) })
+            }
+        }
+        return tables
+    }
+
+    func testCataloguesOfEveryEarlierSchemaOpenAndMigrateWithoutLosingARow() throws {
+        let identifiers = EmbeddedMigrations.all.map(\.identifier)
+        for version in identifiers.dropLast() {
+            // The fixture: a catalogue on disk made by the migration code itself, stopped at `version`.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-upgrade-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent(SQLiteCatalogue.fileName).path
+            let before: [String: [[String: DatabaseValue]]]
+            do {
+                let pool = try DatabasePool(path: path, configuration: SQLiteCatalogue.configuration())
+                try Schema.migrator().migrate(pool, upTo: version)
+                try pool.write { db in
+                    try db.execute(sql: Self.rowsOf0001)
+                    if try db.tableExists("photo_colour") {
+                        try db.execute(sql: """
+                            INSERT INTO photo_colour (photo_id, dominant_hex, dominant_name, accent_l, accent_a, accent_b, accent_hex,
+                                                      accent_hue, accent_coverage, accent_name)
+                            VALUES (1, '#1F5AA6', 'blue', 39.4, 8.0, -48.0, '#1F5AA6', 279.5, 0.7, 'blue'),
+                                   (2, '#777777', 'grey', NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+                            INSERT INTO colour_name_weight VALUES (1, 'blue', 0.7), (1, 'white', 0.3), (2, 'grey', 1);
+                            """)
+                    }
+                }
+                before = try pool.read(snapshot)
+            }
+
+            let catalogue = try SQLiteCatalogue(libraryDirectory: folder.path)
+
+            let after = try catalogue.writer.read(snapshot)
+            for (table, rows) in before {
+                let kept = try XCTUnwrap(after[table], "\(version): \(table) is gone")
+                XCTAssertEqual(kept.map { $0.filter { rows.first?[$0.key] != nil } }, rows, "\(version): \(table)")
+            }
+            XCTAssertEqual(try catalogue.writer.read { try Schema.migrator().appliedIdentifiers($0) }.sorted(), identifiers.sorted())
+            XCTAssertEqual(try catalogue.writer.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }, ["ok"])
+            // Through the catalogue's own reading, as a command would see it.
+            let bus = try XCTUnwrap(try catalogue.photo(id: 1), version)
+            XCTAssertEqual(bus.facts.exif?.model, "Canon EOS 40D")
+            XCTAssertEqual(bus.facts.exif?.orientation, .right)
+            XCTAssertEqual(bus.variants.map(\.path), ["/lib/variants/show.jpg"])
+            XCTAssertEqual(try catalogue.photo(id: 2)?.path, "/p/é \"quoted\".png")
+            XCTAssertEqual(try catalogue.failures().map(\.path), ["/p/cut.jpg"])
+            let blue = try catalogue.search(ColourSearch(target: .colour(Lab(l: 39.4, a: 8.0, b: -48.0))))
+            XCTAssertEqual(blue.map(\.photo.id), [1], "\(version): the colour index is rebuilt from the rows")
+        }
     }
 
     func testALibraryThatCannotBeCreatedIsAClearError() throws {
