@@ -191,6 +191,10 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(try names(PhotoQuery(camera: "100%")), ["100%_real.jpg"], "% is literal")
         XCTAssertEqual(try names(PhotoQuery(camera: "d_M")), ["100%_real.jpg"], "_ is literal")
         XCTAssertEqual(try names(PhotoQuery(camera: "x_x")), [])
+        // Bound as a value, never spliced into the SQL.
+        XCTAssertEqual(try names(PhotoQuery(camera: "' OR 1=1 --")), [])
+        XCTAssertEqual(try names(PhotoQuery(camera: "x'); DROP TABLE photo; --")), [])
+        XCTAssertEqual(try names(PhotoQuery()).count, 4, "the photos are all still there")
     }
 
     func testListingsAreLimited() throws {
