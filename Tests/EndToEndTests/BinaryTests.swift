@@ -95,11 +95,19 @@ struct ShowhideBinary {
         return url
     }
 
+    /// This process's environment with `extra` on top. Under `scripts/asan` the binary gets its own
+    /// sanitizer options (leaks detected in it, not in the test process: see scripts/asan).
+    static func environment(merging extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        if let options = environment["SHOWHIDE_BINARY_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options }
+        return environment
+    }
+
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = Self.environment(merging: environment)
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -19,6 +19,7 @@ final class RunningShowhide {
         _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
         process.executableURL = binary.url
         process.arguments = arguments
+        process.environment = ShowhideBinary.environment()
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorsURL)
         try process.run()
