@@ -2,8 +2,9 @@
 # Docs/Reliability.md, which the ordinary test command (scripts/test) leaves out.
 SECONDS ?= 600
 KILLS ?= 50
+ROUNDS ?= 20
 
-.PHONY: test fuzz crash-test asan reliability
+.PHONY: test fuzz crash-test concurrency-test asan reliability
 
 # The test suite with coverage, as CI runs it.
 test:
@@ -18,8 +19,13 @@ crash-test:
 	scripts/install-dependencies
 	SHOWHIDE_KILLS=$(KILLS) swift test --scratch-path .build-crash --filter CrashSafetyTests
 
+# Two imports into one new catalogue at once, with searches running, $(ROUNDS) times.
+concurrency-test:
+	scripts/install-dependencies
+	SHOWHIDE_CONCURRENT_ROUNDS=$(ROUNDS) swift test --scratch-path .build-crash --filter ConcurrencyBinaryTests
+
 # The test suite built with the address sanitizer (leaks included, less the suppressed ones).
 asan:
 	scripts/asan
 
-reliability: crash-test asan fuzz
+reliability: crash-test concurrency-test asan fuzz

@@ -4,10 +4,12 @@ import XCTest
 
 /// Two `showhide` processes on one catalogue at once, as when a user starts a second import (or a
 /// search) before the first is done: both finish, neither reports a locked database, nothing is
-/// catalogued twice.
+/// catalogued twice. The ordinary test suite races once; `make concurrency-test`
+/// (SHOWHIDE_CONCURRENT_ROUNDS=20) many more times, each on a new catalogue.
 final class ConcurrencyBinaryTests: XCTestCase {
     var directory: URL!
     let binary = ShowhideBinary()
+    var rounds: Int { Int(ProcessInfo.processInfo.environment["SHOWHIDE_CONCURRENT_ROUNDS"] ?? "") ?? 1 }
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-concurrent-\(UUID().uuidString)")
@@ -19,7 +21,15 @@ final class ConcurrencyBinaryTests: XCTestCase {
     }
 
     func testOverlappingImportsAndSearchesAtOnceAllFinishWithoutDuplicates() throws {
-        let library = directory.appendingPathComponent("library")
+        var searchCount = 0
+        for round in 0..<rounds {
+            searchCount += try raceTwoImportsAndSearches(library: directory.appendingPathComponent("library\(round)"))
+        }
+        print("concurrency: \(rounds) rounds of two imports at once, \(searchCount) searches during them")
+    }
+
+    /// Two overlapping imports into a new catalogue and searches until both end; the number of searches.
+    func raceTwoImportsAndSearches(library: URL) throws -> Int {
         let photos = directory.appendingPathComponent("photos")
         // Both start on a catalogue that does not exist yet: creating and migrating it races too.
         let whole = try RunningShowhide(binary, ["gallery", "import", photos.path, "--library", library.path], outputFolder: directory)
@@ -48,5 +58,6 @@ final class ConcurrencyBinaryTests: XCTestCase {
         let again = try binary.run(["gallery", "import", photos.path, "--library", library.path, "--json"])
         XCTAssertEqual(again.status, 0, again.errors)
         XCTAssertTrue(again.output.contains("\"unchanged\" : 240") || again.output.contains("\"unchanged\":240"), again.output)
+        return searches.count
     }
 }
