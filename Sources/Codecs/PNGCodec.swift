@@ -14,6 +14,7 @@ public struct PNGCodec: Sendable {
 
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
         guard !data.isEmpty else { throw CodecError.empty }
+        try Self.checkChunkLengths(data)
         // libpng reads from the bytes until finish: keep both calls in one closure.
         return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> DecodedImage in
             var image = png_image()
@@ -66,6 +67,27 @@ public struct PNGCodec: Sendable {
         guard written != 0 else { throw CodecError.encodingFailed(.png, Self.message(of: info)) }
         output.count = size
         return output
+    }
+
+    /// Refuses a chunk that claims more bytes than the file holds after it. libpng allocates a
+    /// chunk's claimed length before reading it, and its simplified API treats its own limit on
+    /// that length as a warning: a 68-byte file claiming a 1.6 GB sPLT chunk made it allocate
+    /// and touch 1.6 GB (found by the fuzzer). Checked here, no chunk can cost more memory than
+    /// the file it comes in. Only headers are read, up to IEND; what comes after is libpng's.
+    static func checkChunkLengths(_ data: Data) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var offset = 8 // the signature
+            while offset + 8 <= bytes.count {
+                let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)].map { (32...126).contains($0) ? $0 : 63 }, as: UTF8.self)
+                if type == "IEND" { return }
+                let remaining = bytes.count - offset - 12 // after this chunk's length, type and CRC
+                guard length <= remaining else {
+                    throw CodecError.corrupt(.png, "the \(type) chunk claims \(length) bytes, but the file holds \(max(0, remaining)) more")
+                }
+                offset += 12 + length
+            }
+        }
     }
 
     static func dropAlpha(_ rgba: [UInt8]) -> [UInt8] {

@@ -129,6 +129,47 @@ final class PNGCodecTests: XCTestCase {
         }
     }
 
+    /// Found by `make fuzz`: 68 bytes whose sPLT chunk claims 1,620,466,854 bytes. libpng allocated
+    /// (and touched) that much before finding the file too short; peak RSS was 1.6 GB.
+    static let fuzzedSPLTClaimingGigabytes: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x25, 0x00, 0x00, 0x00, 0x15, 0x08, 0x02, 0x00, 0x00, 0x00, 0x4E, 0x86, 0xB0,
+        0xF9, 0x60, 0x96, 0x5C, 0xA6, 0x73, 0x50, 0x4C, 0x54, 0x1C, 0xE9, 0x00, 0x00, 0x00, 0x23, 0x49,
+        0x44, 0x41, 0x00, 0xAE, 0xCE, 0x1C, 0xE9, 0x00, 0x00, 0x00, 0x23, 0x49, 0x44, 0x41, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0x82,
+    ]
+
+    func testAChunkClaimingMoreBytesThanTheFileHoldsIsRefusedBeforeLibpngAllocatesIt() {
+        XCTAssertThrowsError(try codec.decode(Data(Self.fuzzedSPLTClaimingGigabytes), options: .fullSize)) { error in
+            XCTAssertEqual(error as? CodecError, .corrupt(.png, "the sPLT chunk claims 1620466854 bytes, but the file holds 23 more"))
+        }
+    }
+
+    func testEveryChunkKindIsCheckedAndAFileThatHoldsItsChunksStillDecodes() throws {
+        let fixture = PNGFixture(width: 2, height: 1, colourType: .rgb, samples: [255, 0, 0, 0, 0, 255])
+        let valid = [UInt8](fixture.encoded())
+        // A text chunk after IHDR (8 + 25 bytes) that holds what it claims: decodes as before.
+        let text = fixture.chunk("tEXt", Array("Title\u{0}red and blue".utf8))
+        var withText = valid
+        withText.insert(contentsOf: text, at: 33)
+        XCTAssertEqual(try codec.decode(Data(withText), options: .fullSize).image.rows, [[.red, .blue]])
+        // The same chunk claiming 2³¹ − 1 bytes; then an IDAT claiming one byte more than it holds.
+        var lying = withText
+        lying.replaceSubrange(33..<37, with: [0x7F, 0xFF, 0xFF, 0xFF])
+        XCTAssertThrowsError(try codec.decode(Data(lying), options: .fullSize)) { error in
+            XCTAssertEqual((error as? LocalizedError)?.errorDescription?.hasPrefix("corrupt PNG data: the tEXt chunk claims 2147483647 bytes"), true,
+                           "\(error)")
+        }
+        let idat = 33 + text.count
+        XCTAssertEqual(String(decoding: withText[(idat + 4)..<(idat + 8)], as: UTF8.self), "IDAT")
+        var longIDAT = withText
+        let length = withText[idat..<(idat + 4)].reduce(0) { $0 << 8 | Int($1) }
+        longIDAT.replaceSubrange(idat..<(idat + 4), with: fixture.be32(UInt32(length + 1)))
+        XCTAssertThrowsError(try codec.decode(Data(longIDAT.prefix(idat + 12 + length)), options: .fullSize)) { error in
+            XCTAssertEqual(error as? CodecError, .corrupt(.png, "the IDAT chunk claims \(length + 1) bytes, but the file holds \(length) more"))
+        }
+    }
+
     func testUnknownBytesAreRefusedByTheCodec() {
         XCTAssertThrowsError(try codec.decode(Data("hello, world".utf8), options: .fullSize)) { error in
             XCTAssertEqual(error as? CodecError, .unrecognisedFormat)

@@ -142,6 +142,11 @@ final class HostileFilesBinaryTests: XCTestCase {
         pngBomb.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
         try write(Data(pngBomb), "bomb.png")
         mustFail["bomb.png"] = "65535×65535 pixels, more than the limit"
+        // A chunk claiming 1.6 GB in a file of 66 bytes (found by the fuzzer): libpng allocated and
+        // touched the claimed size before finding the file short, so the peak RSS below catches it.
+        try write(Data([UInt8](png.prefix(33)) + [0x60, 0x96, 0x5C, 0xA6] + Array("sPLT".utf8) + [UInt8](repeating: 0x1C, count: 25)),
+                  "chunk-claims-gigabytes.png")
+        mustFail["chunk-claims-gigabytes.png"] = "the sPLT chunk claims 1620466854 bytes"
         // 12-bit samples (unsupported here), arithmetic coding and CMYK (supported).
         try write(replacingJPEGPrecision(valid, bits: 12), "twelve-bit.jpg")
         mustFail["twelve-bit.jpg"] = "12"
