@@ -4,7 +4,7 @@ import Imaging
 import TestSupport
 
 // Seed inputs for scripts/fuzz, made in code like the tests' fixtures: small JPEGs and PNGs, and
-// JPEGs carrying EXIF in both byte orders. Usage: FuzzSeeds FOLDER (writes FOLDER/jpeg, png, exif).
+// EXIF in both byte orders: in JPEGs, in PNGs' eXIf chunks, and bare. Usage: FuzzSeeds FOLDER (writes FOLDER/jpeg, png, exif).
 guard CommandLine.arguments.count == 2 else {
     print("usage: FuzzSeeds FOLDER")
     exit(64)
@@ -29,5 +29,9 @@ for (index, image) in images.enumerated() {
 for (index, order) in [ExifFixture.ByteOrder.little, .big].enumerated() {
     let exif = ExifFixture.camera(byteOrder: order).encoded()
     try write(try codec.encode(images[0], as: .jpeg, options: EncodeOptions(quality: 50, exif: exif)), "exif", "camera\(index).jpg")
+    // The same block in a PNG's eXIf chunk (TIFF data without the "Exif\0\0" header), and bare.
+    let tiff = exif.dropFirst(ExifLocator.exifHeader.count)
+    try write(try codec.encode(images[0], as: .png, options: EncodeOptions()).insertingPNGExif(Data(tiff)), "exif", "camera\(index).png")
+    try write(exif, "exif", "camera\(index).exif")
 }
 print("seeds written to \(root.path)")
