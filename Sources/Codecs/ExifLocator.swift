@@ -40,20 +40,13 @@ public enum ExifLocator {
     }
 
     private static func pngExif(in data: Data) -> Data? {
-        data.withUnsafeBytes { raw in pngExif(in: raw.bindMemory(to: UInt8.self)) }
-    }
-
-    private static func pngExif(in bytes: UnsafeBufferPointer<UInt8>) -> Data? {
-        var offset = 8
-        while offset + 8 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            let start = offset + 8
-            guard length >= 0, start + length <= bytes.count else { return nil }
-            if type == "eXIf" { return Data(bytes[start..<(start + length)]) }
-            if type == "IDAT" || type == "IEND" { return nil }
-            offset = start + length + 4 // data and CRC
+        data.withUnsafeBytes { bytes in
+            for chunk in PNGChunkHeaders(bytes) {
+                guard chunk.dataEnd <= bytes.count else { return nil }
+                if chunk.type == "eXIf" { return Data(bytes[chunk.dataStart..<chunk.dataEnd]) }
+                if chunk.type == "IDAT" || chunk.type == "IEND" { return nil }
+            }
+            return nil
         }
-        return nil
     }
 }

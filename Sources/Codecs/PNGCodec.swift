@@ -75,17 +75,12 @@ public struct PNGCodec: Sendable {
     /// and touch 1.6 GB (found by the fuzzer). Checked here, no chunk can cost more memory than
     /// the file it comes in. Only headers are read, up to IEND; what comes after is libpng's.
     static func checkChunkLengths(_ data: Data) throws {
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var offset = 8 // the signature
-            while offset + 8 <= bytes.count {
-                let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
-                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)].map { (32...126).contains($0) ? $0 : 63 }, as: UTF8.self)
-                if type == "IEND" { return }
-                let remaining = bytes.count - offset - 12 // after this chunk's length, type and CRC
-                guard length <= remaining else {
-                    throw CodecError.corrupt(.png, "the \(type) chunk claims \(length) bytes, but the file holds \(max(0, remaining)) more")
+        try data.withUnsafeBytes { bytes in
+            for chunk in PNGChunkHeaders(bytes) {
+                if chunk.type == "IEND" { return }
+                guard chunk.end <= bytes.count else {
+                    throw CodecError.corrupt(.png, "the \(chunk.type) chunk claims \(chunk.length) bytes, but the file holds \(max(0, bytes.count - chunk.dataStart - 4)) more")
                 }
-                offset += 12 + length
             }
         }
     }

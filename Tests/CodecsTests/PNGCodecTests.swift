@@ -145,7 +145,7 @@ final class PNGCodecTests: XCTestCase {
         }
     }
 
-    func testEveryChunkKindIsCheckedAndAFileThatHoldsItsChunksStillDecodes() throws {
+    func testAnAncillaryChunkOrAnIDATClaimingMoreThanTheFileHoldsIsRefusedAndAFileThatHoldsItsChunksStillDecodes() throws {
         let fixture = PNGFixture(width: 2, height: 1, colourType: .rgb, samples: [255, 0, 0, 0, 0, 255])
         let valid = [UInt8](fixture.encoded())
         // A text chunk after IHDR (8 + 25 bytes) that holds what it claims: decodes as before.

@@ -25,7 +25,7 @@ final class ConcurrencyBinaryTests: XCTestCase {
         for round in 0..<rounds {
             searchCount += try raceTwoImportsAndSearches(library: directory.appendingPathComponent("library\(round)"))
         }
-        print("concurrency: \(rounds) rounds of two imports at once, \(searchCount) searches during them")
+        print("concurrency: \(rounds) \(rounds == 1 ? "round" : "rounds") of two imports at once, \(searchCount) searches during them")
     }
 
     /// Two overlapping imports into a new catalogue and searches until both end; the number of searches.
