@@ -11,6 +11,11 @@ struct ColourRepository {
         for table in ["palette_entry", "photo_colour", "colour_name_weight"] {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE photo_id = ?").execute(arguments: [id])
         }
+        try insert(colours, of: id)
+    }
+
+    /// The colours of a photo that has none recorded yet (a new one).
+    func insert(_ colours: ColourAnalysis, of id: PhotoID) throws {
         for (rank, entry) in colours.palette.prefix(8).enumerated() {
             try db.cachedStatement(sql: """
                 INSERT INTO palette_entry (photo_id, rank, lab_l, lab_a, lab_b, hex, weight, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

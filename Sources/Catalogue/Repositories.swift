@@ -7,21 +7,22 @@ import Imaging
 struct PhotoRepository {
     let db: Database
 
+    // Statements an import runs for every file are cached: compiling one again costs more than running it.
+
     func location(withSHA256 sha256: String) throws -> PhotoLocation? {
-        try Row.fetchOne(db, sql: "SELECT id, path FROM photo WHERE sha256 = ?", arguments: [sha256])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, path FROM photo WHERE sha256 = ?"), arguments: [sha256])
             .map { PhotoLocation(id: $0["id"], path: $0["path"]) }
     }
 
     func photoID(atPath path: String) throws -> PhotoID? {
-        try PhotoID.fetchOne(db, sql: """
+        try PhotoID.fetchOne(db.cachedStatement(sql: """
             SELECT id FROM photo WHERE path = ?
             UNION ALL SELECT photo_id FROM duplicate_path WHERE path = ?
             LIMIT 1
-            """, arguments: [path, path])
+            """), arguments: [path, path])
     }
 
-    func insert(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date) throws -> PhotoID {
-        // A cached statement: this runs once per imported photo.
+    func insert(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: DatabaseValue) throws -> PhotoID {
         try db.cachedStatement(sql: """
             INSERT INTO photo (path, sha256, file_size, modified_at_ns, format, width, height, imported_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -40,7 +41,7 @@ struct PhotoRepository {
                                          record.gpsLongitude, record.gpsAltitude, record.allTags])
         }
         if let colours = facts.colours {
-            try ColourRepository(db: db).set(colours, of: id)
+            try ColourRepository(db: db).insert(colours, of: id)
         }
         return id
     }
@@ -65,8 +66,9 @@ struct PhotoRepository {
     }
 
     func detach(_ path: String) throws {
-        try db.execute(sql: "DELETE FROM duplicate_path WHERE path = ?", arguments: [path])
-        guard let id = try PhotoID.fetchOne(db, sql: "SELECT id FROM photo WHERE path = ?", arguments: [path]) else { return }
+        try db.cachedStatement(sql: "DELETE FROM duplicate_path WHERE path = ?").execute(arguments: [path])
+        guard let id = try PhotoID.fetchOne(db.cachedStatement(sql: "SELECT id FROM photo WHERE path = ?"), arguments: [path])
+        else { return }
         if let heir = try DuplicatePathRecord.fetchOne(
             db, sql: "SELECT * FROM duplicate_path WHERE photo_id = ? ORDER BY id LIMIT 1", arguments: [id]) {
             try db.execute(sql: "DELETE FROM duplicate_path WHERE id = ?", arguments: [heir.id])
@@ -93,9 +95,9 @@ struct PhotoRepository {
     }
 
     func contains(sha256: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: """
+        try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM photo JOIN photo_colour ON photo_colour.photo_id = photo.id WHERE sha256 = ?)
-            """, arguments: [sha256]) ?? false
+            """), arguments: [sha256]) ?? false
     }
 
     // MARK: Reading photos back
@@ -229,7 +231,7 @@ struct FailureRepository {
     }
 
     func clear(atPath path: String) throws {
-        try db.execute(sql: "DELETE FROM import_failure WHERE path = ?", arguments: [path])
+        try db.cachedStatement(sql: "DELETE FROM import_failure WHERE path = ?").execute(arguments: [path])
     }
 
     func all() throws -> [ImportFailure] {

@@ -1,5 +1,6 @@
 @testable import Catalogue
 import Foundation
+import GRDB
 import Imaging
 import XCTest
 
@@ -175,6 +176,24 @@ final class RepositoryTests: XCTestCase {
         try makeLibrary()
         XCTAssertEqual(try names(PhotoQuery(sort: .imported)), ["100%_real.jpg", "apple.jpg", "Mango.png", "zebra.jpg"])
         XCTAssertEqual(try names(PhotoQuery(sort: .name)), ["100%_real.jpg", "apple.jpg", "Mango.png", "zebra.jpg"])
+    }
+
+    func testPhotosWrittenInOneTransactionKeepTheirOwnImportTimes() throws {
+        let later = day.addingTimeInterval(90.5)
+        let ids = try catalogue.write { writer in
+            try [day, later, day].enumerated().map { index, date in
+                try writer.insertPhoto(path: "/\(index).jpg", stamp: stamp, facts: .sample(sha: "\(index)"), importedAt: date)
+            }
+        }
+        XCTAssertEqual(try ids.map { try catalogue.photo(id: $0)?.importedAt }, [day, later, day])
+    }
+
+    func testTheLastDatabaseValueIsReusedOnlyForAnEqualValue() {
+        let values = LastDatabaseValue<Date>()
+        XCTAssertEqual(values.value(for: day), day.databaseValue)
+        XCTAssertEqual(values.value(for: day), day.databaseValue)
+        XCTAssertEqual(values.value(for: day.addingTimeInterval(1)), day.addingTimeInterval(1).databaseValue)
+        XCTAssertNotEqual(values.value(for: day), day.addingTimeInterval(1).databaseValue)
     }
 
     func testListingsFilterByDayRangeInclusive() throws {
