@@ -41,6 +41,7 @@ final class SchemaTests: XCTestCase {
 
         let first = try SQLiteCatalogue(libraryDirectory: directory.path)
         XCTAssertEqual(try first.journalMode(), "wal")
+        XCTAssertEqual(try first.writer.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") }, 1, "NORMAL: no sync at each commit")
         try first.write { writer in
             try writer.insertPhoto(path: "/p.jpg", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 2),
                                    facts: .sample(sha: "a"), importedAt: Date(timeIntervalSince1970: 0))
