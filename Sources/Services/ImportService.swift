@@ -7,12 +7,20 @@ import Imaging
 public struct ImportOptions: Sendable {
     /// Files examined at once.
     public var jobs: Int
-    /// Results written per transaction.
+    /// Results written per transaction. Small, so that writing goes on while files are examined
+    /// and little is left to write after the last one (commits are cheap: see SQLiteCatalogue).
     public var batchSize: Int
+    /// Files are examined largest first within each run of this many in walk order, so that no
+    /// large file is left to one core at the end while the others wait. Results are still
+    /// written in walk order, so a run's results wait for its first file: a run much longer than
+    /// a batch would leave them all to write after the last examination.
+    public var largestFirstWindow: Int
 
-    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 256) {
+    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 32,
+                largestFirstWindow: Int = 64) {
         self.jobs = max(1, jobs)
         self.batchSize = max(1, batchSize)
+        self.largestFirstWindow = max(1, largestFirstWindow)
     }
 }
 
@@ -110,19 +118,19 @@ public struct ImportService: Sendable {
 
         progress.update(completed: 0, total: pending.count)
         // Results are written in walk order, whatever order they finish in, so that ids and
-        // "which path is the original" do not depend on timing. At most `jobs` wait for an earlier one.
+        // "which path is the original" do not depend on timing.
         var finished: [Int: Examination] = [:]
         var nextToWrite = 0
         var batch: [(FoundFile, Examination)] = []
         try await withThrowingTaskGroup(of: (Int, Examination).self) { group in
-            var next = pending.enumerated().makeIterator()
+            var next = Self.examinationOrder(of: pending, window: options.largestFirstWindow).makeIterator()
             for _ in 0..<options.jobs {
-                guard let (index, file) = next.next() else { break }
-                group.addTask { (index, self.examine(file)) }
+                guard let index = next.next() else { break }
+                group.addTask { [file = pending[index]] in (index, self.examine(file)) }
             }
             while let (index, examination) = try await group.next() {
-                if let (index, file) = next.next() {
-                    group.addTask { (index, self.examine(file)) }
+                if let index = next.next() {
+                    group.addTask { [file = pending[index]] in (index, self.examine(file)) }
                 }
                 finished[index] = examination
                 while let ready = finished.removeValue(forKey: nextToWrite) {
@@ -140,6 +148,14 @@ public struct ImportService: Sendable {
         progress.finish()
         summary.seconds = clock.now().timeIntervalSince(start)
         return summary
+    }
+
+    /// Indices into `files` in the order to examine them: walk order cut into runs of `window`,
+    /// each run largest first (files of the same size in walk order).
+    static func examinationOrder(of files: [FoundFile], window: Int) -> [Int] {
+        stride(from: 0, to: files.count, by: window).flatMap { start in
+            (start..<min(start + window, files.count)).sorted { (files[$0].stamp.size, $1) > (files[$1].stamp.size, $0) }
+        }
     }
 
     /// Reads a file once and learns everything the catalogue needs from that one read.

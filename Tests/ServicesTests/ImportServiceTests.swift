@@ -16,8 +16,11 @@ final class ImportServiceTests: XCTestCase {
                       catalogue: catalogue, clock: clock)
     }
 
-    func importLibrary(jobs: Int = 2, batchSize: Int = 256, progress: any ImportProgress = SilentProgress()) async throws -> ImportSummary {
-        try await service().importPhotos(from: ["/lib"], options: ImportOptions(jobs: jobs, batchSize: batchSize), progress: progress)
+    func importLibrary(jobs: Int = 2, batchSize: Int = 256, largestFirstWindow: Int = 256,
+                       progress: any ImportProgress = SilentProgress()) async throws -> ImportSummary {
+        try await service().importPhotos(
+            from: ["/lib"], options: ImportOptions(jobs: jobs, batchSize: batchSize, largestFirstWindow: largestFirstWindow),
+            progress: progress)
     }
 
     func photo(at path: String) -> CataloguedPhoto? {
@@ -295,6 +298,22 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(catalogue.writes, 4)
     }
 
+    func testLargerFilesAreExaminedFirstWithinEachWindowAndWrittenInWalkOrder() async throws {
+        // Sizes in walk order: a 10, b 30, c 20, d 20, e 50, f 5.
+        for (name, size) in [("a", 10), ("b", 30), ("c", 20), ("d", 20), ("e", 50), ("f", 5)] {
+            files["/lib/\(name).jpg"] = FakePhoto.data(seed: name)
+            files.setStamp(FileStamp(size: Int64(size), modifiedAtNanoseconds: 1), for: "/lib/\(name).jpg")
+        }
+
+        let summary = try await importLibrary(jobs: 1, batchSize: 2, largestFirstWindow: 4)
+
+        XCTAssertEqual(files.readPaths, ["b", "c", "d", "a", "e", "f"].map { "/lib/\($0).jpg" },
+                       "the first four largest first (equal sizes in walk order), then the last two")
+        XCTAssertEqual(summary.imported, 6)
+        XCTAssertEqual(catalogue.allPhotos.map(\.path), ["a", "b", "c", "d", "e", "f"].map { "/lib/\($0).jpg" },
+                       "ids follow walk order")
+    }
+
     func testProgressIsReportedUpToTheTotal() async throws {
         for index in 0..<3 { files["/lib/\(index).jpg"] = FakePhoto.data(seed: "\(index)") }
         let progress = SpyProgress()
@@ -317,6 +336,7 @@ final class ImportServiceTests: XCTestCase {
     func testOptionsAreKeptSensible() {
         XCTAssertEqual(ImportOptions(jobs: 0, batchSize: 0).jobs, 1)
         XCTAssertEqual(ImportOptions(jobs: 0, batchSize: 0).batchSize, 1)
+        XCTAssertEqual(ImportOptions(largestFirstWindow: 0).largestFirstWindow, 1)
         XCTAssertGreaterThanOrEqual(ImportOptions().jobs, 1)
     }
 }
