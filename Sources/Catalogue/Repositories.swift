@@ -53,9 +53,10 @@ struct PhotoRepository {
                        arguments: [path, stamp.size, stamp.modifiedAtNanoseconds, id])
     }
 
-    func addDuplicate(_ path: String, of id: PhotoID, stamp: FileStamp, notedAt: Date) throws {
-        try DuplicatePathRecord(id: nil, photoId: id, path: path, fileSize: stamp.size,
-                                modifiedAtNs: stamp.modifiedAtNanoseconds, notedAt: notedAt).insert(db)
+    func addDuplicate(_ path: String, of id: PhotoID, stamp: FileStamp, notedAt: DatabaseValue) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO duplicate_path (photo_id, path, file_size, modified_at_ns, noted_at) VALUES (?, ?, ?, ?, ?)
+            """).execute(arguments: [id, path, stamp.size, stamp.modifiedAtNanoseconds, notedAt])
     }
 
     func updateStamp(ofPath path: String, to stamp: FileStamp) throws {
@@ -226,8 +227,10 @@ private extension ExifRecord {
 struct FailureRepository {
     let db: Database
 
-    func record(_ failure: ImportFailure) throws {
-        try ImportFailureRecord(path: failure.path, reason: failure.reason, failedAt: failure.failedAt).save(db)
+    /// Why `path` could not be imported, replacing what an earlier import recorded for it.
+    func record(path: String, reason: String, failedAt: DatabaseValue) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO import_failure (path, reason, failed_at) VALUES (?, ?, ?)")
+            .execute(arguments: [path, reason, failedAt])
     }
 
     func clear(atPath path: String) throws {

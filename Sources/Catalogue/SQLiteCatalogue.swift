@@ -174,13 +174,9 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
 /// `CatalogueWriting` inside one GRDB transaction.
 struct SQLiteCatalogueWriter: CatalogueWriting {
     let db: Database
-    /// A batch's photos share one import time, and turning a `Date` into its database text is
-    /// slow (a formatter): a sixth of a photo's write when done for each.
-    private let importTimes = LastDatabaseValue<Date>()
-
-    init(db: Database) {
-        self.db = db
-    }
+    /// A batch's photos, duplicates and failures share one time, and turning a `Date` into its
+    /// database text is slow (a formatter): a sixth of a photo's write when done for each.
+    private let batchTimes = LastDatabaseValue<Date>()
 
     var photos: PhotoRepository { PhotoRepository(db: db) }
     var failures: FailureRepository { FailureRepository(db: db) }
@@ -188,16 +184,18 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
     func photo(withSHA256 sha256: String) throws -> PhotoLocation? { try photos.location(withSHA256: sha256) }
     func photoID(atPath path: String) throws -> PhotoID? { try photos.photoID(atPath: path) }
     func insertPhoto(path: String, stamp: FileStamp, facts: PhotoFacts, importedAt: Date) throws -> PhotoID {
-        try photos.insert(path: path, stamp: stamp, facts: facts, importedAt: importTimes.value(for: importedAt))
+        try photos.insert(path: path, stamp: stamp, facts: facts, importedAt: batchTimes.value(for: importedAt))
     }
     func movePhoto(_ id: PhotoID, to path: String, stamp: FileStamp) throws { try photos.move(id, to: path, stamp: stamp) }
     func addDuplicatePath(_ path: String, of id: PhotoID, stamp: FileStamp, notedAt: Date) throws {
-        try photos.addDuplicate(path, of: id, stamp: stamp, notedAt: notedAt)
+        try photos.addDuplicate(path, of: id, stamp: stamp, notedAt: batchTimes.value(for: notedAt))
     }
     func updateStamp(ofPath path: String, to stamp: FileStamp) throws { try photos.updateStamp(ofPath: path, to: stamp) }
     func detachPath(_ path: String) throws { try photos.detach(path) }
     func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws { try ColourRepository(db: db).set(colours, of: id) }
-    func recordFailure(_ failure: ImportFailure) throws { try failures.record(failure) }
+    func recordFailure(_ failure: ImportFailure) throws {
+        try failures.record(path: failure.path, reason: failure.reason, failedAt: batchTimes.value(for: failure.failedAt))
+    }
     func clearFailure(atPath path: String) throws { try failures.clear(atPath: path) }
 }
 

@@ -123,15 +123,14 @@ public struct ImportService: Sendable {
         var nextToWrite = 0
         var batch: [(FoundFile, Examination)] = []
         try await withThrowingTaskGroup(of: (Int, Examination).self) { group in
-            var next = Self.examinationOrder(of: pending, window: options.largestFirstWindow).makeIterator()
-            for _ in 0..<options.jobs {
-                guard let index = next.next() else { break }
+            var order = Self.examinationOrder(of: pending, window: options.largestFirstWindow).makeIterator()
+            func examineNext() {
+                guard let index = order.next() else { return }
                 group.addTask { [file = pending[index]] in (index, self.examine(file)) }
             }
+            for _ in 0..<options.jobs { examineNext() }
             while let (index, examination) = try await group.next() {
-                if let index = next.next() {
-                    group.addTask { [file = pending[index]] in (index, self.examine(file)) }
-                }
+                examineNext()
                 finished[index] = examination
                 while let ready = finished.removeValue(forKey: nextToWrite) {
                     batch.append((pending[nextToWrite], ready))

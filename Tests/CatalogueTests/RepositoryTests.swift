@@ -188,7 +188,21 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(try ids.map { try catalogue.photo(id: $0)?.importedAt }, [day, later, day])
     }
 
-    func testTheLastDatabaseValueIsReusedOnlyForAnEqualValue() {
+    func testFailuresAndDuplicatesWrittenInOneTransactionKeepTheirOwnTimes() throws {
+        let later = day.addingTimeInterval(90.5)
+        let id = try insert("/original.jpg", sha: "a")
+        try catalogue.write { writer in
+            try writer.recordFailure(ImportFailure(path: "/broken.jpg", reason: "broken", failedAt: day))
+            try writer.addDuplicatePath("/copy1.jpg", of: id, stamp: stamp, notedAt: later)
+            try writer.recordFailure(ImportFailure(path: "/empty.jpg", reason: "empty", failedAt: later))
+            try writer.addDuplicatePath("/copy2.jpg", of: id, stamp: stamp, notedAt: day)
+        }
+        XCTAssertEqual(try catalogue.failures().map(\.failedAt), [day, later])
+        let noted = try catalogue.writer.read { try Date.fetchAll($0, sql: "SELECT noted_at FROM duplicate_path ORDER BY path") }
+        XCTAssertEqual(noted, [later, day])
+    }
+
+    func testTheLastDatabaseValueIsAlwaysTheValueAskedFor() {
         let values = LastDatabaseValue<Date>()
         XCTAssertEqual(values.value(for: day), day.databaseValue)
         XCTAssertEqual(values.value(for: day), day.databaseValue)
