@@ -86,6 +86,9 @@ let package = Package(
         // MARK: Benchmarks (release mode, through scripts/bench; not part of the tests)
         .executableTarget(name: "SearchBenchmark", dependencies: ["Catalogue", "ColourScience", "Imaging"]),
 
+        // MARK: Quality of the eye (scripts/eval-colour on a labelled set; not part of the tests)
+        .executableTarget(name: "ColourEvaluation", dependencies: ["Services", "Catalogue", "Codecs", "ColourScience", "Imaging"]),
+
         // MARK: Fuzzing (libFuzzer through scripts/fuzz; an ordinary build replays inputs)
         .executableTarget(name: "showhide-fuzz", dependencies: ["Codecs", "Imaging"]),
         .executableTarget(name: "FuzzSeeds", dependencies: ["Codecs", "Imaging", "TestSupport"]),

@@ -8,7 +8,7 @@ struct ColourRepository {
     let db: Database
 
     func set(_ colours: ColourAnalysis, of id: PhotoID) throws {
-        for table in ["palette_entry", "photo_colour", "colour_name_weight"] {
+        for table in ["palette_entry", "photo_colour", "colour_name_weight", "accent_candidate"] {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE photo_id = ?").execute(arguments: [id])
         }
         try insert(colours, of: id)
@@ -24,10 +24,19 @@ struct ColourRepository {
         let accent = colours.accent
         try db.cachedStatement(sql: """
             INSERT INTO photo_colour (photo_id, dominant_hex, dominant_name, accent_l, accent_a, accent_b,
-                                      accent_hex, accent_hue, accent_coverage, accent_name)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      accent_hex, accent_hue, accent_coverage, accent_name, analysis_version, hue_families)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [id, colours.dominant?.hex, colours.dominant?.name.rawValue, accent?.lab.l, accent?.lab.a,
-                             accent?.lab.b, accent?.hex, accent?.hue, accent?.coverage, accent?.name.rawValue])
+                             accent?.lab.b, accent?.hex, accent?.hue, accent?.coverage, accent?.name.rawValue,
+                             ColourAnalysis.rulesVersion, colours.hueFamilies])
+        for (rank, candidate) in colours.candidates.prefix(3).enumerated() {
+            try db.cachedStatement(sql: """
+                INSERT INTO accent_candidate (photo_id, rank, lab_l, lab_a, lab_b, hex, hue, coverage, name, saliency, contrast,
+                                              regions, compactness) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [id, rank, candidate.lab.l, candidate.lab.a, candidate.lab.b, candidate.hex, candidate.hue,
+                                         min(max(candidate.coverage, 0), 1), candidate.name.rawValue, candidate.saliency,
+                                         candidate.contrast, candidate.regions, candidate.compactness])
+        }
         for (name, weight) in colours.nameWeights {
             try db.cachedStatement(sql: "INSERT INTO colour_name_weight (photo_id, name, weight) VALUES (?, ?, ?)")
                 .execute(arguments: [id, name.rawValue, weight])
@@ -47,7 +56,24 @@ struct ColourRepository {
                     accent = Accent(lab: Lab(l: l, a: a, b: b), hue: row["accent_hue"] ?? 0,
                                     coverage: row["accent_coverage"] ?? 0, name: name)
                 }
-                result[row["photo_id"]] = ColourAnalysis(palette: [], accent: accent, nameWeights: [:])
+                result[row["photo_id"]] = ColourAnalysis(palette: [], accent: accent, nameWeights: [:], candidates: [],
+                                                         hueFamilies: row["hue_families"])
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT * FROM accent_candidate WHERE photo_id IN (\(placeholders)) ORDER BY photo_id, rank
+                """, arguments: arguments) {
+                let id: PhotoID = row["photo_id"]
+                guard let name = ColourName(rawValue: row["name"]) else {
+                    throw CatalogueError.corruptRow(table: "accent_candidate", reason: "colour name \(row["name"] as String? ?? "")")
+                }
+                let candidate = Accent(lab: Lab(l: row["lab_l"], a: row["lab_a"], b: row["lab_b"]), hue: row["hue"], coverage: row["coverage"],
+                                       name: name, saliency: row["saliency"], contrast: row["contrast"], regions: row["regions"],
+                                       compactness: row["compactness"])
+                result[id]?.candidates.append(candidate)
+                // The accent is the first candidate when it stands out: its reasons come from there.
+                if row["rank"] as Int == 0, result[id]?.accent != nil {
+                    result[id]?.accent = candidate
+                }
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT photo_id, lab_l, lab_a, lab_b, weight, name FROM palette_entry

@@ -213,10 +213,18 @@ public struct Variant: Equatable, Sendable {
         self.createdAt = createdAt
     }
 
-    /// The parameters as numbers by name, read from their canonical JSON text.
+    /// The numeric parameters by name, read from their canonical JSON text.
     public var parameterValues: [String: Double] { Self.parameterValues(parameters) }
 
     public static func parameterValues(_ canonical: String) -> [String: Double] {
-        (try? JSONDecoder().decode([String: Double].self, from: Data(canonical.utf8))) ?? [:]
+        guard let object = try? JSONSerialization.jsonObject(with: Data(canonical.utf8)) as? [String: Any] else { return [:] }
+        return object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+    }
+
+    /// "object" or "hue": how the variant chose its pixels (variants made before object mode are "hue").
+    public var method: String { Self.method(parameters) }
+
+    public static func method(_ canonical: String) -> String {
+        canonical.contains("\"method\":\"object\"") ? "object" : "hue"
     }
 }

@@ -82,13 +82,13 @@ struct PhotoRepository {
 
     func knownStamps() throws -> [String: FileStamp] {
         var stamps: [String: FileStamp] = [:]
-        // Photos not yet analysed are left out, so that the next import analyses them.
+        // Photos not yet analysed, or analysed by earlier rules, are left out, so that the next import analyses them.
         let rows = try Row.fetchCursor(db, sql: """
             SELECT path, file_size, modified_at_ns FROM photo
-            WHERE EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = photo.id)
+            WHERE EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = photo.id AND analysis_version >= ?1)
             UNION ALL SELECT path, file_size, modified_at_ns FROM duplicate_path
-            WHERE EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = duplicate_path.photo_id)
-            """)
+            WHERE EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = duplicate_path.photo_id AND analysis_version >= ?1)
+            """, arguments: [ColourAnalysis.rulesVersion])
         while let row = try rows.next() {
             stamps[row[0]] = FileStamp(size: row[1], modifiedAtNanoseconds: row[2])
         }
@@ -97,8 +97,9 @@ struct PhotoRepository {
 
     func contains(sha256: String) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM photo JOIN photo_colour ON photo_colour.photo_id = photo.id WHERE sha256 = ?)
-            """), arguments: [sha256]) ?? false
+            SELECT EXISTS (SELECT 1 FROM photo JOIN photo_colour ON photo_colour.photo_id = photo.id
+                           WHERE sha256 = ? AND analysis_version >= ?)
+            """), arguments: [sha256, ColourAnalysis.rulesVersion]) ?? false
     }
 
     // MARK: Reading photos back

@@ -2,7 +2,8 @@ import Foundation
 import Imaging
 
 /// Finds a photo's palette (deterministic median cut, refined by weighted k-means in CIELAB,
-/// close clusters merged by ΔE00), its dominant colour and its accent.
+/// close clusters merged by ΔE00), its dominant colour, and its accent candidates (`AccentFinder`,
+/// on a small CIELAB raster of the same image).
 public struct ColourAnalyser: Sendable {
     /// Pixels are sampled on a grid so that the long side has at most this many.
     public var maximumLongSide = 256
@@ -12,14 +13,10 @@ public struct ColourAnalyser: Sendable {
     public var initialClusters = 16
     /// Clusters closer than this (ΔE00) are one colour.
     public var mergeDistance = 6.0
-    /// Accent candidates: pixels at least this chromatic (C*)…
-    public var accentMinimumChroma = 20.0
-    /// …neither very dark nor very light (L*).
-    public var accentLightness: ClosedRange<Double> = 15...95
-    /// Half-width of the hue window an accent gathers, in degrees.
-    public var hueWindow = 10.0
-    /// An accent must cover at least this share of the photo.
-    public var minimumAccentCoverage = 0.003
+    /// Long side of the CIELAB raster on which accents are found.
+    public var rasterLongSide = 128
+    /// Finds and ranks the accent candidates.
+    public var accentFinder = AccentFinder()
 
     public init() {}
 
@@ -33,6 +30,8 @@ public struct ColourAnalyser: Sendable {
         let points = sample(image)
         let total = points.reduce(0) { $0 + $1.weight }
         guard total > 0 else { return ColourAnalysis(palette: [], accent: nil) }
+        let (candidates, hueFamilies) = accentFinder.candidates(in: LabRaster(image, longSide: rasterLongSide))
+        let accent = candidates.first.flatMap { $0.saliency >= accentFinder.standout ? $0 : nil }
         let clusters = refinedClusters(points)
         var names: [ColourName: Double] = [:]
         // Clusters the palette keeps unmerged are named once (naming is 55 CIEDE2000 differences).
@@ -42,8 +41,8 @@ public struct ColourAnalyser: Sendable {
             known[cluster.lab] = name
             names[name, default: 0] += cluster.weight / total
         }
-        return ColourAnalysis(palette: palette(clusters, total: total, names: known), accent: accent(points, total: total),
-                              nameWeights: names)
+        return ColourAnalysis(palette: palette(clusters, total: total, names: known), accent: accent, nameWeights: names,
+                              candidates: candidates, hueFamilies: hueFamilies)
     }
 
     // MARK: Sampling
@@ -282,45 +281,5 @@ public struct ColourAnalyser: Sendable {
 
     static func coordinate(_ lab: Lab, _ axis: Int) -> Double {
         axis == 0 ? lab.l : (axis == 1 ? lab.a : lab.b)
-    }
-
-    // MARK: Accent
-
-    /// The most salient chromatic colour: the chromatic pixels (neither grey, nor very dark, nor
-    /// very light) are clustered in CIELAB, and the cluster with the highest √share × (1 − share)² × C*³
-    /// wins — a vivid colour stands out even when small, a large or dull one does not.
-    /// Its coverage is the share of chromatic pixels within the hue window around it; hue is
-    /// circular, so 359° and 1° are neighbours.
-    func accent(_ points: [Point], total: Double) -> Accent? {
-        // Chroma and lightness only: no hue (an arc tangent) for the many greys.
-        let chromatic = points.filter { point in
-            let lab = point.lab
-            return accentLightness.contains(lab.l) && lab.a * lab.a + lab.b * lab.b >= accentMinimumChroma * accentMinimumChroma
-        }
-        guard !chromatic.isEmpty else { return nil }
-        var clusters = refinedClusters(chromatic)
-        merge(&clusters)
-        var best: (cluster: Cluster, score: Double)?
-        for cluster in clusters where cluster.weight / total >= minimumAccentCoverage {
-            // Vivid and rare stands out: a small red bus in a green park, not the park.
-            let chroma = cluster.lab.lch.c, share = cluster.weight / total
-            let score = share.squareRoot() * (1 - share) * (1 - share) * chroma * chroma * chroma
-            if best == nil || score > best!.score {
-                best = (cluster, score)
-            }
-        }
-        guard let winner = best?.cluster else { return nil }
-        let hue = winner.lab.lch.h
-        // Within the hue window: the angle between a point's (a*, b*) and the accent's is at most
-        // the window, that is their dot product is at least both lengths times its cosine — no arc
-        // tangent per point.
-        let accentChroma = winner.lab.lch.c
-        let (towardsA, towardsB) = (winner.lab.a / accentChroma, winner.lab.b / accentChroma)
-        let cosine = cos(hueWindow * .pi / 180)
-        let covered = chromatic.reduce(0.0) { sum, point in
-            let chroma = (point.lab.a * point.lab.a + point.lab.b * point.lab.b).squareRoot()
-            return point.lab.a * towardsA + point.lab.b * towardsB >= chroma * cosine ? sum + point.weight : sum
-        }
-        return Accent(lab: winner.lab, hue: hue, coverage: covered / total, name: ColourName.nearest(to: winner.lab))
     }
 }

@@ -17,20 +17,34 @@ public struct PaletteEntry: Equatable, Sendable {
     public var hex: String { lab.hex }
 }
 
-/// The colour a person would single out in a photo.
+/// A colour a person would single out in a photo, and why it stands out.
 public struct Accent: Equatable, Sendable {
+    /// The mean colour of the regions it covers.
     public var lab: Lab
     /// Hue angle in degrees, 0–360 (CIELAB h).
     public var hue: Double
-    /// Share of the photo's pixels in the accent's hue window, 0–1.
+    /// Share of the whole photo its regions cover, 0–1.
     public var coverage: Double
     public var name: ColourName
+    /// How much it stands out, 0–1 (vividness × contrast × size × concentration × figure, see `AccentFinder`).
+    public var saliency: Double
+    /// ΔE00 between its regions and what surrounds them.
+    public var contrast: Double
+    /// How many regions make up most of it.
+    public var regions: Int
+    /// 1 for a colour gathered in one place, 0 for one spread over the whole frame.
+    public var compactness: Double
 
-    public init(lab: Lab, hue: Double, coverage: Double, name: ColourName) {
+    public init(lab: Lab, hue: Double, coverage: Double, name: ColourName, saliency: Double = 1, contrast: Double = 40,
+                regions: Int = 1, compactness: Double = 1) {
         self.lab = lab
         self.hue = hue
         self.coverage = coverage
         self.name = name
+        self.saliency = saliency
+        self.contrast = contrast
+        self.regions = regions
+        self.compactness = compactness
     }
 
     public var hex: String { lab.hex }
@@ -38,18 +52,31 @@ public struct Accent: Equatable, Sendable {
 
 /// Everything showhide knows of a photo's colours.
 public struct ColourAnalysis: Equatable, Sendable {
+    /// The version of the rules that make an analysis: a catalogue analyses again the photos
+    /// analysed by an earlier one (1: accents by share and chroma; 2: accents by saliency).
+    public static let rulesVersion = 2
+
     /// Up to eight entries, heaviest first.
     public var palette: [PaletteEntry]
-    /// nil when the photo has no chromatic colour (a grey, black or white scene).
+    /// The colour that stands out; nil when none does (a grey scene, a meadow, a door filling the frame).
     public var accent: Accent?
+    /// Up to three chromatic colours, most salient first, whether or not they stand out: the accent
+    /// (when there is one) first.
+    public var candidates: [Accent]
+    /// How many distinct saturated hue families the whole photo holds: 1–2 for a subject on its
+    /// ground, 6 or more for a colour chart, a market or a toy shop.
+    public var hueFamilies: Int
     /// How much of the photo each basic colour term covers, 0–1, over all its colours (the palette
     /// before it is cut to eight entries), so that a small red object counts even in a busy photo.
     public var nameWeights: [ColourName: Double]
 
     /// Name weights default to the palette's own.
-    public init(palette: [PaletteEntry], accent: Accent?, nameWeights: [ColourName: Double]? = nil) {
+    public init(palette: [PaletteEntry], accent: Accent?, nameWeights: [ColourName: Double]? = nil, candidates: [Accent]? = nil,
+                hueFamilies: Int = 0) {
         self.palette = palette
         self.accent = accent
+        self.candidates = candidates ?? accent.map { [$0] } ?? []
+        self.hueFamilies = hueFamilies
         self.nameWeights = nameWeights ?? palette.reduce(into: [:]) { $0[$1.name, default: 0] += $1.weight }
     }
 

@@ -11,9 +11,6 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
         self.init(rawValue: word == "gray" ? "grey" : word)
     }
 
-    /// Whether the term names a hue (not black, white or grey).
-    public var isChromatic: Bool { ![.black, .white, .grey].contains(self) }
-
     public static func < (lhs: ColourName, rhs: ColourName) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
@@ -24,15 +21,17 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
         .black: [rgb(0, 0, 0), rgb(28, 28, 32), rgb(20, 24, 36)],
         .white: [rgb(255, 255, 255), rgb(235, 235, 230), rgb(240, 242, 248)],
         .grey: [rgb(70, 70, 70), rgb(110, 110, 112), rgb(150, 150, 150), rgb(190, 190, 188), rgb(120, 125, 135)],
-        .red: [rgb(220, 20, 30), rgb(255, 0, 0), rgb(170, 20, 30), rgb(120, 15, 20), rgb(200, 60, 50)],
+        .red: [rgb(220, 20, 30), rgb(255, 0, 0), rgb(170, 20, 30), rgb(120, 15, 20), rgb(200, 60, 50), rgb(150, 50, 40),
+               rgb(205, 90, 70)],
         .orange: [rgb(255, 140, 0), rgb(240, 110, 30), rgb(250, 170, 80), rgb(220, 120, 50)],
-        .yellow: [rgb(255, 230, 0), rgb(255, 255, 0), rgb(240, 220, 90), rgb(250, 240, 150), rgb(220, 200, 40)],
+        .yellow: [rgb(255, 230, 0), rgb(255, 255, 0), rgb(240, 220, 90), rgb(250, 240, 150), rgb(220, 200, 40),
+                  rgb(215, 165, 35)],
         .green: [rgb(0, 160, 0), rgb(0, 128, 0), rgb(40, 110, 40), rgb(120, 200, 80), rgb(0, 100, 60), rgb(150, 190, 120),
-                 rgb(90, 110, 50), rgb(30, 70, 40)],
+                 rgb(90, 110, 50)],
         .blue: [rgb(0, 70, 200), rgb(0, 0, 255), rgb(30, 40, 120), rgb(0, 0, 128), rgb(80, 150, 230), rgb(0, 120, 180),
                 rgb(135, 206, 235), rgb(60, 90, 140), rgb(20, 30, 70)],
         .purple: [rgb(130, 40, 170), rgb(128, 0, 128), rgb(80, 30, 110), rgb(170, 110, 210), rgb(100, 60, 130)],
-        .pink: [rgb(255, 150, 190), rgb(255, 192, 203), rgb(230, 80, 150), rgb(250, 200, 210), rgb(220, 130, 150)],
+        .pink: [rgb(255, 150, 190), rgb(255, 192, 203), rgb(230, 80, 150), rgb(220, 130, 150)],
         .brown: [rgb(130, 80, 40), rgb(139, 69, 19), rgb(90, 55, 30), rgb(170, 120, 80), rgb(150, 110, 90), rgb(60, 40, 25)],
     ]
 
@@ -44,11 +43,29 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
         references[name]!.map { (name, Lab($0)) }
     }
 
-    /// The term a person would use for `colour`.
+    /// The term a person would use for `colour`: the nearest reference's, except that a hue name
+    /// needs enough chroma for its hue (`minimumChroma`). A duller colour takes the nearest of black,
+    /// white, grey and brown: peach, cream, tan, beige and a grey-green shadow are not pink, yellow,
+    /// orange or green.
     public static func nearest(to colour: Lab) -> ColourName {
+        let name = nearestReference(to: colour, among: referenceLabs)
+        guard let minimum = minimumChroma[name], colour.lch.c < minimum else { return name }
+        return nearestReference(to: colour, among: neutralReferenceLabs)
+    }
+
+    /// The least chroma (C*) each hue name needs. Yellow, orange, red and green: 30, since cream (C* 23)
+    /// and tan (28) are not yellow or orange; blue, purple and pink: 20, since sky blue (26) and light
+    /// pink (24) are, and peach (16) is not pink.
+    public static let minimumChroma: [ColourName: Double] = [
+        .red: 30, .orange: 30, .yellow: 30, .green: 30, .blue: 20, .purple: 20, .pink: 20,
+    ]
+
+    private static let neutralReferenceLabs = referenceLabs.filter { minimumChroma[$0.name] == nil }
+
+    private static func nearestReference(to colour: Lab, among references: [(name: ColourName, lab: Lab)]) -> ColourName {
         var best = ColourName.grey
         var bestDistance = Double.infinity
-        for reference in referenceLabs {
+        for reference in references {
             let distance = deltaE2000(colour, reference.lab)
             if distance < bestDistance {
                 bestDistance = distance

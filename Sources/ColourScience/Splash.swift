@@ -9,9 +9,20 @@ public enum SplashMode: String, CaseIterable, Sendable, Codable {
     case hide
 }
 
+/// How a splash decides which pixels are the colour.
+public enum SplashMethod: String, CaseIterable, Sendable, Codable {
+    /// Whole objects: regions grown from where the colour is clear into connected pixels of a wider
+    /// hue window, so an object whose hue drifts with the light stays whole and same-hue specks
+    /// elsewhere are dropped (`ObjectMask`).
+    case object
+    /// Each pixel by its own hue and chroma alone: the seed app's rule.
+    case hue
+}
+
 /// How a splash picks its colour: a hue with a tolerance and a soft edge, and a chroma gate so
 /// that near-neutral pixels are never kept as a colour.
 public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
+    public var method: SplashMethod
     /// CIELAB hue angle of the colour to keep, degrees.
     public var hue: Double
     /// Hue distance (degrees) kept fully.
@@ -26,8 +37,14 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
     public static let defaultFeather = 10.0
     public static let defaultMinimumChroma = 12.0
 
+    /// In object mode, how much wider (degrees) the hue window is for pixels connected to where the
+    /// colour is clear.
+    public static let objectGrowth = 18.0
+
     public init(hue: Double, tolerance: Double = SplashParameters.defaultTolerance, feather: Double = SplashParameters.defaultFeather,
-                minimumChroma: Double = SplashParameters.defaultMinimumChroma, chromaFeather: Double = 10) {
+                minimumChroma: Double = SplashParameters.defaultMinimumChroma, chromaFeather: Double = 10,
+                method: SplashMethod = .hue) {
+        self.method = method
         self.hue = hue
         self.tolerance = tolerance
         self.feather = feather
@@ -50,28 +67,40 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
 
     /// 0 below 0, 1 above 1, and a smooth S in between (no visible edge where a mask ends).
     static func smoothstep(_ x: Double) -> Double {
-        let t = min(max(x, 0), 1)
-        return t * t * (3 - 2 * t)
+        ColourScience.smoothstep(x)
     }
 }
 
 /// The show and hide variants: each pixel mixed between its perceptual grey and itself by its keep-weight.
 public struct Splash: Sendable {
     public let parameters: SplashParameters
+    /// In object mode, the regions of the image that are the colour's objects.
+    private let objects: ObjectMask?
     /// Keep-weights (0–255) for RGB quantised to 6 bits per channel (64³ entries, 256 KB, so it stays
     /// in cache): the colour science runs 262,144 times per parameter set instead of once per pixel;
     /// the weight is smooth, so the quantisation does not show.
     private let weights: [UInt8]
 
-    public init(parameters: SplashParameters) {
+    /// A splash by hue alone (`image` nil), or by objects of `image`, the picture it will be applied to.
+    public init(parameters: SplashParameters, image: RGBAImage? = nil) {
         self.parameters = parameters
+        precondition(parameters.method == .hue || image != nil, "an object splash needs its image")
+        objects = parameters.method == .object ? image.map { ObjectMask($0, parameters: parameters) } : nil
+        // In object mode the table is the wider window: the region map decides where it applies.
+        var window = parameters
+        if objects != nil {
+            // Inside a kept region its shaded, duller pixels are the object too.
+            window.tolerance += SplashParameters.objectGrowth
+            window.minimumChroma /= 2
+        }
+        let tabulated = window
         let grid = Self.grid
         var weights = [UInt8](repeating: 0, count: grid.hues.count)
         weights.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let table = buffer
             DispatchQueue.concurrentPerform(iterations: 64) { red in
                 for index in red << 12..<(red + 1) << 12 {
-                    let weight = parameters.keepWeight(hue: Double(grid.hues[index]), chroma: Double(grid.chromas[index]))
+                    let weight = tabulated.keepWeight(hue: Double(grid.hues[index]), chroma: Double(grid.chromas[index]))
                     table[index] = UInt8(weight * 255 + 0.5)
                 }
             }
@@ -106,7 +135,7 @@ public struct Splash: Sendable {
         UInt8(level << 2 | level >> 4)
     }
 
-    /// The keep-weight of an 8-bit pixel, from the table.
+    /// The keep-weight of an 8-bit pixel by its colour alone, from the table.
     public func keepWeight(_ pixel: RGBA) -> Double {
         Double(weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)]) / 255
     }
@@ -159,20 +188,24 @@ public struct Splash: Sendable {
     /// exactly and 0 gives exactly its grey).
     private func mix(_ mode: SplashMode, _ image: RGBAImage, rows: Range<Int>, into destination: UnsafeMutablePointer<UInt8>, rowStride: Int) {
         let hide = mode == .hide
+        var regionRow = [UInt8](repeating: 255, count: objects == nil ? 0 : image.width)
+        let columns = objects?.columns(width: image.width)
         image.bytes.withUnsafeBufferPointer { pixels in
             weights.withUnsafeBufferPointer { weightTable in
                 Self.luminanceTable.withUnsafeBufferPointer { luminanceTable in
                     Self.greyTable.withUnsafeBufferPointer { greyTable in
                         let weights = weightTable.baseAddress!, luminance = luminanceTable.baseAddress!, greys = greyTable.baseAddress!
                         for (index, row) in rows.enumerated() {
+                            if let objects, let columns { objects.fill(&regionRow, row: row, height: image.height, columns: columns) }
                             var from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
                             var to = UnsafeMutableRawPointer(destination + index * rowStride)
-                            for _ in 0..<image.width {
+                            for x in 0..<image.width {
                                 defer { from += 4; to += 4 }
                                 // RGBA as one little-endian word: red in the low byte, alpha in the high one.
                                 let pixel = from.loadUnaligned(as: UInt32.self)
                                 let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
                                 var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
+                                if !regionRow.isEmpty { weight = (weight &* Int32(regionRow[x]) &+ 127) / 255 }
                                 if hide { weight = 255 &- weight }
                                 // Most pixels are kept whole or turned wholly grey: no mixing for them.
                                 if weight == 255 {

@@ -1,61 +1,56 @@
 import Foundation
 
-/// How striking a photo's show variant would be — one clearly chromatic accent that covers a modest
-/// part of the frame against a rest that does not compete — worked out from its stored palette and
-/// accent alone (no decoding). Score = 100 × vividness × size × calm.
+/// How striking a photo's show picture would be, worked out from its stored analysis alone (no
+/// decoding): one clear accent that stands out, keeping a modest share of the frame in colour, in
+/// few compact regions, in contrast with the greyed rest, in a scene that is not a riot of hues.
+/// Score = 100 × vividness × size × focus × contrast × calm.
 public struct SplashPotential: Equatable, Sendable {
     /// 0–100.
     public var score: Double
-    /// From the accent's chroma: 0 at C* 20 (barely a colour), rising smoothly to 1 at C* 80.
+    /// From the accent's chroma: 0 at C* 20 (barely a colour), rising smoothly to 1 at C* 70.
     public var vividness: Double
-    /// From the accent's coverage: a bell over the logarithm of the share, 1 at 8% of the frame (a red
-    /// bus in a street), 0.79 at 4% or 16%, 0.27 at 40%, 0.04 for the whole frame (a photo that is all
-    /// green has nothing to single out); tiny accents under 3% fade out too.
+    /// From the share of the frame kept in colour: 1 from 1.5% to 20%, falling to 0 at 0.15% (a speck)
+    /// and at 50% (a show picture that is mostly colour is no splash).
     public var size: Double
-    /// The share of the rest of the frame that is not strongly coloured in another hue: 1 for a grey
-    /// street, low for a market stall of every colour.
+    /// From the kept regions: 1 for one compact subject, less for a colour spread over the frame or
+    /// broken into many pieces.
+    public var focus: Double
+    /// From the ΔE00 between the accent and what surrounds it: 0 at 8, 1 at 45.
+    public var contrast: Double
+    /// 1 for a scene of up to three saturated hue families; a colour chart, a market or a toy shop
+    /// (five or more) falls towards 0.
     public var calm: Double
-    /// A short human reason: "small vivid red accent (6% of frame) against a grey scene".
+    /// A short human reason naming what made the score: "one compact vivid red subject (6% of the
+    /// frame), strong contrast, calm scene".
     public var reason: String
 
-    /// Palette entries within this hue distance of the accent belong to it, not to the rest.
-    static let accentHueWindow = 30.0
-
-    /// nil for a photo without an accent colour: it has nothing to splash.
+    /// nil for a photo without an accent that stands out: it has nothing to splash.
     public init?(_ colours: ColourAnalysis) {
         guard let accent = colours.accent else { return nil }
         let chroma = accent.lab.lch.c
         let coverage = min(max(accent.coverage, 0), 1)
-        vividness = SplashParameters.smoothstep((chroma - 20) / 60)
-        let octaves = log(max(coverage, 1e-6) / 0.08)
-        size = SplashParameters.smoothstep(coverage / 0.03) * exp(-octaves * octaves / 2)
-        let rest = colours.palette.filter { !Self.belongs($0, to: accent) }
-        let competing = rest.reduce(0) { $0 + $1.weight * SplashParameters.smoothstep(($1.lab.lch.c - 12) / 30) }
-        calm = 1 - min(1, competing / max(1 - coverage, 0.05))
-        score = (100 * vividness * size * calm * 10).rounded() / 10
-        reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, rest: rest, calm: calm)
+        vividness = smoothstep((chroma - 20) / 50)
+        size = smoothstep(log10(max(coverage, 1e-6) / 0.001_5)) * (1 - smoothstep((coverage - 0.2) / 0.3))
+        focus = (0.5 + 0.5 * min(max(accent.compactness, 0), 1)) / (1 + 0.15 * Double(max(0, accent.regions - 2)))
+        contrast = smoothstep((accent.contrast - 8) / 37)
+        let excess = Double(max(0, colours.hueFamilies - 3))
+        calm = exp(-0.7 * excess * excess)
+        score = (100 * vividness * size * focus * contrast * calm * 10).rounded() / 10
+        reason = ""
+        reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, terms: self)
     }
 
-    static func belongs(_ entry: PaletteEntry, to accent: Accent) -> Bool {
-        let lch = entry.lab.lch
-        return lch.c >= 12 && Hue.distance(lch.h, accent.hue) <= accentHueWindow
-    }
-
-    static func reason(accent: Accent, chroma: Double, coverage: Double, rest: [PaletteEntry], calm: Double) -> String {
-        let size = coverage < 0.1 ? "small" : (coverage < 0.25 ? "medium" : "large")
+    static func reason(accent: Accent, chroma: Double, coverage: Double, terms: SplashPotential) -> String {
         let vivid = chroma >= 60 ? "vivid" : (chroma >= 40 ? "saturated" : "soft")
         let percent = coverage * 100
         let share = percent < 1 ? String(format: "%.1f%%", percent) : "\(Int(percent.rounded()))%"
-        var text = "\(size) \(vivid) \(accent.name.rawValue) accent (\(share) of frame)"
-        if let scene = rest.max(by: { $0.weight < $1.weight }) {
-            if calm < 0.5 {
-                text += " among other strong colours"
-            } else if scene.lab.lch.c < 15 {
-                text += " against a \(scene.name.rawValue) scene"
-            } else {
-                text += " against a mostly \(scene.name.rawValue) scene"
-            }
-        }
-        return text
+        let subject = accent.regions <= 1 ? "one" : (accent.regions <= 3 ? "a few" : "many")
+        let shape = terms.focus >= 0.75 ? "compact " : (terms.focus < 0.5 ? "scattered " : "")
+        let subjects = accent.regions <= 1 ? "subject" : "subjects"
+        var parts = ["\(subject) \(shape)\(vivid) \(accent.name.rawValue) \(subjects) (\(share) of the frame)"]
+        if terms.size < 0.5 { parts.append(coverage < 0.015 ? "too small to carry the picture" : "too large to stand out") }
+        parts.append(terms.contrast >= 0.6 ? "strong contrast" : (terms.contrast >= 0.25 ? "some contrast" : "little contrast"))
+        parts.append(terms.calm >= 0.9 ? "calm scene" : "busy scene of many colours")
+        return parts.joined(separator: ", ")
     }
 }

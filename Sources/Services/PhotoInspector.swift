@@ -8,8 +8,8 @@ public struct PhotoInspection: Equatable, Sendable {
     public var fileSize: Int
     public var pixelSize: PixelSize
     public var exif: ExifMetadata?
-    /// The scaled decode (long side at least `PhotoInspector.analysisLongSide` when the file is that large),
-    /// which every analysis of the photo reuses.
+    /// The scaled decode, upright (long side at least `PhotoInspector.analysisLongSide` when the file is
+    /// that large), which every analysis of the photo reuses.
     public var analysisImage: RGBAImage
 
     public init(path: String, format: ImageFormat, fileSize: Int, pixelSize: PixelSize, exif: ExifMetadata?, analysisImage: RGBAImage) {
@@ -88,7 +88,9 @@ public struct PhotoInspector: Sendable {
         guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else { throw .notAPhoto(path: path) }
         let decoded: DecodedImage
         do {
-            let options = DecodeOptions(maximumPixelCount: maximumPixelCount, minimumLongSide: Self.analysisLongSide)
+            // Upright, so that the same picture stored in any of the eight orientations is analysed alike.
+            let options = DecodeOptions(maximumPixelCount: maximumPixelCount, minimumLongSide: Self.analysisLongSide,
+                                        appliesOrientation: true)
             decoded = try decoder.decode(data, options: options)
         } catch {
             throw .undecodable(path: path, reason: Self.describe(error))

@@ -16,6 +16,8 @@ public enum SplashTarget: Equatable, Sendable {
 /// How variants are made.
 public struct ProcessingOptions: Equatable, Sendable {
     public var target: SplashTarget
+    /// Whole objects (the default) or each pixel by its hue.
+    public var method: SplashMethod
     public var tolerance: Double
     public var feather: Double
     public var minimumChroma: Double
@@ -25,11 +27,12 @@ public struct ProcessingOptions: Equatable, Sendable {
     /// Photos processed at once.
     public var jobs: Int
 
-    public init(target: SplashTarget = .accent, tolerance: Double = SplashParameters.defaultTolerance,
+    public init(target: SplashTarget = .accent, method: SplashMethod = .object, tolerance: Double = SplashParameters.defaultTolerance,
                 feather: Double = SplashParameters.defaultFeather, minimumChroma: Double = SplashParameters.defaultMinimumChroma,
                 quality: Int = 90, kinds: [SplashMode] = SplashMode.allCases,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.target = target
+        self.method = method
         self.tolerance = tolerance
         self.feather = feather
         self.minimumChroma = minimumChroma
@@ -99,21 +102,23 @@ public struct ProcessingService: Sendable {
         func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
         return SplashParameters(hue: tenth(hue.truncatingRemainder(dividingBy: 360) + (hue < 0 ? 360 : 0)),
                                 tolerance: tenth(options.tolerance), feather: tenth(options.feather),
-                                minimumChroma: tenth(options.minimumChroma))
+                                minimumChroma: tenth(options.minimumChroma), method: options.method)
     }
 
     /// The splash parameters of a photo's variants under `options` and their canonical text (the
     /// catalogue's key: PNG variants have no quality); nil when the photo has nothing to splash.
-    static func variantParameters(for photo: CataloguedPhoto, options: ProcessingOptions) -> (splash: SplashParameters, canonical: String)? {
+    public static func variantParameters(for photo: CataloguedPhoto, options: ProcessingOptions) -> (splash: SplashParameters, canonical: String)? {
         parameters(for: photo, options: options).map {
             ($0, canonical($0, quality: photo.facts.format == .jpeg ? options.quality : nil))
         }
     }
 
-    /// The canonical text of the parameters: equal text, equal variant.
+    /// The canonical text of the parameters: equal text, equal variant. Hue-mode variants keep the text
+    /// they had before object mode existed, so that their records still match.
     static func canonical(_ parameters: SplashParameters, quality: Int?) -> String {
         func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
         var text = "{\"feather\":\(number(parameters.feather)),\"hue\":\(number(parameters.hue)),"
+        if parameters.method == .object { text += "\"method\":\"object\"," }
         text += "\"minimumChroma\":\(number(parameters.minimumChroma)),"
         if let quality { text += "\"quality\":\(quality)," }
         return text + "\"tolerance\":\(number(parameters.tolerance))}"
@@ -201,7 +206,7 @@ public struct ProcessingService: Sendable {
             throw PhotoFailure(reason: "the file has changed since it was imported: import it again first")
         }
         let exif = format == .jpeg ? exifReader.uprightExifBlock(from: data) : nil
-        let splash = Splash(parameters: parameters)
+        let splash = Splash(parameters: parameters, image: decoded.image)
         let folder = ((variantsDirectory as NSString).appendingPathComponent(String(photo.facts.sha256.prefix(2))) as NSString)
             .appendingPathComponent(photo.facts.sha256)
         let parameterHash = String(hasher.sha256(Data(canonical.utf8)).prefix(10))

@@ -86,6 +86,8 @@ struct InspirationPresenter {
         struct Terms: Encodable {
             var vividness: Double
             var size: Double
+            var focus: Double
+            var contrast: Double
             var calm: Double
         }
     }
@@ -96,7 +98,8 @@ struct InspirationPresenter {
                 let potential = entry.potential
                 return EntryJSON(rank: entry.rank, score: potential.score,
                                  terms: .init(vividness: PhotoJSON.rounded(potential.vividness), size: PhotoJSON.rounded(potential.size),
-                                              calm: PhotoJSON.rounded(potential.calm)),
+                                              focus: PhotoJSON.rounded(potential.focus),
+                                              contrast: PhotoJSON.rounded(potential.contrast), calm: PhotoJSON.rounded(potential.calm)),
                                  reason: potential.reason, photo: PhotoJSON(entry.photo))
             }))
             return

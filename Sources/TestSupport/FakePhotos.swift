@@ -33,6 +33,19 @@ public enum FakePhoto {
         encode(Payload(width: 1, height: 1, seed: seed, failure: reason))
     }
 
+    /// What a fake photo decodes to: its colour as a subject filling the middle third of each side
+    /// (a ninth of the frame) on a mid-grey ground, so that a chromatic colour stands out as an accent;
+    /// a grey photo is grey throughout.
+    public static func picture(_ colour: RGBA, width: Int, height: Int) -> RGBAImage {
+        let ground = RGBA(red: 128, green: 128, blue: 128)
+        guard width >= 3 && height >= 3 else { return TestImage.solid(colour, width: width, height: height) }
+        var image = TestImage.solid(ground, width: width, height: height)
+        for y in height / 3..<(height - height / 3) {
+            for x in width / 3..<(width - width / 3) { image[x, y] = colour }
+        }
+        return image
+    }
+
     static func encode(_ payload: Payload) -> Data {
         Data(signature) + (try! JSONEncoder.sortedKeys.encode(payload))
     }
@@ -96,8 +109,8 @@ public final class FakePhotoCodec: ImageDecoding, @unchecked Sendable {
         let scale = options.minimumLongSide.map { max(1, min(8, long / $0)) } ?? 1
         return DecodedImage(
             format: .jpeg, originalSize: PixelSize(width: payload.width, height: payload.height),
-            image: TestImage.solid(payload.colour.flatMap(RGBA.init(parsing:)) ?? .red,
-                                   width: max(1, payload.width / scale), height: max(1, payload.height / scale))
+            image: FakePhoto.picture(payload.colour.flatMap(RGBA.init(parsing:)) ?? .red,
+                                     width: max(1, payload.width / scale), height: max(1, payload.height / scale))
         )
     }
 }

@@ -1,0 +1,210 @@
+// Measures the eye on a labelled set of photos (see Docs/Quality.md): imports the photos into a new
+// catalogue through the real services, then reports accent agreement, soft IoU of the show variants
+// against hand-made masks, inspiration precision@10 and pale name matches, and writes the pictures
+// of a contact sheet. Run through scripts/eval-colour; not part of the tests.
+import Catalogue
+import Codecs
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+struct Arguments {
+    var photos: String
+    var labels: String
+    var output: String
+    var roots: [String]
+
+    init() {
+        let words = Array(CommandLine.arguments.dropFirst())
+        guard words.count >= 3 else {
+            FileHandle.standardError.write(Data("usage: ColourEvaluation PHOTOS LABELS OUTPUT [ROOT…]\n".utf8))
+            exit(2)
+        }
+        photos = words[0]
+        labels = words[1]
+        output = words[2]
+        roots = words.count > 3 ? Array(words[3...]) : ["colour-dev", "cameras"]
+    }
+}
+
+/// The rows of a label file: tab-separated fields, comments and blank lines left out.
+func rows(_ path: String) throws -> [[String]] {
+    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        .filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        .map { $0.split(separator: "\t").map(String.init) }
+}
+
+let arguments = Arguments()
+/// SHOWHIDE_EVAL_QUICK=1: accents, inspiration and search only, no variants (for tuning).
+let quick = ProcessInfo.processInfo.environment["SHOWHIDE_EVAL_QUICK"] == "1"
+let fileSystem = LocalFileSystem()
+let codec = ImageCodec()
+let hasher = CryptoHasher()
+let clock = SystemClock()
+let library = (arguments.output as NSString).appendingPathComponent("library")
+try? FileManager.default.removeItem(atPath: arguments.output)
+try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+let catalogue = try SQLiteCatalogue(libraryDirectory: library)
+let photosRoot = (arguments.photos as NSString).standardizingPath
+
+func absolute(_ relative: String) -> String { (photosRoot as NSString).appendingPathComponent(relative) }
+
+let importer = ImportService(fileSystem: fileSystem, decoder: codec, exifReader: LibExifReader(), hasher: hasher,
+                             catalogue: catalogue, clock: clock)
+let imported = try await importer.importPhotos(from: arguments.roots.map(absolute))
+print("imported \(imported.imported) photos (\(imported.failed) failures) from \(arguments.roots.joined(separator: ", "))")
+let photos = try catalogue.photos(matching: PhotoQuery(sort: .name))
+let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+let processing = ProcessingService(fileSystem: fileSystem, decoder: codec, encoder: codec, exifReader: LibExifReader(),
+                                   hasher: hasher, catalogue: catalogue, clock: clock, libraryDirectory: library)
+
+func photo(_ relative: String) -> CataloguedPhoto {
+    guard let photo = byPath[absolute(relative)] else {
+        FileHandle.standardError.write(Data("not imported: \(relative)\n".utf8))
+        exit(1)
+    }
+    return photo
+}
+
+func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+
+// MARK: Soft IoU
+
+/// CIELAB chroma of each pixel.
+func chromas(_ image: RGBAImage) -> [Double] {
+    image.pixels.map { Lab($0).lch.c }
+}
+
+/// A full-size upright decode of a file, at 800 px on the long side.
+func at800(_ path: String) throws -> RGBAImage {
+    try codec.decode(try fileSystem.contents(of: path), options: DecodeOptions(appliesOrientation: true)).image.downscaled(toLongSide: 800)
+}
+
+let sheet = (arguments.output as NSString).appendingPathComponent("sheet")
+try FileManager.default.createDirectory(atPath: sheet, withIntermediateDirectories: true)
+
+/// The show variant made with `options`, at 800 px; its hide variant is written for the contact sheet.
+func variants(of photo: CataloguedPhoto, options: ProcessingOptions, name: String) async throws -> RGBAImage? {
+    let summary = try await processing.process([photo], options: options)
+    if let failure = summary.failures.first { print("  \(name): \(failure.reason)") }
+    guard let (_, canonical) = ProcessingService.variantParameters(for: photo, options: options) else { return nil }
+    var show: RGBAImage?
+    for kind in SplashMode.allCases {
+        guard let variant = try catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical) else { continue }
+        let image = try at800(variant.path)
+        try writeThumbnail(image, "\(name)-\(kind == .show ? "2show" : "3hide")")
+        if kind == .show { show = image }
+    }
+    return show
+}
+
+func writeThumbnail(_ image: RGBAImage, _ name: String) throws {
+    let data = try codec.encode(image.downscaled(toLongSide: 320), as: .jpeg, options: EncodeOptions(quality: 85))
+    try data.write(to: URL(fileURLWithPath: (sheet as NSString).appendingPathComponent(name + ".jpg")))
+}
+
+/// Σmin(K, M) / Σmax(K, M) over pixels whose original chroma is at least 10, K = chroma(show) / chroma(original).
+func softIoU(original: [Double], show: [Double], mask: [Double]) -> Double {
+    var intersection = 0.0, union = 0.0
+    for index in original.indices where original[index] >= 10 {
+        let kept = min(max(show[index] / original[index], 0), 1)
+        intersection += min(kept, mask[index])
+        union += max(kept, mask[index])
+    }
+    return union > 0 ? intersection / union : 0
+}
+
+// MARK: Accent agreement
+
+print("\n## Accent")
+var agreed = 0
+let accentRows = try rows((arguments.labels as NSString).appendingPathComponent("accent.tsv"))
+for row in accentRows {
+    let accepted = Set(row[1].split(separator: ",").map(String.init))
+    let colours = photo(row[0]).facts.colours
+    let got = colours?.accent.map { $0.name.rawValue } ?? "none"
+    let ok = accepted.contains(got)
+    if ok { agreed += 1 }
+    let detail = colours?.accent.map { "\($0.hex) \(percent($0.coverage))" } ?? ""
+    let name = String(format: "a%02d-", accentRows.firstIndex(of: row)!) + ((row[0] as NSString).lastPathComponent as NSString).deletingPathExtension
+    if !quick {
+        try writeThumbnail(try at800(photo(row[0]).path), "\(name)-1original")
+        _ = try await variants(of: photo(row[0]), options: ProcessingOptions(), name: name)
+    }
+    for candidate in colours?.candidates ?? [] {
+        print(String(format: "       %-7@ %@ saliency %.3f coverage %5.2f%% contrast %4.1f compact %.2f regions %d", candidate.name.rawValue,
+                     candidate.hex, candidate.saliency, candidate.coverage * 100, candidate.contrast, candidate.compactness, candidate.regions))
+    }
+    print("\(ok ? "ok  " : "MISS") \(row[0].padding(toLength: 32, withPad: " ", startingAt: 0)) \(got.padding(toLength: 7, withPad: " ", startingAt: 0)) \(detail.padding(toLength: 16, withPad: " ", startingAt: 0)) want \(row[1])")
+}
+print("accent agreement: \(agreed) of \(accentRows.count)")
+
+print("\n## Splash (soft IoU at 800 px)")
+var ownIoUs: [Double] = [], forcedIoUs: [Double] = []
+for row in quick ? [] : try rows((arguments.labels as NSString).appendingPathComponent("masks.tsv")) {
+    let subject = photo(row[0])
+    let original = try at800(subject.path)
+    let maskImage = try codec.decode(try fileSystem.contents(of: (arguments.labels as NSString).appendingPathComponent(row[1])),
+                                     options: .fullSize).image
+    // Masks are drawn at 800 px; a smaller photo is compared with its mask made as small.
+    let maskAtSize = maskImage.downscaled(toLongSide: max(original.width, original.height))
+    guard maskAtSize.width == original.width, maskAtSize.height == original.height else {
+        print("  \(row[0]): mask \(maskImage.width)×\(maskImage.height), photo \(original.width)×\(original.height)")
+        continue
+    }
+    let mask = maskAtSize.pixels.map { Double($0.red) / 255 }
+    let name = (row[1] as NSString).lastPathComponent.replacingOccurrences(of: ".png", with: "")
+    try writeThumbnail(original, "\(name)-1original")
+    // The mask's mean colour, averaged in CIELAB over the pixels it keeps.
+    var sum = (l: 0.0, a: 0.0, b: 0.0, n: 0.0)
+    for (pixel, weight) in zip(original.pixels, mask) where weight > 0.5 {
+        let lab = Lab(pixel)
+        sum = (sum.l + lab.l, sum.a + lab.a, sum.b + lab.b, sum.n + 1)
+    }
+    let meanColour = Lab(l: sum.l / sum.n, a: sum.a / sum.n, b: sum.b / sum.n)
+    let originalChromas = chromas(original)
+    let own = try await variants(of: subject, options: ProcessingOptions(), name: name).map {
+        softIoU(original: originalChromas, show: chromas($0), mask: mask)
+    } ?? 0
+    let forced = try await variants(of: subject, options: ProcessingOptions(target: .colour(meanColour)), name: name + "-forced").map {
+        softIoU(original: originalChromas, show: chromas($0), mask: mask)
+    } ?? 0
+    ownIoUs.append(own)
+    forcedIoUs.append(forced)
+    print("  \(row[0].padding(toLength: 32, withPad: " ", startingAt: 0)) own \(String(format: "%.2f", own))  forced \(String(format: "%.2f", forced)) (\(meanColour.hex), \(row[2]))")
+}
+func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+print(String(format: "mean soft IoU: own accent %.2f, forced colour %.2f", mean(ownIoUs), mean(forcedIoUs)))
+
+// MARK: Inspiration
+
+print("\n## Inspiration (top 20)")
+var worth: [String: Double] = [:]
+for row in try rows((arguments.labels as NSString).appendingPathComponent("inspire.tsv")) {
+    worth[absolute(row[0])] = row[1] == "worthy" ? 1 : 0.5
+}
+let ranked = InspirationService.rank(photos, limit: 20)
+for entry in ranked {
+    let relative = String(entry.photo.path.dropFirst(photosRoot.count + 1))
+    let label = worth[entry.photo.path].map { $0 == 1 ? "worthy" : "maybe" } ?? "-"
+    print(String(format: "%2d %5.1f %-6@ %@  %@", entry.rank, entry.potential.score, label, relative, entry.potential.reason))
+}
+let precision = ranked.prefix(10).reduce(0.0) { $0 + (worth[$1.photo.path] ?? 0) } / 10
+print(String(format: "inspiration precision@10: %.2f", precision))
+
+// MARK: Pale matches
+
+print("\n## Name search (top 5)")
+var pale = 0
+for name: ColourName in [.red, .orange, .yellow, .green, .blue, .purple, .pink] {
+    let matches = try catalogue.search(ColourSearch(target: .name(name), filters: PhotoQuery(limit: 5)))
+    let listed = matches.map { match -> String in
+        let chroma = match.matchedLab.lch.c
+        if chroma < 30 { pale += 1 }
+        return "\((match.photo.path as NSString).lastPathComponent) \(match.matchedLab.hex) C*\(Int(chroma))\(chroma < 30 ? " PALE" : "")"
+    }
+    print("  \(name.rawValue): \(listed.joined(separator: "; "))")
+}
+print("pale matches: \(pale)")
+print("\nSUMMARY accent \(agreed)/\(accentRows.count)  iou-own \(String(format: "%.2f", mean(ownIoUs)))  iou-forced \(String(format: "%.2f", mean(forcedIoUs)))  p@10 \(String(format: "%.2f", precision))  pale \(pale)")

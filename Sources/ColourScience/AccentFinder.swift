@@ -1,0 +1,211 @@
+import Foundation
+
+/// Finds the colours a person would single out in a photo by where they are, not only how much of
+/// them there is. Chromatic pixels are grouped into hue families (the hills of a chroma-weighted
+/// hue histogram, so an object whose hue drifts with the light stays one family); each family's
+/// pixels are split into connected regions, specks are dropped, and the rest is scored by
+/// vividness, contrast with its surroundings (ΔE00 between the regions and a ring around them),
+/// size, spatial concentration and how little of the frame's edge it holds (a sky, a sea or a
+/// meadow is ground, not figure).
+public struct AccentFinder: Sendable {
+    /// Pixels at least this chromatic (C*) belong to a hue family…
+    public var minimumChroma: Float = 15
+    /// …and neither very dark nor very light (L*).
+    public var lightness: ClosedRange<Float> = 12...97
+    /// A region smaller than this share of the frame (or 4 pixels) is a speck.
+    public var speckShare = 0.000_4
+    /// A family's core holds its pixels at least this share as chromatic as its most vivid tenth.
+    public var coreShare: Float = 0.6
+    /// A candidate scoring at least this stands out: the photo's accent.
+    public var standout = 0.1
+    /// Hue families counted as "saturated" for the busy-scene measure: at least this chroma…
+    public var saturatedChroma: Float = 35
+    /// …and this share of the frame.
+    public var saturatedShare = 0.01
+
+    public init() {}
+
+    /// Up to `limit` candidates, most salient first, and the number of distinct saturated hue families.
+    public func candidates(in raster: LabRaster, limit: Int = 3) -> (candidates: [Accent], hueFamilies: Int) {
+        let count = raster.count
+        guard count > 0 else { return ([], 0) }
+        var chromatic = [Bool](repeating: false, count: count)
+        var hueBin = [Int](repeating: -1, count: count)
+        var histogram = [Double](repeating: 0, count: Self.bins)
+        var saturated = [Double](repeating: 0, count: Self.bins)
+        for index in 0..<count where raster.opaque[index] && lightness.contains(raster.l[index]) {
+            let chroma = raster.chroma(index)
+            guard chroma >= minimumChroma else { continue }
+            chromatic[index] = true
+            let bin = min(Self.bins - 1, Int(raster.hue(index) / Float(360 / Self.bins)))
+            hueBin[index] = bin
+            histogram[bin] += Double(min(chroma, 60)) / 60
+            if chroma >= saturatedChroma { saturated[bin] += 1 }
+        }
+        let families = Self.families(Self.smoothed(histogram))
+        let hueFamilies = Self.hueFamilyCount(Self.smoothed(saturated), minimum: saturatedShare * Double(count))
+        var scored: [Accent] = []
+        for family in Set(families.compactMap { $0 }).sorted() {
+            let pixels = (0..<count).filter { hueBin[$0] >= 0 && families[hueBin[$0]] == family }
+            // The family's core: its vivid pixels, relative to its most vivid tenth — the red shutters,
+            // not the reddish stone around them; the yellow nose, not the sky's yellow cast.
+            let chromas = pixels.map { raster.chroma($0) }.sorted()
+            let threshold = max(minimumChroma, coreShare * chromas[chromas.count * 97 / 100])
+            var family = [Bool](repeating: false, count: count), member = family
+            for index in pixels {
+                family[index] = true
+                if raster.chroma(index) >= threshold { member[index] = true }
+            }
+            if let accent = score(member, family: family, in: raster) { scored.append(accent) }
+        }
+        scored.sort { ($0.saliency, $1.hue) > ($1.saliency, $0.hue) }
+        return (Array(scored.prefix(limit)), hueFamilies)
+    }
+
+    // MARK: Scoring one family
+
+    /// The core's regions, scored; `family` (the core and its duller shades) is not counted as surroundings.
+    func score(_ member: [Bool], family: [Bool], in raster: LabRaster) -> Accent? {
+        let width = raster.width, height = raster.height, count = raster.count
+        let regions = Regions(width: width, height: height, member: member)
+        let minimumSize = max(4, Int((speckShare * Double(count)).rounded(.up)))
+        var kept = [Bool](repeating: false, count: count)
+        var sum = (l: 0.0, a: 0.0, b: 0.0, chroma: 0.0, weight: 0.0), pixels = 0
+        var moments = (x: 0.0, y: 0.0, xx: 0.0, yy: 0.0)
+        var onBorder = 0
+        let sizes = regions.sizes.filter { $0 >= minimumSize }
+        guard !sizes.isEmpty else { return nil }
+        for index in 0..<count {
+            let label = regions.labels[index]
+            guard label >= 0, regions.sizes[Int(label)] >= minimumSize else { continue }
+            kept[index] = true
+            pixels += 1
+            // The colour a person names is the vivid one: shading and dull edges count less.
+            let chroma = Double(raster.chroma(index)), weight = chroma * chroma
+            sum.l += Double(raster.l[index]) * weight
+            sum.a += Double(raster.a[index]) * weight
+            sum.b += Double(raster.b[index]) * weight
+            sum.weight += weight
+            sum.chroma += chroma
+            let x = Double(index % width) / Double(width), y = Double(index / width) / Double(height)
+            moments.x += x
+            moments.y += y
+            moments.xx += x * x
+            moments.yy += y * y
+            let column = index % width, row = index / width
+            if column == 0 || row == 0 || column == width - 1 || row == height - 1 { onBorder += 1 }
+        }
+        let n = Double(pixels)
+        let region = Lab(l: sum.l / sum.weight, a: sum.a / sum.weight, b: sum.b / sum.weight)
+        let coverage = n / Double(count)
+        // Spread of the kept pixels against a uniform spread over the frame (variance 1/12 per axis).
+        let variance = (moments.xx / n - pow(moments.x / n, 2)) + (moments.yy / n - pow(moments.y / n, 2))
+        let dispersion = min(1, (max(variance, 0) / (2.0 / 12)).squareRoot())
+        let compactness = 1 - dispersion
+        let borderPixels = Double(2 * (width + height) - 4)
+        let borderShare = Double(onBorder) / max(borderPixels, 1)
+        let contrast = surroundingContrast(kept, family: family, region: region, in: raster)
+        let chroma = sum.chroma / n
+        // Vivid and not sunk in shadow: a dark red speck does not catch the eye as a lit one does.
+        let vividness = smoothstep((chroma - 15) / 45) * smoothstep((region.l - 15) / 20)
+        let contrastTerm = smoothstep((contrast - 4) / 36)
+        // From nothing at 0.05% of the frame to whole at 0.5% (on a log scale), whole up to 30%, nothing at 75%.
+        let sizeTerm = smoothstep(log10(max(coverage, 1e-6) / 0.000_5)) * (1 - smoothstep((coverage - 0.3) / 0.45))
+        let figure = 1 - smoothstep(borderShare / 0.6)
+        let focus = 0.6 + 0.4 * compactness
+        let saliency = vividness * contrastTerm * sizeTerm * figure * focus
+        let sorted = sizes.sorted(by: >)
+        // Regions that make up most of the colour: one bus, two parrots, not every leaf.
+        var running = 0, major = 0
+        for size in sorted where Double(running) < 0.8 * n {
+            running += size
+            major += 1
+        }
+        return Accent(lab: region, hue: region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
+                      saliency: saliency, contrast: contrast, regions: major, compactness: compactness)
+    }
+
+    /// ΔE00 between the region's colour and the mean colour of a ring two pixels wide around it, its
+    /// own family's duller shades left out (0 when nothing surrounds it: the colour fills the frame).
+    func surroundingContrast(_ kept: [Bool], family: [Bool], region: Lab, in raster: LabRaster) -> Double {
+        let width = raster.width, height = raster.height
+        var sum = (l: 0.0, a: 0.0, b: 0.0), ring = 0
+        for index in 0..<raster.count where !family[index] && raster.opaque[index] {
+            let x = index % width, y = index / width
+            var near = false
+            search: for dy in -2...2 {
+                let ny = y + dy
+                guard ny >= 0 && ny < height else { continue }
+                for dx in -2...2 {
+                    let nx = x + dx
+                    if nx >= 0 && nx < width && kept[ny * width + nx] {
+                        near = true
+                        break search
+                    }
+                }
+            }
+            guard near else { continue }
+            ring += 1
+            sum.l += Double(raster.l[index])
+            sum.a += Double(raster.a[index])
+            sum.b += Double(raster.b[index])
+        }
+        guard ring > 0 else { return 0 }
+        let n = Double(ring)
+        return deltaE2000(region, Lab(l: sum.l / n, a: sum.a / n, b: sum.b / n))
+    }
+
+    // MARK: Hue families
+
+    static let bins = 72
+
+    /// Circular smoothing by a [1 2 3 2 1] kernel.
+    static func smoothed(_ histogram: [Double]) -> [Double] {
+        let kernel = [1.0, 2, 3, 2, 1]
+        let count = histogram.count
+        return histogram.indices.map { bin in
+            var sum = 0.0
+            for offset in -2...2 {
+                sum += kernel[offset + 2] * histogram[(bin + offset + count) % count]
+            }
+            return sum / 9
+        }
+    }
+
+    /// Each bin's family: the peak it climbs to (nil for empty bins). Hills separated by a valley are
+    /// different families, however shallow the valley.
+    static func families(_ histogram: [Double]) -> [Int?] {
+        let count = histogram.count
+        func uphill(_ bin: Int) -> Int {
+            let left = (bin + count - 1) % count, right = (bin + 1) % count
+            var best = bin
+            if histogram[left] > histogram[best] { best = left }
+            if histogram[right] > histogram[best] { best = right }
+            return best
+        }
+        return histogram.indices.map { start in
+            guard histogram[start] > 1e-9 else { return nil }
+            var bin = start
+            while true {
+                let next = uphill(bin)
+                if next == bin { return bin }
+                bin = next
+            }
+        }
+    }
+
+    /// How many hills of the saturated histogram hold at least `minimum` pixels.
+    static func hueFamilyCount(_ histogram: [Double], minimum: Double) -> Int {
+        var weights: [Int: Double] = [:]
+        for (bin, family) in families(histogram).enumerated() {
+            if let family { weights[family, default: 0] += histogram[bin] }
+        }
+        return weights.values.filter { $0 >= minimum }.count
+    }
+}
+
+/// 0 below 0, 1 above 1, and a smooth S in between (no visible edge where a mask or a score ends).
+func smoothstep(_ x: Double) -> Double {
+    let t = min(max(x, 0), 1)
+    return t * t * (3 - 2 * t)
+}

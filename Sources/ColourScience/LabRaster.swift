@@ -1,0 +1,114 @@
+import Foundation
+import Imaging
+
+/// A photo made small and converted to CIELAB once: the ground on which the eye works — where a
+/// colour is, how compact, against what — for accents and for the object masks of splashes.
+public struct LabRaster: Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var l: [Float]
+    public private(set) var a: [Float]
+    public private(set) var b: [Float]
+    /// Whether each pixel is opaque enough to have a colour.
+    public private(set) var opaque: [Bool]
+
+    public var count: Int { width * height }
+
+    /// `image` averaged over whole blocks of pixels (integer factor, so the long side ends at most
+    /// `longSide`, and at least half of it), then converted pixel by pixel.
+    public init(_ image: RGBAImage, longSide: Int) {
+        let factor = max(1, (max(image.width, image.height) + longSide - 1) / longSide)
+        width = max(1, image.width / factor)
+        height = max(1, image.height / factor)
+        let count = width * height
+        l = [Float](repeating: 0, count: count)
+        a = l
+        b = l
+        opaque = [Bool](repeating: false, count: count)
+        var sums = [UInt32](repeating: 0, count: count * 4)
+        let sourceWidth = image.width, outputWidth = width, outputHeight = height
+        // Integer block sums, one row of the source at a time: the full-size photo is read once.
+        image.bytes.withUnsafeBufferPointer { pixels in
+            sums.withUnsafeMutableBufferPointer { sums in
+                for y in 0..<(outputHeight * factor) {
+                    let row = (y / factor) * outputWidth
+                    var offset = y * sourceWidth * 4
+                    for x in 0..<(outputWidth * factor) {
+                        let target = (row + x / factor) * 4
+                        let alpha = UInt32(pixels[offset + 3])
+                        sums[target] &+= UInt32(pixels[offset]) &* alpha
+                        sums[target + 1] &+= UInt32(pixels[offset + 1]) &* alpha
+                        sums[target + 2] &+= UInt32(pixels[offset + 2]) &* alpha
+                        sums[target + 3] &+= alpha
+                        offset += 4
+                    }
+                }
+            }
+        }
+        let table = SRGB.linearTable
+        let blockAlpha = UInt32(factor * factor * 255)
+        for index in 0..<count {
+            let alpha = sums[index * 4 + 3]
+            guard alpha * 2 >= blockAlpha else { continue }
+            func linear(_ sum: UInt32) -> Double {
+                let mean = Double(sum) / Double(alpha)
+                let low = min(Int(mean), 254)
+                return table[low] + (table[low + 1] - table[low]) * (mean - Double(low))
+            }
+            let lab = SRGB.xyz(red: linear(sums[index * 4]), green: linear(sums[index * 4 + 1]), blue: linear(sums[index * 4 + 2])).lab
+            l[index] = Float(lab.l)
+            a[index] = Float(lab.a)
+            b[index] = Float(lab.b)
+            opaque[index] = true
+        }
+    }
+
+    public func chroma(_ index: Int) -> Float { (a[index] * a[index] + b[index] * b[index]).squareRoot() }
+
+    /// Hue angle in degrees, 0–360.
+    public func hue(_ index: Int) -> Float {
+        let degrees = atan2(b[index], a[index]) * 180 / .pi
+        return degrees < 0 ? degrees + 360 : degrees
+    }
+
+    public func lab(_ index: Int) -> Lab { Lab(l: Double(l[index]), a: Double(a[index]), b: Double(b[index])) }
+}
+
+/// The 8-connected regions of a set of pixels on a grid.
+struct Regions {
+    /// Each pixel's region, or -1 outside the set.
+    var labels: [Int32]
+    /// Pixels of each region, by label.
+    var sizes: [Int]
+
+    /// Labels the pixels where `member` is true, in scan order of each region's first pixel.
+    init(width: Int, height: Int, member: [Bool]) {
+        labels = [Int32](repeating: -1, count: member.count)
+        sizes = []
+        var stack: [Int] = []
+        for start in member.indices where member[start] && labels[start] < 0 {
+            let label = Int32(sizes.count)
+            var size = 0
+            labels[start] = label
+            stack.append(start)
+            while let index = stack.popLast() {
+                size += 1
+                let x = index % width, y = index / width
+                for dy in -1...1 {
+                    let ny = y + dy
+                    guard ny >= 0 && ny < height else { continue }
+                    for dx in -1...1 {
+                        let nx = x + dx
+                        guard nx >= 0 && nx < width else { continue }
+                        let neighbour = ny * width + nx
+                        if member[neighbour] && labels[neighbour] < 0 {
+                            labels[neighbour] = label
+                            stack.append(neighbour)
+                        }
+                    }
+                }
+            }
+            sizes.append(size)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Imaging
+
+/// Where an object splash keeps colour: the regions of a photo that are objects of the target
+/// colour, found on a small CIELAB raster and read back at full size by bilinear interpolation.
+///
+/// Seeds are pixels where the colour is clear (within the tolerance, chroma well above the gate);
+/// seed regions smaller than a speck are dropped; the rest grow into 8-connected pixels within the
+/// wider window (tolerance + `SplashParameters.objectGrowth`, chroma above the gate) — hysteresis,
+/// as an edge detector links strong and weak edges. At full size each pixel's own colour still
+/// decides how much of it is kept (the splash's table), so the edge follows the photo, soft where
+/// the photo is soft, and grey pixels beside an object stay grey: no halo.
+struct ObjectMask: Sendable {
+    /// Raster size.
+    let width: Int
+    let height: Int
+    /// 0–255 per raster pixel: how much of it belongs to a kept region.
+    let weights: [UInt8]
+
+    /// Long side of the raster: fine enough for objects of a few thousandths of the frame, small enough
+    /// that finding them costs a fraction of decoding the photo.
+    static let longSide = 320
+
+    init(_ image: RGBAImage, parameters: SplashParameters, longSide: Int = ObjectMask.longSide) {
+        let raster = LabRaster(image, longSide: longSide)
+        width = raster.width
+        height = raster.height
+        let count = raster.count
+        let gate = Float(parameters.minimumChroma)
+        let window = Float(parameters.tolerance + SplashParameters.objectGrowth + parameters.feather / 2)
+        var distances = [Float](repeating: 360, count: count)
+        var inTolerance: [Float] = []
+        for index in 0..<count where raster.opaque[index] && raster.chroma(index) >= gate {
+            distances[index] = Float(Hue.distance(Double(raster.hue(index)), parameters.hue))
+            if distances[index] <= Float(parameters.tolerance) { inTolerance.append(raster.chroma(index)) }
+        }
+        // Seeds are where the colour is clear: within the tolerance and at least 60% as chromatic as
+        // its most vivid tenth there, so a dull same-hue background seeds nothing. Growth reaches
+        // connected pixels at least half as chromatic: the object's shaded side, not the wall behind it.
+        inTolerance.sort()
+        let vivid = inTolerance.isEmpty ? gate : inTolerance[inTolerance.count * 9 / 10]
+        let seedChroma = max(Float(parameters.minimumChroma + parameters.chromaFeather), 0.6 * vivid)
+        let growChroma = max(gate, 0.5 * vivid)
+        var seeds = [Bool](repeating: false, count: count)
+        var growable = seeds
+        for index in 0..<count where distances[index] <= window {
+            let chroma = raster.chroma(index)
+            if chroma >= growChroma { growable[index] = true }
+            if distances[index] <= Float(parameters.tolerance) && chroma >= seedChroma { seeds[index] = true }
+        }
+        // Specks: seed regions under 0.02% of the frame (or 3 raster pixels) seed nothing.
+        let seedRegions = Regions(width: width, height: height, member: seeds)
+        let speck = max(3, count / 5_000)
+        var kept = [Bool](repeating: false, count: count)
+        var stack: [Int] = []
+        for index in 0..<count where seedRegions.labels[index] >= 0 && seedRegions.sizes[Int(seedRegions.labels[index])] >= speck {
+            kept[index] = true
+            stack.append(index)
+        }
+        let width = self.width, height = self.height
+        while let index = stack.popLast() {
+            let x = index % width, y = index / width
+            for dy in -1...1 where y + dy >= 0 && y + dy < height {
+                for dx in -1...1 where x + dx >= 0 && x + dx < width {
+                    let neighbour = (y + dy) * width + x + dx
+                    if growable[neighbour] && !kept[neighbour] {
+                        kept[neighbour] = true
+                        stack.append(neighbour)
+                    }
+                }
+            }
+        }
+        weights = Self.softened(kept, width: width, height: height)
+    }
+
+    /// The kept map averaged over 3×3: a kept region's edge becomes a one-pixel ramp, so that read
+    /// back at full size it fades over a few pixels instead of stepping.
+    static func softened(_ kept: [Bool], width: Int, height: Int) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: kept.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum = 0, cells = 0
+                for ny in max(0, y - 1)...min(height - 1, y + 1) {
+                    for nx in max(0, x - 1)...min(width - 1, x + 1) {
+                        cells += 1
+                        if kept[ny * width + nx] { sum += 1 }
+                    }
+                }
+                // A kept pixel stays fully kept; a pixel beside one gets its share.
+                output[y * width + x] = kept[y * width + x] ? 255 : UInt8(sum * 255 / cells)
+            }
+        }
+        return output
+    }
+
+    /// For each column of an image `width` pixels wide, the raster column to its left and the share
+    /// (0–256) of the one to its right.
+    func columns(width imageWidth: Int) -> [(Int, Int32)] {
+        (0..<imageWidth).map { x in
+            let position = max(0, (Double(x) + 0.5) * Double(width) / Double(imageWidth) - 0.5)
+            let left = min(Int(position), width - 1)
+            return (left, Int32(((position - Double(left)) * 256).rounded()))
+        }
+    }
+
+    /// The weights along row `row` of an image `height` rows high, bilinear between raster pixels.
+    func fill(_ output: inout [UInt8], row: Int, height imageHeight: Int, columns: [(Int, Int32)]) {
+        let position = max(0, (Double(row) + 0.5) * Double(height) / Double(imageHeight) - 0.5)
+        let top = min(Int(position), height - 1), bottom = min(top + 1, height - 1)
+        let down = Int32(((position - Double(top)) * 256).rounded())
+        weights.withUnsafeBufferPointer { weights in
+            for x in output.indices {
+                let (left, right) = columns[x]
+                let next = min(left + 1, width - 1)
+                let upper = Int32(weights[top * width + left]) * (256 - right) + Int32(weights[top * width + next]) * right
+                let lower = Int32(weights[bottom * width + left]) * (256 - right) + Int32(weights[bottom * width + next]) * right
+                output[x] = UInt8((upper * (256 - down) + lower * down + 32_768) >> 16)
+            }
+        }
+    }
+}
