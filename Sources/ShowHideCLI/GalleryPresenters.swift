@@ -213,7 +213,10 @@ struct PhotoPresenter {
         if let colours = photo.facts.colours {
             rows.append(("dominant", colours.dominant.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight) }))
             rows.append(("accent", colours.accent.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage)
-                + String(format: ", hue %.0f°", $0.hue) } ?? "none (no chromatic colour)"))
+                + String(format: ", hue %.0f°", $0.hue) } ?? "none (no colour stands out)"))
+            rows += colours.candidates.map {
+                ("candidate", colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage) + String(format: ", saliency %.2f", $0.saliency))
+            }
             rows += colours.palette.map { ("palette", colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight)) }
         }
         rows += photo.variants.map { ("variant", "\($0.kind) \($0.pixelSize) \($0.path)") }

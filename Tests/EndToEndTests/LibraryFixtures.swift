@@ -97,6 +97,13 @@ enum LibraryFixture {
 
     /// What must hold after any crash: SQLite finds nothing wrong, no row points at a missing photo,
     /// and every photo has its content hash.
+    /// How many photos of a library have an accent that stands out (the ones processing makes variants of).
+    static func photosWithAnAccent(_ library: URL) throws -> Int {
+        try DatabaseQueue(path: library.appendingPathComponent("catalogue.sqlite").path).read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM photo_colour WHERE accent_l IS NOT NULL") ?? 0
+        }
+    }
+
     static func assertSound(_ catalogue: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let queue = try DatabaseQueue(path: catalogue)
         try queue.read { db in

@@ -62,8 +62,9 @@ final class InspirationServiceTests: XCTestCase {
 
     func testRanksTheSmallVividAccentsFirstStablyAndLeavesOutPhotosWithNothingToSplash() {
         let ranked = InspirationService.rank(library)
-        XCTAssertEqual(ranked.map(\.photo.id), [2, 4, 5, 1], "ties keep the id order; grey photos are left out")
-        XCTAssertEqual(ranked.map(\.rank), [1, 2, 3, 4])
+        // The all-green photo's "accent" fills the frame: no splash (size 0), so it is left out too.
+        XCTAssertEqual(ranked.map(\.photo.id), [2, 4, 5], "ties keep the id order; grey photos are left out")
+        XCTAssertEqual(ranked.map(\.rank), [1, 2, 3])
         XCTAssertEqual(ranked[0].potential.score, ranked[1].potential.score)
         XCTAssertEqual(InspirationService.rank(library, limit: 2).map(\.photo.id), [2, 4])
     }

@@ -144,7 +144,7 @@ final class GalleryCommandTests: XCTestCase {
         try ListCommand.parse([]).run(in: environment())
         XCTAssertEqual(spy.output.lines, [
             "ID  FILE   TAKEN                CAMERA  PIXELS     COLOURS",
-            "1   a.jpg  2020-01-02 03:04:05  Canon   4000×3000  red, accent red 100%",
+            "1   a.jpg  2020-01-02 03:04:05  Canon   4000×3000  grey, accent red 11%",
             "2   b.jpg  -                    -       300×200    grey",
         ])
     }
@@ -166,12 +166,14 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(Set(json[0].keys), ["id", "path", "sha256", "format", "width", "height", "fileSize", "importedAt", "exif",
                                            "palette", "dominant", "accent"])
         let palette = try XCTUnwrap(json[0]["palette"] as? [[String: Any]])
-        XCTAssertEqual(palette.count, 1)
+        // The fake photo is a red subject on a grey ground (FakePhoto.picture).
+        XCTAssertEqual(palette.count, 2)
         XCTAssertEqual(Set(palette[0].keys), ["hex", "lab", "weight", "name"])
-        XCTAssertEqual(palette[0]["hex"] as? String, "#FF0000")
-        XCTAssertEqual(palette[0]["weight"] as? Double, 1)
+        XCTAssertEqual(palette[0]["hex"] as? String, "#808080")
+        XCTAssertEqual(palette[1]["hex"] as? String, "#FF0000")
+        XCTAssertEqual(try XCTUnwrap(palette[1]["weight"] as? Double), 0.113, accuracy: 0.001)
         XCTAssertEqual((palette[0]["lab"] as? [Double])?.count, 3)
-        XCTAssertEqual(json[0]["dominant"] as? [String: String], ["hex": "#FF0000", "name": "red"])
+        XCTAssertEqual(json[0]["dominant"] as? [String: String], ["hex": "#808080", "name": "grey"])
         let accent = try XCTUnwrap(json[0]["accent"] as? [String: Any])
         XCTAssertEqual(Set(accent.keys), ["hex", "name", "hue", "coverage"])
         XCTAssertTrue(json[1]["accent"] is NSNull, "a grey photo has a null accent")

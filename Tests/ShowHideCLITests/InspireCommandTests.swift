@@ -51,7 +51,7 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines.count, 2, spy.output.text)
         XCTAssertTrue(spy.output.lines[0].hasPrefix("#  ID  FILE"), spy.output.text)
         XCTAssertTrue(spy.output.lines[1].contains("red.jpg"), spy.output.text)
-        XCTAssertTrue(spy.output.lines[1].contains("vivid red accent"), spy.output.text)
+        XCTAssertTrue(spy.output.lines[1].contains("vivid red subject"), spy.output.text)
         spy.output.clear()
 
         try await InspireCommand.parse(["--json"]).run(in: environment())
@@ -59,7 +59,7 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertEqual(json.count, 1, "the grey photo has nothing to splash")
         XCTAssertEqual(json[0]["rank"] as? Int, 1)
         let terms = try XCTUnwrap(json[0]["terms"] as? [String: Double])
-        XCTAssertEqual(Set(terms.keys), ["vividness", "size", "calm"])
+        XCTAssertEqual(Set(terms.keys), ["vividness", "size", "focus", "contrast", "calm"])
         XCTAssertEqual((json[0]["photo"] as? [String: Any])?["path"] as? String, "/lib/red.jpg")
         spy.output.clear()
 

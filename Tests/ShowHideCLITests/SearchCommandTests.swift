@@ -49,7 +49,7 @@ final class SearchCommandTests: XCTestCase {
         try SearchCommand.parse(["--colour", "red"]).run(in: environment())
         XCTAssertEqual(spy.output.lines, [
             "ID  FILE     SHARE  ΔE00  MATCH        COLOURS",
-            "3   red.jpg  100%   -     #D01020 red  red, accent red 100%",
+            "3   red.jpg  11%    -     #D01020 red  grey, accent red 11%",
         ])
     }
 
@@ -60,7 +60,7 @@ final class SearchCommandTests: XCTestCase {
         let match = try XCTUnwrap(json[0]["match"] as? [String: Any])
         XCTAssertEqual(match["name"] as? String, "blue")
         XCTAssertEqual(match["hex"] as? String, "#1F5AA6")
-        XCTAssertEqual(match["coverage"] as? Double, 1)
+        XCTAssertEqual(try XCTUnwrap(match["coverage"] as? Double), 0.113, accuracy: 0.001, "a subject on a grey ground")
         XCTAssertLessThan(try XCTUnwrap(match["deltaE"] as? Double), 3)
         XCTAssertNotNil(json[0]["palette"], "the photo's own keys are kept")
     }
@@ -71,7 +71,7 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertEqual(spy.errors.lines, ["No photo matches that colour."])
         try SearchCommand.parse(["--colour", "blue", "--camera", "canon"]).run(in: environment())
         XCTAssertEqual(spy.output.text, "")
-        try SearchCommand.parse(["--colour", "blue", "--accent", "--min-coverage", "50", "--limit", "5"]).run(in: environment())
+        try SearchCommand.parse(["--colour", "blue", "--accent", "--min-coverage", "10", "--limit", "5"]).run(in: environment())
         XCTAssertEqual(spy.output.lines.count, 2)
     }
 
@@ -86,11 +86,12 @@ final class SearchCommandTests: XCTestCase {
     func testShowDescribesTheColours() throws {
         // Ids follow the walk: blue.jpg 1, grey.jpg 2, red.jpg 3.
         try ShowCommand.parse(["3"]).run(in: environment())
-        XCTAssertTrue(spy.output.text.contains("dominant   #D01020 red 100%"), spy.output.text)
-        XCTAssertTrue(spy.output.text.contains("accent     #D01020 red 100%, hue"), spy.output.text)
+        XCTAssertTrue(spy.output.text.contains("dominant   #808080 grey 89%"), spy.output.text)
+        XCTAssertTrue(spy.output.text.contains("accent     #D01121 red 11%, hue"), spy.output.text)
+        XCTAssertTrue(spy.output.text.contains("candidate  #D01121 red 11%, saliency 0."), spy.output.text)
         spy.output.clear()
         try ShowCommand.parse(["2"]).run(in: environment())
-        XCTAssertTrue(spy.output.text.contains("accent     none (no chromatic colour)"), spy.output.text)
+        XCTAssertTrue(spy.output.text.contains("accent     none (no colour stands out)"), spy.output.text)
     }
 
     func testPercentagesKeepSmallSharesVisible() {

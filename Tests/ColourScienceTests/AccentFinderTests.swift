@@ -1,0 +1,97 @@
+import ColourScience
+import Imaging
+import TestSupport
+import XCTest
+
+/// Scenes made in code whose subject is known: which colour is the accent, and which pixels are it.
+enum Scene {
+    /// A grey ground with a fine, deterministic texture (values 110–129), so nothing is perfectly flat.
+    static func texturedGrey(width: Int, height: Int) -> RGBAImage {
+        var image = TestImage.solid(.black, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let value = UInt8(110 + (x * 7 + y * 13) % 20)
+                image[x, y] = RGBA(red: value, green: value, blue: value)
+            }
+        }
+        return image
+    }
+
+    static func colour(_ l: Double, _ c: Double, _ h: Double) -> RGBA { LCh(l: l, c: c, h: h).lab.rgba }
+
+    /// `image` with a filled rectangle.
+    static func rectangle(_ image: inout RGBAImage, x: Range<Int>, y: Range<Int>, _ colour: RGBA) {
+        for row in y { for column in x { image[column, row] = colour } }
+    }
+}
+
+final class AccentFinderTests: XCTestCase {
+    let analyser = ColourAnalyser()
+
+    func testOneSmallRedObjectOnATexturedGreyGroundIsTheAccent() throws {
+        // 0.2% of a 200×150 frame: 60 pixels.
+        var image = Scene.texturedGrey(width: 200, height: 150)
+        Scene.rectangle(&image, x: 120..<130, y: 40..<46, Scene.colour(50, 70, 35))
+        let accent = try XCTUnwrap(analyser.analyse(image).accent)
+        XCTAssertEqual(accent.name, .red)
+        XCTAssertEqual(accent.coverage, 60.0 / 30_000, accuracy: 0.000_5)
+        XCTAssertEqual(accent.regions, 1)
+    }
+
+    func testASmallRedObjectOutranksALargeGreenField() throws {
+        var image = Scene.texturedGrey(width: 200, height: 150)
+        Scene.rectangle(&image, x: 0..<200, y: 45..<150, Scene.colour(55, 45, 135))   // 70% green field
+        Scene.rectangle(&image, x: 90..<100, y: 80..<90, Scene.colour(50, 70, 35))     // a red object in it
+        let colours = analyser.analyse(image)
+        XCTAssertEqual(colours.accent?.name, .red)
+        XCTAssertEqual(colours.candidates.map(\.name), [.red, .green], "the field is a candidate, ranked below")
+        XCTAssertGreaterThan(colours.candidates[0].saliency, 2 * colours.candidates[1].saliency)
+    }
+
+    func testAFrameOfOneColourHasNoAccentThatStandsOut() throws {
+        let door = TestImage.solid(Scene.colour(45, 60, 35), width: 120, height: 90)
+        let colours = analyser.analyse(door)
+        XCTAssertNil(colours.accent, "a red door filling the frame has nothing to single out")
+        let candidate = try XCTUnwrap(colours.candidates.first)
+        XCTAssertEqual(candidate.name, .red)
+        XCTAssertLessThan(candidate.saliency, AccentFinder().standout)
+        XCTAssertEqual(candidate.coverage, 1, accuracy: 1e-9)
+    }
+
+    func testTheSamePixelsInEveryOrientationGiveTheSameAccent() throws {
+        var image = Scene.texturedGrey(width: 120, height: 90)
+        Scene.rectangle(&image, x: 10..<30, y: 60..<75, Scene.colour(60, 65, 250))
+        Scene.rectangle(&image, x: 80..<84, y: 10..<40, Scene.colour(70, 40, 140))
+        let upright = analyser.analyse(image)
+        let accent = try XCTUnwrap(upright.accent)
+        for orientation in Orientation.allCases {
+            let turned = try XCTUnwrap(analyser.analyse(image.applying(orientation)).accent, "\(orientation)")
+            XCTAssertEqual(turned.name, accent.name, "\(orientation)")
+            XCTAssertEqual(turned.coverage, accent.coverage, accuracy: 1e-9, "\(orientation)")
+            XCTAssertEqual(turned.saliency, accent.saliency, accuracy: 1e-6, "\(orientation)")
+            XCTAssertEqual(turned.lab.hex, accent.lab.hex, "\(orientation)")
+        }
+    }
+
+    func testAColourChartIsABusySceneWithNothingWorthSplashing() {
+        // 24 patches of 6 hues × 4 lightnesses, as on a colour checker, on a dark ground.
+        var chart = TestImage.solid(RGBA(red: 30, green: 30, blue: 30), width: 240, height: 160)
+        for row in 0..<4 {
+            for column in 0..<6 {
+                let colour = Scene.colour(35 + Double(row) * 15, 55, Double(column) * 60 + 20)
+                Scene.rectangle(&chart, x: (column * 40 + 4)..<(column * 40 + 36), y: (row * 40 + 4)..<(row * 40 + 36), colour)
+            }
+        }
+        let colours = analyser.analyse(chart)
+        XCTAssertGreaterThanOrEqual(colours.hueFamilies, 5)
+        let score = SplashPotential(colours)?.score ?? 0
+        XCTAssertLessThan(score, 5, "a chart is no splash picture")
+    }
+
+    func testSpecksOfAColourAreNoRegion() {
+        // Single pixels of red scattered over grey: noise, not a subject.
+        var image = Scene.texturedGrey(width: 200, height: 150)
+        for index in 0..<40 { image[(index * 37) % 200, (index * 53) % 150] = Scene.colour(50, 70, 35) }
+        XCTAssertNil(analyser.analyse(image).accent)
+    }
+}

@@ -1,0 +1,97 @@
+import ColourScience
+import Imaging
+import TestSupport
+import XCTest
+
+final class ObjectSplashTests: XCTestCase {
+    /// A disc whose hue drifts from 20° on its left to 45° on its right and whose lightness falls
+    /// towards its lower edge (a lit fruit), on a textured grey ground; and the disc's mask.
+    func drifting(width: Int = 240, height: Int = 160) -> (image: RGBAImage, mask: [Bool]) {
+        var image = Scene.texturedGrey(width: width, height: height)
+        var mask = [Bool](repeating: false, count: width * height)
+        let centre = (x: 120.0, y: 80.0), radius = 50.0
+        for y in 0..<height {
+            for x in 0..<width {
+                let dx = Double(x) - centre.x, dy = Double(y) - centre.y
+                guard dx * dx + dy * dy <= radius * radius else { continue }
+                let hue = 20 + 25 * (dx + radius) / (2 * radius)
+                let lightness = 62 - 22 * (dy + radius) / (2 * radius)
+                image[x, y] = Scene.colour(lightness, 60 - 15 * (dy + radius) / (2 * radius), hue)
+                mask[y * width + x] = true
+            }
+        }
+        return (image, mask)
+    }
+
+    /// Share of each pixel's chroma the show variant kept, 0–1 (pixels of chroma under 10 left out).
+    func keptShares(_ show: RGBAImage, _ original: RGBAImage) -> [Double?] {
+        zip(show.pixels, original.pixels).map { shown, pixel in
+            let chroma = Lab(pixel).lch.c
+            return chroma < 10 ? nil : min(1, Lab(shown).lch.c / chroma)
+        }
+    }
+
+    /// Soft IoU of the kept shares with a mask.
+    func softIoU(_ kept: [Double?], _ mask: [Bool]) -> Double {
+        var intersection = 0.0, union = 0.0
+        for (share, inside) in zip(kept, mask) {
+            guard let share else { continue }
+            intersection += min(share, inside ? 1 : 0)
+            union += max(share, inside ? 1 : 0)
+        }
+        return intersection / union
+    }
+
+    func testAnObjectWhoseHueDriftsWithTheLightIsKeptWhole() {
+        let (image, mask) = drifting()
+        let parameters = SplashParameters(hue: 20, method: .object)
+        let object = Splash(parameters: parameters, image: image).apply(.show, to: image)
+        let hue = Splash(parameters: SplashParameters(hue: 20)).apply(.show, to: image)
+        let objectIoU = softIoU(keptShares(object, image), mask)
+        XCTAssertGreaterThanOrEqual(objectIoU, 0.9)
+        XCTAssertLessThan(softIoU(keptShares(hue, image), mask), objectIoU - 0.2, "hue alone greys the far side of the object")
+    }
+
+    func testSameHueSpecksAwayFromTheObjectStayGrey() throws {
+        var (image, _) = drifting()
+        // Specks of the object's own colour, 2×2 pixels, far from it.
+        let specks = [(10, 10), (220, 20), (15, 140), (200, 150), (60, 30)]
+        for (x, y) in specks { Scene.rectangle(&image, x: x..<(x + 2), y: y..<(y + 2), Scene.colour(55, 60, 25)) }
+        let show = Splash(parameters: SplashParameters(hue: 25, method: .object), image: image).apply(.show, to: image)
+        let hueShow = Splash(parameters: SplashParameters(hue: 25)).apply(.show, to: image)
+        for (x, y) in specks {
+            let speck = show[x, y]
+            XCTAssertTrue(speck.red == speck.green && speck.green == speck.blue, "speck at (\(x), \(y)) is \(speck)")
+            let byHue = hueShow[x, y]
+            XCTAssertFalse(byHue.red == byHue.green && byHue.green == byHue.blue, "by hue alone the speck keeps its colour")
+        }
+        XCTAssertEqual(show[120, 80], image[120, 80], "the object itself keeps its colour")
+    }
+
+    func testShowAndHideStillAddUpToTheOriginalAndKeepEveryPixelsLightness() {
+        let (image, _) = drifting(width: 120, height: 80)
+        let splash = Splash(parameters: SplashParameters(hue: 30, method: .object), image: image)
+        let show = splash.apply(.show, to: image), hide = splash.apply(.hide, to: image)
+        for index in 0..<image.pixelCount {
+            let x = index % image.width, y = index / image.width
+            let original = image[x, y], shown = show[x, y], hidden = hide[x, y]
+            let grey = Int(Splash.grey(original))
+            // show + hide − grey = original, each channel within rounding (±2 levels).
+            XCTAssertLessThanOrEqual(abs(Int(shown.red) + Int(hidden.red) - grey - Int(original.red)), 2, "(\(x), \(y))")
+            XCTAssertLessThanOrEqual(abs(Int(shown.green) + Int(hidden.green) - grey - Int(original.green)), 2, "(\(x), \(y))")
+            XCTAssertLessThanOrEqual(abs(Int(shown.blue) + Int(hidden.blue) - grey - Int(original.blue)), 2, "(\(x), \(y))")
+            XCTAssertEqual(Lab(shown).l, Lab(original).l, accuracy: 3, "(\(x), \(y))")
+        }
+    }
+
+    func testRowsForAnEncoderAreTheObjectVariantsRows() {
+        let (image, _) = drifting(width: 60, height: 40)
+        let splash = Splash(parameters: SplashParameters(hue: 30, method: .object), image: image)
+        let whole = splash.apply(.show, to: image)
+        var bytes = [UInt8](repeating: 0, count: image.bytes.count)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            splash.rows(.show, of: image).fill(0..<image.height, buffer.baseAddress!, image.rowStride)
+        }
+        XCTAssertEqual(bytes, whole.bytes)
+    }
+}
