@@ -72,6 +72,32 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertFalse(try catalogue.containsPhoto(withSHA256: String(repeating: "a", count: 64)))
     }
 
+    func testPhotosAnalysedByEarlierRulesAreNotKnownSoTheNextImportAnalysesThemAgain() throws {
+        try catalogue.write { writer in
+            try writer.insertPhoto(path: "/old.jpg", stamp: stamp, facts: .sample(sha: "a"), importedAt: day)
+        }
+        XCTAssertEqual(try catalogue.knownStamps().count, 1)
+        try catalogue.writer.write { try $0.execute(sql: "UPDATE photo_colour SET analysis_version = 1") }
+        XCTAssertEqual(try catalogue.knownStamps(), [:])
+        XCTAssertFalse(try catalogue.containsPhoto(withSHA256: String(repeating: "a", count: 64)))
+    }
+
+    func testAccentCandidatesAndHueFamiliesRoundTrip() throws {
+        let red = Lab(RGBA(red: 210, green: 20, blue: 30)), green = Lab(RGBA(red: 60, green: 140, blue: 60))
+        let candidates = [
+            Accent(lab: red, hue: red.lch.h, coverage: 0.05, name: .red, saliency: 0.6, contrast: 50, regions: 2, compactness: 0.8),
+            Accent(lab: green, hue: green.lch.h, coverage: 0.7, name: .green, saliency: 0.02, contrast: 9, regions: 1, compactness: 0.1),
+        ]
+        let colours = ColourAnalysis(palette: [], accent: candidates[0], nameWeights: [:], candidates: candidates, hueFamilies: 3)
+        let id = try catalogue.write { writer in
+            try writer.insertPhoto(path: "/p.jpg", stamp: stamp, facts: .sample(sha: "b", colours: colours), importedAt: day)
+        }
+        let stored = try XCTUnwrap(try catalogue.photo(id: id)?.facts.colours)
+        XCTAssertEqual(stored.candidates, candidates)
+        XCTAssertEqual(stored.accent, candidates[0], "the accent carries its reasons")
+        XCTAssertEqual(stored.hueFamilies, 3)
+    }
+
     func testSearchByNameRanksByTheNamesShareOfThePalette() throws {
         try makeLibrary()
         let matches = try catalogue.search(ColourSearch(target: .name(.red)))
