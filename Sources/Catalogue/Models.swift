@@ -220,11 +220,4 @@ public struct Variant: Equatable, Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(canonical.utf8)) as? [String: Any] else { return [:] }
         return object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
     }
-
-    /// "object" or "hue": how the variant chose its pixels (variants made before object mode are "hue").
-    public var method: String { Self.method(parameters) }
-
-    public static func method(_ canonical: String) -> String {
-        canonical.contains("\"method\":\"object\"") ? "object" : "hue"
-    }
 }

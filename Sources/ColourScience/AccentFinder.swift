@@ -29,14 +29,12 @@ public struct AccentFinder: Sendable {
     public func candidates(in raster: LabRaster, limit: Int = 3) -> (candidates: [Accent], hueFamilies: Int) {
         let count = raster.count
         guard count > 0 else { return ([], 0) }
-        var chromatic = [Bool](repeating: false, count: count)
         var hueBin = [Int](repeating: -1, count: count)
         var histogram = [Double](repeating: 0, count: Self.bins)
         var saturated = [Double](repeating: 0, count: Self.bins)
         for index in 0..<count where raster.opaque[index] && lightness.contains(raster.l[index]) {
             let chroma = raster.chroma(index)
             guard chroma >= minimumChroma else { continue }
-            chromatic[index] = true
             let bin = min(Self.bins - 1, Int(raster.hue(index) / Float(360 / Self.bins)))
             hueBin[index] = bin
             histogram[bin] += Double(min(chroma, 60)) / 60
@@ -44,9 +42,14 @@ public struct AccentFinder: Sendable {
         }
         let families = Self.families(Self.smoothed(histogram))
         let hueFamilies = Self.hueFamilyCount(Self.smoothed(saturated), minimum: saturatedShare * Double(count))
+        // Each family's pixels, gathered in one pass, in scan order.
+        var pixelsOf: [Int: [Int]] = [:]
+        for index in 0..<count where hueBin[index] >= 0 {
+            if let family = families[hueBin[index]] { pixelsOf[family, default: []].append(index) }
+        }
         var scored: [Accent] = []
-        for family in Set(families.compactMap { $0 }).sorted() {
-            let pixels = (0..<count).filter { hueBin[$0] >= 0 && families[hueBin[$0]] == family }
+        for family in pixelsOf.keys.sorted() {
+            let pixels = pixelsOf[family]!
             // The family's core: its vivid pixels, relative to its most vivid tenth — the red shutters,
             // not the reddish stone around them; the yellow nose, not the sky's yellow cast.
             let chromas = pixels.map { raster.chroma($0) }.sorted()
@@ -87,12 +90,12 @@ public struct AccentFinder: Sendable {
             sum.b += Double(raster.b[index]) * weight
             sum.weight += weight
             sum.chroma += chroma
-            let x = Double(index % width) / Double(width), y = Double(index / width) / Double(height)
+            let column = index % width, row = index / width
+            let x = Double(column) / Double(width), y = Double(row) / Double(height)
             moments.x += x
             moments.y += y
             moments.xx += x * x
             moments.yy += y * y
-            let column = index % width, row = index / width
             if column == 0 || row == 0 || column == width - 1 || row == height - 1 { onBorder += 1 }
         }
         let n = Double(pixels)
@@ -202,10 +205,4 @@ public struct AccentFinder: Sendable {
         }
         return weights.values.filter { $0 >= minimum }.count
     }
-}
-
-/// 0 below 0, 1 above 1, and a smooth S in between (no visible edge where a mask or a score ends).
-func smoothstep(_ x: Double) -> Double {
-    let t = min(max(x, 0), 1)
-    return t * t * (3 - 2 * t)
 }

@@ -31,16 +31,19 @@ public struct LabRaster: Sendable {
         image.bytes.withUnsafeBufferPointer { pixels in
             sums.withUnsafeMutableBufferPointer { sums in
                 for y in 0..<(outputHeight * factor) {
-                    let row = (y / factor) * outputWidth
+                    var target = (y / factor) * outputWidth * 4
                     var offset = y * sourceWidth * 4
-                    for x in 0..<(outputWidth * factor) {
-                        let target = (row + x / factor) * 4
-                        let alpha = UInt32(pixels[offset + 3])
-                        sums[target] &+= UInt32(pixels[offset]) &* alpha
-                        sums[target + 1] &+= UInt32(pixels[offset + 1]) &* alpha
-                        sums[target + 2] &+= UInt32(pixels[offset + 2]) &* alpha
-                        sums[target + 3] &+= alpha
-                        offset += 4
+                    // Block by block along the row: no division per source pixel.
+                    for _ in 0..<outputWidth {
+                        for _ in 0..<factor {
+                            let alpha = UInt32(pixels[offset + 3])
+                            sums[target] &+= UInt32(pixels[offset]) &* alpha
+                            sums[target + 1] &+= UInt32(pixels[offset + 1]) &* alpha
+                            sums[target + 2] &+= UInt32(pixels[offset + 2]) &* alpha
+                            sums[target + 3] &+= alpha
+                            offset += 4
+                        }
+                        target += 4
                     }
                 }
             }
@@ -70,8 +73,6 @@ public struct LabRaster: Sendable {
         let degrees = atan2(b[index], a[index]) * 180 / .pi
         return degrees < 0 ? degrees + 360 : degrees
     }
-
-    public func lab(_ index: Int) -> Lab { Lab(l: Double(l[index]), a: Double(a[index]), b: Double(b[index])) }
 }
 
 /// The 8-connected regions of a set of pixels on a grid.

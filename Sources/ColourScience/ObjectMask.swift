@@ -48,28 +48,17 @@ struct ObjectMask: Sendable {
             if chroma >= growChroma { growable[index] = true }
             if distances[index] <= Float(parameters.tolerance) && chroma >= seedChroma { seeds[index] = true }
         }
-        // Specks: seed regions under 0.02% of the frame (or 3 raster pixels) seed nothing.
+        // Seeds are growable too (within the window, and more chromatic), so growing from them keeps
+        // exactly the growable regions that hold a seed region; seed regions under 0.02% of the frame
+        // (or 3 raster pixels) are specks and seed nothing.
         let seedRegions = Regions(width: width, height: height, member: seeds)
+        let grown = Regions(width: width, height: height, member: growable)
         let speck = max(3, count / 5_000)
-        var kept = [Bool](repeating: false, count: count)
-        var stack: [Int] = []
+        var seeded = [Bool](repeating: false, count: grown.sizes.count)
         for index in 0..<count where seedRegions.labels[index] >= 0 && seedRegions.sizes[Int(seedRegions.labels[index])] >= speck {
-            kept[index] = true
-            stack.append(index)
+            seeded[Int(grown.labels[index])] = true
         }
-        let width = self.width, height = self.height
-        while let index = stack.popLast() {
-            let x = index % width, y = index / width
-            for dy in -1...1 where y + dy >= 0 && y + dy < height {
-                for dx in -1...1 where x + dx >= 0 && x + dx < width {
-                    let neighbour = (y + dy) * width + x + dx
-                    if growable[neighbour] && !kept[neighbour] {
-                        kept[neighbour] = true
-                        stack.append(neighbour)
-                    }
-                }
-            }
-        }
+        let kept = grown.labels.map { $0 >= 0 && seeded[Int($0)] }
         weights = Self.softened(kept, width: width, height: height)
     }
 

@@ -60,15 +60,17 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
 
     func keepWeight(hue colourHue: Double, chroma: Double) -> Double {
         let distance = Hue.distance(colourHue, hue)
-        let hueWeight = 1 - Self.smoothstep((distance - tolerance) / max(feather, 1e-9))
-        let chromaWeight = Self.smoothstep((chroma - minimumChroma) / max(chromaFeather, 1e-9))
+        let hueWeight = 1 - smoothstep((distance - tolerance) / max(feather, 1e-9))
+        let chromaWeight = smoothstep((chroma - minimumChroma) / max(chromaFeather, 1e-9))
         return hueWeight * chromaWeight
     }
 
-    /// 0 below 0, 1 above 1, and a smooth S in between (no visible edge where a mask ends).
-    static func smoothstep(_ x: Double) -> Double {
-        ColourScience.smoothstep(x)
-    }
+}
+
+/// 0 below 0, 1 above 1, and a smooth S in between (no visible edge where a mask or a score ends).
+func smoothstep(_ x: Double) -> Double {
+    let t = min(max(x, 0), 1)
+    return t * t * (3 - 2 * t)
 }
 
 /// The show and hide variants: each pixel mixed between its perceptual grey and itself by its keep-weight.
@@ -188,7 +190,8 @@ public struct Splash: Sendable {
     /// exactly and 0 gives exactly its grey).
     private func mix(_ mode: SplashMode, _ image: RGBAImage, rows: Range<Int>, into destination: UnsafeMutablePointer<UInt8>, rowStride: Int) {
         let hide = mode == .hide
-        var regionRow = [UInt8](repeating: 255, count: objects == nil ? 0 : image.width)
+        let masked = objects != nil
+        var regionRow = [UInt8](repeating: 255, count: masked ? image.width : 0)
         let columns = objects?.columns(width: image.width)
         image.bytes.withUnsafeBufferPointer { pixels in
             weights.withUnsafeBufferPointer { weightTable in
@@ -205,7 +208,7 @@ public struct Splash: Sendable {
                                 let pixel = from.loadUnaligned(as: UInt32.self)
                                 let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
                                 var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
-                                if !regionRow.isEmpty { weight = (weight &* Int32(regionRow[x]) &+ 127) / 255 }
+                                if masked { weight = (weight &* Int32(regionRow[x]) &+ 127) / 255 }
                                 if hide { weight = 255 &- weight }
                                 // Most pixels are kept whole or turned wholly grey: no mixing for them.
                                 if weight == 255 {

@@ -29,28 +29,34 @@ public struct SplashPotential: Equatable, Sendable {
         guard let accent = colours.accent else { return nil }
         let chroma = accent.lab.lch.c
         let coverage = min(max(accent.coverage, 0), 1)
-        vividness = smoothstep((chroma - 20) / 50)
-        size = smoothstep(log10(max(coverage, 1e-6) / 0.001_5)) * (1 - smoothstep((coverage - 0.2) / 0.3))
-        focus = (0.5 + 0.5 * min(max(accent.compactness, 0), 1)) / (1 + 0.15 * Double(max(0, accent.regions - 2)))
-        contrast = smoothstep((accent.contrast - 8) / 37)
+        let vividness = smoothstep((chroma - 20) / 50)
+        let size = smoothstep(log10(max(coverage, 1e-6) / 0.001_5)) * (1 - smoothstep((coverage - 0.2) / 0.3))
+        let focus = (0.5 + 0.5 * min(max(accent.compactness, 0), 1)) / (1 + 0.15 * Double(max(0, accent.regions - 2)))
+        let contrast = smoothstep((accent.contrast - 8) / 37)
         let excess = Double(max(0, colours.hueFamilies - 3))
-        calm = exp(-0.7 * excess * excess)
+        let calm = exp(-0.7 * excess * excess)
+        self.vividness = vividness
+        self.size = size
+        self.focus = focus
+        self.contrast = contrast
+        self.calm = calm
         score = (100 * vividness * size * focus * contrast * calm * 10).rounded() / 10
-        reason = ""
-        reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, terms: self)
+        reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, size: size, focus: focus, contrast: contrast,
+                             calm: calm)
     }
 
-    static func reason(accent: Accent, chroma: Double, coverage: Double, terms: SplashPotential) -> String {
+    static func reason(accent: Accent, chroma: Double, coverage: Double, size: Double, focus: Double, contrast: Double,
+                       calm: Double) -> String {
         let vivid = chroma >= 60 ? "vivid" : (chroma >= 40 ? "saturated" : "soft")
         let percent = coverage * 100
         let share = percent < 1 ? String(format: "%.1f%%", percent) : "\(Int(percent.rounded()))%"
         let subject = accent.regions <= 1 ? "one" : (accent.regions <= 3 ? "a few" : "many")
-        let shape = terms.focus >= 0.75 ? "compact " : (terms.focus < 0.5 ? "scattered " : "")
+        let shape = focus >= 0.75 ? "compact " : (focus < 0.5 ? "scattered " : "")
         let subjects = accent.regions <= 1 ? "subject" : "subjects"
         var parts = ["\(subject) \(shape)\(vivid) \(accent.name.rawValue) \(subjects) (\(share) of the frame)"]
-        if terms.size < 0.5 { parts.append(coverage < 0.015 ? "too small to carry the picture" : "too large to stand out") }
-        parts.append(terms.contrast >= 0.6 ? "strong contrast" : (terms.contrast >= 0.25 ? "some contrast" : "little contrast"))
-        parts.append(terms.calm >= 0.9 ? "calm scene" : "busy scene of many colours")
+        if size < 0.5 { parts.append(coverage < 0.015 ? "too small to carry the picture" : "too large to stand out") }
+        parts.append(contrast >= 0.6 ? "strong contrast" : (contrast >= 0.25 ? "some contrast" : "little contrast"))
+        parts.append(calm >= 0.9 ? "calm scene" : "busy scene of many colours")
         return parts.joined(separator: ", ")
     }
 }

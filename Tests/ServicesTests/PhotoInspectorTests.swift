@@ -36,6 +36,7 @@ final class PhotoInspectorTests: XCTestCase {
         XCTAssertEqual(files.readPaths, ["/p/a.jpg"])
         XCTAssertEqual(decoder.calls.count, 1)
         XCTAssertEqual(decoder.calls.first?.options.minimumLongSide, PhotoInspector.analysisLongSide)
+        XCTAssertEqual(decoder.calls.first?.options.appliesOrientation, true, "analysed upright, whatever the stored orientation")
         XCTAssertEqual(decoder.calls.first?.options.maximumPixelCount, DecodeOptions.defaultMaximumPixelCount)
     }
 
