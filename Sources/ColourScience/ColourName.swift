@@ -53,11 +53,11 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
         return nearestReference(to: colour, among: neutralReferenceLabs)
     }
 
-    /// The least chroma (C*) each hue name needs. Yellow, orange, red and green: 30, since cream (C* 23)
-    /// and tan (28) are not yellow or orange; blue, purple and pink: 20, since sky blue (26) and light
-    /// pink (24) are, and peach (16) is not pink.
+    /// The least chroma (C*) each hue name needs. Yellow, orange, red, green and purple: 30, since cream
+    /// (C* 23) and tan (28) are not yellow or orange, nor a greyish mauve (21) purple; blue and pink: 20,
+    /// since sky blue (26) and light pink (24) are, and peach (16) is not pink.
     public static let minimumChroma: [ColourName: Double] = [
-        .red: 30, .orange: 30, .yellow: 30, .green: 30, .blue: 20, .purple: 20, .pink: 20,
+        .red: 30, .orange: 30, .yellow: 30, .green: 30, .purple: 30, .blue: 20, .pink: 20,
     ]
 
     private static let neutralReferenceLabs = referenceLabs.filter { minimumChroma[$0.name] == nil }
