@@ -115,6 +115,26 @@ func softIoU(original: [Double], show: [Double], mask: [Double]) -> Double {
     return union > 0 ? intersection / union : 0
 }
 
+let maps = (arguments.output as NSString).appendingPathComponent("maps")
+try FileManager.default.createDirectory(atPath: maps, withIntermediateDirectories: true)
+
+/// Where the kept colour and the mask disagree, for looking at: green kept outside the mask, magenta
+/// missed inside it, white both, dark grey neither (pixels under chroma 10 darker still).
+func writeAgreementMap(original: [Double], show: [Double], mask: [Double], size: PixelSize, _ name: String) throws {
+    var image = try RGBAImage(width: size.width, height: size.height, filledWith: .black)
+    for index in original.indices {
+        let kept = original[index] >= 10 ? min(max(show[index] / original[index], 0), 1) : 0
+        let inside = mask[index]
+        let both = min(kept, inside), extra = max(0, kept - inside), missed = max(0, inside - kept)
+        func byte(_ value: Double) -> UInt8 { UInt8(min(255, max(0, value * 255))) }
+        let floor = original[index] >= 10 ? 0.25 : 0.1
+        image[index % size.width, index / size.width] = RGBA(red: byte(floor + both + missed), green: byte(floor + both + extra),
+                                                            blue: byte(floor + both + missed))
+    }
+    try codec.encode(image, as: .jpeg, options: EncodeOptions(quality: 85))
+        .write(to: URL(fileURLWithPath: (maps as NSString).appendingPathComponent(name + ".jpg")))
+}
+
 // MARK: Accent agreement
 
 print("\n## Accent")
@@ -164,11 +184,15 @@ for row in quick ? [] : try rows((arguments.labels as NSString).appendingPathCom
     }
     let meanColour = Lab(l: sum.l / sum.n, a: sum.a / sum.n, b: sum.b / sum.n)
     let originalChromas = chromas(original)
-    let own = try await variants(of: subject, options: ProcessingOptions(), name: name).map {
-        softIoU(original: originalChromas, show: chromas($0), mask: mask)
+    let size = PixelSize(width: original.width, height: original.height)
+    let own = try await variants(of: subject, options: ProcessingOptions(), name: name).map { show -> Double in
+        try writeAgreementMap(original: originalChromas, show: chromas(show), mask: mask, size: size, name + "-own")
+        return softIoU(original: originalChromas, show: chromas(show), mask: mask)
     } ?? 0
     let forced = try await variants(of: subject, options: ProcessingOptions(target: .colour(meanColour)), name: name + "-forced").map {
-        softIoU(original: originalChromas, show: chromas($0), mask: mask)
+        show -> Double in
+        try writeAgreementMap(original: originalChromas, show: chromas(show), mask: mask, size: size, name + "-forced")
+        return softIoU(original: originalChromas, show: chromas(show), mask: mask)
     } ?? 0
     ownIoUs.append(own)
     forcedIoUs.append(forced)
