@@ -75,6 +75,17 @@ public struct LabRaster: Sendable {
     }
 }
 
+/// Calls `body` with each of the (up to eight) neighbours of pixel `index` of a `width` × `height` grid.
+@inline(__always)
+func forEachNeighbour(of index: Int, width: Int, height: Int, _ body: (Int) -> Void) {
+    let x = index % width, y = index / width
+    for ny in max(0, y - 1)...min(height - 1, y + 1) {
+        for nx in max(0, x - 1)...min(width - 1, x + 1) where ny != y || nx != x {
+            body(ny * width + nx)
+        }
+    }
+}
+
 /// The 8-connected regions of a set of pixels on a grid.
 struct Regions {
     /// Each pixel's region, or -1 outside the set.
@@ -94,18 +105,10 @@ struct Regions {
             stack.append(start)
             while let index = stack.popLast() {
                 size += 1
-                let x = index % width, y = index / width
-                for dy in -1...1 {
-                    let ny = y + dy
-                    guard ny >= 0 && ny < height else { continue }
-                    for dx in -1...1 {
-                        let nx = x + dx
-                        guard nx >= 0 && nx < width else { continue }
-                        let neighbour = ny * width + nx
-                        if member[neighbour] && labels[neighbour] < 0 {
-                            labels[neighbour] = label
-                            stack.append(neighbour)
-                        }
+                forEachNeighbour(of: index, width: width, height: height) { neighbour in
+                    if member[neighbour] && labels[neighbour] < 0 {
+                        labels[neighbour] = label
+                        stack.append(neighbour)
                     }
                 }
             }

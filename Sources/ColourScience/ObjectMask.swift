@@ -20,6 +20,9 @@ struct ObjectMask: Sendable {
     /// Long side of the raster: fine enough for objects of a few thousandths of the frame, small enough
     /// that finding them costs a fraction of decoding the photo.
     static let longSide = 320
+    /// How many raster pixels beyond the grown regions their dull margins reach (shaded edges and
+    /// folds, duller than growth allows): about 1.5% of the long side.
+    static let marginSteps = 2
 
     init(_ image: RGBAImage, parameters: SplashParameters, longSide: Int = ObjectMask.longSide) {
         let raster = LabRaster(image, longSide: longSide)
@@ -58,7 +61,21 @@ struct ObjectMask: Sendable {
         for index in 0..<count where seedRegions.labels[index] >= 0 && seedRegions.sizes[Int(seedRegions.labels[index])] >= speck {
             seeded[Int(grown.labels[index])] = true
         }
-        let kept = grown.labels.map { $0 >= 0 && seeded[Int($0)] }
+        var kept = grown.labels.map { $0 >= 0 && seeded[Int($0)] }
+        // The object's dull margins: pixels in the window with colour (over the gate), a few steps out.
+        var frontier = (0..<count).filter { kept[$0] }
+        for _ in 0..<ObjectMask.marginSteps {
+            var next: [Int] = []
+            for index in frontier {
+                forEachNeighbour(of: index, width: width, height: height) { neighbour in
+                    if !kept[neighbour] && distances[neighbour] <= window {
+                        kept[neighbour] = true
+                        next.append(neighbour)
+                    }
+                }
+            }
+            frontier = next
+        }
         weights = Self.softened(kept, width: width, height: height)
     }
 

@@ -68,6 +68,22 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertEqual(show[120, 80], image[120, 80], "the object itself keeps its colour")
     }
 
+    func testAnObjectsDullRimIsKeptButADullPatchElsewhereIsNot() {
+        // A vivid red square with a rim two pixels wide of the same hue at a third of its chroma
+        // (too dull to grow into), and a patch of that dull red far from it.
+        var image = Scene.texturedGrey(width: 120, height: 80)
+        let dull = Scene.colour(50, 20, 30)
+        Scene.rectangle(&image, x: 28..<52, y: 28..<52, dull)
+        Scene.rectangle(&image, x: 30..<50, y: 30..<50, Scene.colour(50, 60, 30))
+        Scene.rectangle(&image, x: 90..<100, y: 50..<60, dull)
+        let show = Splash(parameters: SplashParameters(hue: 30, method: .object), image: image).apply(.show, to: image)
+        for (x, y) in [(28, 40), (29, 29), (51, 45)] {
+            XCTAssertEqual(show[x, y], image[x, y], "the rim at (\(x), \(y)) keeps its colour")
+        }
+        let patch = show[95, 55]
+        XCTAssertTrue(patch.red == patch.green && patch.green == patch.blue, "the patch far away is grey: \(patch)")
+    }
+
     func testShowAndHideStillAddUpToTheOriginalAndKeepEveryPixelsLightness() {
         let (image, _) = drifting(width: 120, height: 80)
         let splash = Splash(parameters: SplashParameters(hue: 30, method: .object), image: image)
