@@ -112,7 +112,7 @@ let package = Package(
             name: "ShowHideCLITests",
             dependencies: ["ShowHideCLI", "Services", "Catalogue", "ColourScience", "Codecs", "Imaging", "TestSupport"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "Imaging", "Services", "TestSupport", "CJPEGFixtures",
+        .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "ColourScience", "Imaging", "Services", "TestSupport", "CJPEGFixtures",
                                                          .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         // Benchmarks (XCTest `measure` blocks) on generated images: run in release mode by scripts/bench,

@@ -1,4 +1,5 @@
 import Codecs
+import ColourScience
 import Foundation
 import Imaging
 import TestSupport
@@ -63,7 +64,8 @@ final class ProcessBinaryTests: XCTestCase {
                     XCTAssertGreaterThan(Int(block.red) - Int(block.green), 100, "the red block keeps its colour: \(block)")
                     XCTAssertLessThan(abs(Int(field.red) - Int(field.green)), 8, "the field is grey: \(field)")
                 } else {
-                    XCTAssertLessThan(abs(Int(block.red) - Int(block.green)), 8, "the red block is grey: \(block)")
+                    // Grey within a small JPEG's error: the green around it rings into its chroma a little.
+                    XCTAssertLessThan(Lab(block).lch.c, 10, "the red block is grey: \(block)")
                     XCTAssertGreaterThan(Int(field.green) - Int(field.red), 60, "the field keeps its green: \(field)")
                 }
             } else {
