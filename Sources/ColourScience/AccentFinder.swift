@@ -48,7 +48,9 @@ public struct AccentFinder: Sendable {
             if let family = families[hueBin[index]] { pixelsOf[family, default: []].append(index) }
         }
         var scored: [Accent] = []
-        for family in pixelsOf.keys.sorted() {
+        let minimumSize = self.minimumSize(of: count)
+        // A family smaller than a speck cannot hold a region.
+        for family in pixelsOf.keys.sorted() where pixelsOf[family]!.count >= minimumSize {
             let pixels = pixelsOf[family]!
             // The family's core: its vivid pixels, relative to its most vivid tenth — the red shutters,
             // not the reddish stone around them; the yellow nose, not the sky's yellow cast.
@@ -67,11 +69,14 @@ public struct AccentFinder: Sendable {
 
     // MARK: Scoring one family
 
+    /// Regions smaller than this many pixels of a raster of `count` are specks.
+    func minimumSize(of count: Int) -> Int { max(4, Int((speckShare * Double(count)).rounded(.up))) }
+
     /// The core's regions, scored; `family` (the core and its duller shades) is not counted as surroundings.
     func score(_ member: [Bool], family: [Bool], in raster: LabRaster) -> Accent? {
         let width = raster.width, height = raster.height, count = raster.count
         let regions = Regions(width: width, height: height, member: member)
-        let minimumSize = max(4, Int((speckShare * Double(count)).rounded(.up)))
+        let minimumSize = self.minimumSize(of: count)
         var kept = [Bool](repeating: false, count: count)
         var sum = (l: 0.0, a: 0.0, b: 0.0, chroma: 0.0, weight: 0.0), pixels = 0
         var moments = (x: 0.0, y: 0.0, xx: 0.0, yy: 0.0)
@@ -131,23 +136,9 @@ public struct AccentFinder: Sendable {
     /// ΔE00 between the region's colour and the mean colour of a ring two pixels wide around it, its
     /// own family's duller shades left out (0 when nothing surrounds it: the colour fills the frame).
     func surroundingContrast(_ kept: [Bool], family: [Bool], region: Lab, in raster: LabRaster) -> Double {
-        let width = raster.width, height = raster.height
+        let near = Self.dilated(kept, width: raster.width, height: raster.height, radius: 2)
         var sum = (l: 0.0, a: 0.0, b: 0.0), ring = 0
-        for index in 0..<raster.count where !family[index] && raster.opaque[index] {
-            let x = index % width, y = index / width
-            var near = false
-            search: for dy in -2...2 {
-                let ny = y + dy
-                guard ny >= 0 && ny < height else { continue }
-                for dx in -2...2 {
-                    let nx = x + dx
-                    if nx >= 0 && nx < width && kept[ny * width + nx] {
-                        near = true
-                        break search
-                    }
-                }
-            }
-            guard near else { continue }
+        for index in 0..<raster.count where near[index] && !family[index] && raster.opaque[index] {
             ring += 1
             sum.l += Double(raster.l[index])
             sum.a += Double(raster.a[index])
@@ -156,6 +147,27 @@ public struct AccentFinder: Sendable {
         guard ring > 0 else { return 0 }
         let n = Double(ring)
         return deltaE2000(region, Lab(l: sum.l / n, a: sum.a / n, b: sum.b / n))
+    }
+
+    /// `mask` grown by `radius` pixels in every direction (a square neighbourhood), in a horizontal
+    /// and a vertical pass of running counts: a few operations per pixel whatever the radius.
+    static func dilated(_ mask: [Bool], width: Int, height: Int, radius: Int) -> [Bool] {
+        func pass(_ input: [Bool], lines: Int, length: Int, at: (Int, Int) -> Int) -> [Bool] {
+            var output = [Bool](repeating: false, count: input.count)
+            for line in 0..<lines {
+                // Members within [position − radius, position + radius] along the line.
+                var inside = 0
+                for position in 0..<min(radius, length) where input[at(line, position)] { inside += 1 }
+                for position in 0..<length {
+                    if position + radius < length && input[at(line, position + radius)] { inside += 1 }
+                    if position - radius - 1 >= 0 && input[at(line, position - radius - 1)] { inside -= 1 }
+                    output[at(line, position)] = inside > 0
+                }
+            }
+            return output
+        }
+        let rows = pass(mask, lines: height, length: width) { $0 * width + $1 }
+        return pass(rows, lines: width, length: height) { $1 * width + $0 }
     }
 
     // MARK: Hue families

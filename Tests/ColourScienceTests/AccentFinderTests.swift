@@ -1,4 +1,4 @@
-import ColourScience
+@testable import ColourScience
 import Imaging
 import TestSupport
 import XCTest
@@ -94,5 +94,26 @@ final class AccentFinderTests: XCTestCase {
         var image = Scene.texturedGrey(width: 120, height: 90)
         for index in 0..<40 { image[(index * 37) % 120, (index * 53) % 90] = Scene.colour(50, 70, 35) }
         XCTAssertNil(analyser.analyse(image).accent)
+    }
+
+    func testDilationMarksEveryPixelWithinTheRadiusAsASquareSearchWould() {
+        var state: UInt32 = 11
+        let width = 23, height = 17
+        for radius in [1, 2, 3] {
+            let mask = (0..<(width * height)).map { _ -> Bool in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return state >> 28 == 0
+            }
+            let dilated = AccentFinder.dilated(mask, width: width, height: height, radius: radius)
+            for y in 0..<height {
+                for x in 0..<width {
+                    var near = false
+                    for ny in max(0, y - radius)...min(height - 1, y + radius) {
+                        for nx in max(0, x - radius)...min(width - 1, x + radius) where mask[ny * width + nx] { near = true }
+                    }
+                    XCTAssertEqual(dilated[y * width + x], near, "(\(x), \(y)) radius \(radius)")
+                }
+            }
+        }
     }
 }
