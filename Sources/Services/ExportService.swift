@@ -284,7 +284,7 @@ public struct ExportService: Sendable {
             "date": taken.map { "\($0.year)-\(two($0.month))-\(two($0.day))" } ?? "undated",
             "time": taken.map { "\(two($0.hour))-\(two($0.minute))-\(two($0.second))" } ?? "untimed",
             "camera": photo.facts.exif?.model ?? photo.facts.exif?.make ?? "unknown-camera",
-            "colour": photo.facts.colours?.accent?.name.rawValue ?? "no-accent",
+            "colour": options.processing.target.colourName(of: photo.facts.colours)?.rawValue ?? "no-accent",
             "variant": variant.rawValue,
             "ext": outputFormat(source, options).fileExtension,
         ]

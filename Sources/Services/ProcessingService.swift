@@ -7,10 +7,25 @@ import Imaging
 public enum SplashTarget: Equatable, Sendable {
     /// Each photo's own accent colour (photos without one are skipped).
     case accent
+    /// Each photo's accent candidate of this rank, as `gallery show` lists them: 1 is the most salient
+    /// (whether or not it stands out), 2 and 3 the runners-up (photos with fewer are skipped).
+    case candidate(Int)
     /// A CIELAB hue angle in degrees.
     case hue(Double)
     /// The hue of a colour.
     case colour(Lab)
+}
+
+extension SplashTarget {
+    /// The name of the colour a photo's variants keep under this target; nil when it has none.
+    public func colourName(of colours: ColourAnalysis?) -> ColourName? {
+        switch self {
+        case .accent: return colours?.accent?.name
+        case let .candidate(rank): return colours.flatMap { $0.candidates.indices.contains(rank - 1) ? $0.candidates[rank - 1].name : nil }
+        case let .hue(degrees): return ColourName.nearest(to: LCh(l: 60, c: 60, h: degrees).lab)
+        case let .colour(lab): return ColourName.nearest(to: lab)
+        }
+    }
 }
 
 /// How variants are made.
@@ -96,6 +111,9 @@ public struct ProcessingService: Sendable {
         case .accent:
             guard let accent = photo.facts.colours?.accent else { return nil }
             hue = accent.hue
+        case let .candidate(rank):
+            guard let candidates = photo.facts.colours?.candidates, candidates.indices.contains(rank - 1) else { return nil }
+            hue = candidates[rank - 1].hue
         case let .hue(degrees): hue = degrees
         case let .colour(lab): hue = lab.lch.h
         }
@@ -111,6 +129,12 @@ public struct ProcessingService: Sendable {
         parameters(for: photo, options: options).map {
             ($0, canonical($0, quality: photo.facts.format == .jpeg ? options.quality : nil))
         }
+    }
+
+    /// Why a photo has nothing to splash for `target`.
+    static func nothingToSplash(_ target: SplashTarget) -> String {
+        if case let .candidate(rank) = target { return "no accent candidate of rank \(rank)" }
+        return "no accent colour (no colour stands out)"
     }
 
     /// The canonical text of the parameters: equal text, equal variant. Hue-mode variants keep the text
@@ -183,7 +207,7 @@ public struct ProcessingService: Sendable {
     func process(_ photo: CataloguedPhoto, options: ProcessingOptions) throws(PhotoFailure) -> Outcome {
         var outcome = Outcome()
         guard let (parameters, canonical) = Self.variantParameters(for: photo, options: options) else {
-            outcome.skipped = "no accent colour (nothing in the photo is chromatic enough)"
+            outcome.skipped = Self.nothingToSplash(options.target)
             return outcome
         }
         let format = photo.facts.format

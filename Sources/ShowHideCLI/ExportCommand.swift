@@ -34,6 +34,11 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "With --colour: the largest CIEDE2000 difference that matches (default 6).")
     var within: Double = ColourSearch.defaultWithin
 
+    @Option(name: .long, help: "Variants keep this CIELAB hue angle (degrees) instead of each photo's accent (or --colour).")
+    var hue: Double?
+
+    @OptionGroup var splash: SplashOptions
+
     @OptionGroup var filters: PhotoFilterOptions
 
     @Option(name: .long, help: ArgumentHelp("What to export of each photo: show, hide, original or all.", valueName: "variant"))
@@ -87,6 +92,12 @@ struct ExportCommand: AsyncParsableCommand {
         colour.flatMap(ColourTarget.init(parsing:))
     }
 
+    /// What the variants keep: the hue asked for, else the colour the photos were chosen for (so that
+    /// an export of orange photos keeps their orange), else each photo's accent or its candidate.
+    func variantTarget() throws -> SplashTarget {
+        try splash.target(given: hue.map { .hue($0) } ?? colourTarget.map { .colour($0.lab) })
+    }
+
     func validate() throws {
         let selections = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (colour == nil ? 0 : 1)
         if selections == 0 { throw ValidationError("Choose the photos: --id ID (repeatable), --all, or --colour C.") }
@@ -105,6 +116,7 @@ struct ExportCommand: AsyncParsableCommand {
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
         guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        _ = try variantTarget()
         do {
             _ = try FileNameTemplate(template)
         } catch {
@@ -123,7 +135,7 @@ struct ExportCommand: AsyncParsableCommand {
             variants: variants!, format: ExportFormat(rawValue: format)!, quality: quality, maximumLongSide: maxSize,
             stripGPS: stripGPS, template: try FileNameTemplate(template), onConflict: ConflictPolicy(rawValue: onConflict)!,
             csvManifest: manifest == "csv", dryRun: dryRun,
-            processing: ProcessingOptions(jobs: jobs ?? environment.processorCount))
+            processing: splash.processing(target: try variantTarget(), quality: quality, jobs: jobs ?? environment.processorCount))
         let service = ExportService(
             fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
             exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue, clock: environment.clock,

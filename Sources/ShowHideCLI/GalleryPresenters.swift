@@ -23,8 +23,21 @@ struct PhotoJSON: Encodable {
     var dominant: DominantJSON?
     /// Present (possibly null) once the photo's colours are analysed.
     var accent: AccentJSON??
+    /// The accent candidates, most salient first; only in `gallery show`.
+    var candidates: [CandidateJSON]?
     /// Only in `gallery show`.
     var variants: [VariantJSON]?
+
+    struct CandidateJSON: Encodable {
+        var hex: String
+        var name: String
+        var hue: Double
+        var coverage: Double
+        var saliency: Double
+        var contrast: Double
+        var regions: Int
+        var compactness: Double
+    }
 
     struct PaletteJSON: Encodable {
         var hex: String
@@ -74,12 +87,19 @@ struct PhotoJSON: Encodable {
             accent = .some(colours.accent.map {
                 AccentJSON(hex: $0.hex, name: $0.name.rawValue, hue: Self.rounded($0.hue, 1), coverage: Self.rounded($0.coverage))
             })
+            if detailed {
+                candidates = colours.candidates.map {
+                    CandidateJSON(hex: $0.hex, name: $0.name.rawValue, hue: Self.rounded($0.hue, 1), coverage: Self.rounded($0.coverage),
+                                  saliency: Self.rounded($0.saliency, 3), contrast: Self.rounded($0.contrast, 1), regions: $0.regions,
+                                  compactness: Self.rounded($0.compactness, 3))
+                }
+            }
         }
     }
 
     enum CodingKeys: String, CodingKey {
         case id, path, sha256, format, width, height, fileSize, importedAt, exif, duplicatePaths, exifTags
-        case palette, dominant, accent, variants
+        case palette, dominant, accent, candidates, variants
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -99,6 +119,7 @@ struct PhotoJSON: Encodable {
         try container.encodeIfPresent(dominant, forKey: .dominant)
         // A photo without a chromatic colour has "accent": null.
         if let accent { try container.encode(accent, forKey: .accent) }
+        try container.encodeIfPresent(candidates, forKey: .candidates)
         try container.encodeIfPresent(variants, forKey: .variants)
     }
 }

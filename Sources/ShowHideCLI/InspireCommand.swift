@@ -23,6 +23,8 @@ struct InspireCommand: AsyncParsableCommand {
 
     @OptionGroup var filters: PhotoFilterOptions
 
+    @OptionGroup var splash: SplashOptions
+
     @Flag(name: .long, help: "Print JSON, with the score and its terms.")
     var json = false
 
@@ -42,6 +44,7 @@ struct InspireCommand: AsyncParsableCommand {
             throw ValidationError("'\(colour ?? "")' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b).")
         }
         if json && html != nil { throw ValidationError("Give --json or --html, not both.") }
+        _ = try splash.target(given: target.map { .colour($0.lab) })
     }
 
     func run() async throws {
@@ -65,7 +68,8 @@ struct InspireCommand: AsyncParsableCommand {
             fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder, catalogue: catalogue,
             variantMaker: environment.processingService(catalogue: catalogue, libraryDirectory: library.directory(in: environment)))
         let pictures = try await service.pictures(for: entries, pageDirectory: directory, folder: folder,
-                                                  processing: ProcessingOptions(jobs: environment.processorCount))
+                                                  processing: splash.processing(target: try splash.target(given: target.map { .colour($0.lab) }),
+                                                                                jobs: environment.processorCount))
         let text = InspirationPage.render(entries, pictures: pictures, generated: environment.clock.now())
         try environment.fileSystem.writeAtomically(Data(text.utf8), to: page)
         environment.console.print("wrote \(page): \(entries.count) photos, pictures in \(folder)/")

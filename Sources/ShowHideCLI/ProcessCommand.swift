@@ -32,14 +32,7 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Keep this CIELAB hue angle (degrees) instead of each photo's accent.")
     var hue: Double?
 
-    @Option(name: .long, help: "Hue distance kept fully, in degrees.")
-    var tolerance: Double = SplashParameters.defaultTolerance
-
-    @Option(name: .long, help: "Hue distance over which the colour fades to grey, in degrees.")
-    var feather: Double = SplashParameters.defaultFeather
-
-    @Option(name: .long, help: "Chroma (C*) under which a pixel counts as grey.")
-    var minChroma: Double = SplashParameters.defaultMinimumChroma
+    @OptionGroup var splash: SplashOptions
 
     @Option(name: .long, help: "JPEG quality of JPEG variants, 1–100.")
     var quality = 90
@@ -52,21 +45,22 @@ struct ProcessCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
-    var target: SplashTarget? {
+    /// The colour or hue asked for; nil when none was (or it is not a colour).
+    var given: SplashTarget? {
         if let hue { return .hue(hue) }
-        guard let colour else { return .accent }
-        return ColourTarget(parsing: colour).map { .colour($0.lab) }
+        return colour.flatMap(ColourTarget.init(parsing:)).map { .colour($0.lab) }
     }
+
+    /// What the variants keep: the colour or hue asked for, else each photo's accent (or its
+    /// candidate of `--accent-rank`); nil when the options contradict each other.
+    var target: SplashTarget? { try? splash.target(given: given) }
 
     func validate() throws {
         if ids.isEmpty && !all { throw ValidationError("Name the photos to process, or use --all.") }
         if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
         if colour != nil && hue != nil { throw ValidationError("Give --colour or --hue, not both.") }
-        if target == nil { throw ValidationError("'\(colour ?? "")' is not a colour: use a name, #RRGGBB or rgb(r,g,b).") }
-        if !(0...180).contains(tolerance) || !(0...180).contains(feather) {
-            throw ValidationError("--tolerance and --feather take degrees from 0 to 180.")
-        }
-        if minChroma < 0 { throw ValidationError("--min-chroma cannot be negative.") }
+        if colour != nil && given == nil { throw ValidationError("'\(colour ?? "")' is not a colour: use a name, #RRGGBB or rgb(r,g,b).") }
+        _ = try splash.target(given: given)
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
@@ -92,8 +86,8 @@ struct ProcessCommand: AsyncParsableCommand {
         let service = environment.processingService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let progress: any ImportProgress = environment.console.errorsIsTerminal
             ? ProgressBar(console: environment.console, clock: environment.clock) : SilentProgress()
-        let options = ProcessingOptions(target: target!, tolerance: tolerance, feather: feather, minimumChroma: minChroma,
-                                        quality: quality, jobs: jobs ?? environment.processorCount)
+        let options = splash.processing(target: try splash.target(given: given), quality: quality,
+                                        jobs: jobs ?? environment.processorCount)
         let summary = try await service.process(photos, options: options, progress: progress)
         try ProcessPresenter(console: environment.console).present(summary, photos: photos.count, asJSON: json)
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }

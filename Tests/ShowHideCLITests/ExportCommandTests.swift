@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalogue
 import Foundation
+import ColourScience
 import Imaging
 import Services
 @testable import ShowHideCLI
@@ -38,10 +39,16 @@ final class ExportCommandTests: XCTestCase {
                           ["--all", "--to", "/o", "--on-conflict", "ask"], ["--all", "--to", "/o", "--manifest", "xml"],
                           ["--all", "--to", "/o", "--quality", "0"], ["--all", "--to", "/o", "--max-size", "0"],
                           ["--all", "--to", "/o", "--template", "{nope}.{ext}"], ["--colour", "teal", "--to", "/o"],
-                          ["--colour", "red", "--within", "0", "--to", "/o"], ["--all", "--to", "/o", "--jobs", "0"]] {
+                          ["--colour", "red", "--within", "0", "--to", "/o"], ["--all", "--to", "/o", "--jobs", "0"],
+                          ["--colour", "red", "--accent-rank", "2", "--to", "/o"], ["--all", "--to", "/o", "--mode", "x"]] {
             XCTAssertThrowsError(try ExportCommand.parse(arguments), "\(arguments)")
         }
         XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o", "--variant", "all"]).variants, ExportVariant.allCases)
+        // Variants keep the colour the photos were chosen for, or the hue asked for; else the accent.
+        XCTAssertEqual(try ExportCommand.parse(["--colour", "orange", "--to", "/o"]).variantTarget(), .colour(ColourName.orange.focalLab))
+        XCTAssertEqual(try ExportCommand.parse(["--colour", "orange", "--hue", "50", "--to", "/o"]).variantTarget(), .hue(50))
+        XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o"]).variantTarget(), .accent)
+        XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o", "--accent-rank", "3"]).variantTarget(), .candidate(3))
     }
 
     func testExportsTheRedPhotosToAFolderRelativeToTheWorkingDirectory() async throws {
@@ -53,6 +60,9 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertNotNil(files["/work/out/2020-05-06_red_hide.jpg"])
         XCTAssertEqual(files["/work/out/2020-05-06_red_original.jpg"], files["/lib/red.jpg"])
         XCTAssertNotNil(files["/work/out/manifest.json"])
+        // The variants keep red, the colour asked for, not whatever each photo's accent is.
+        let hue = try XCTUnwrap(try catalogue.allVariants().first?.parameterValues["hue"])
+        XCTAssertEqual(hue, ColourName.red.focalLab.lch.h, accuracy: 0.05)
     }
 
     func testJSONSummaryAndTheZipDestination() async throws {

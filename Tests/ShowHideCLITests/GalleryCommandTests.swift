@@ -220,6 +220,10 @@ final class GalleryCommandTests: XCTestCase {
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
         XCTAssertEqual(json["duplicatePaths"] as? [String], ["/lib/copy.jpg"])
         XCTAssertEqual(json["exifTags"] as? [String: String], [:])
+        let candidates = try XCTUnwrap(json["candidates"] as? [[String: Any]])
+        XCTAssertEqual(candidates.first?["name"] as? String, "red")
+        XCTAssertEqual(Set(candidates.first?.keys.map { $0 } ?? []),
+                       ["hex", "name", "hue", "coverage", "saliency", "contrast", "regions", "compactness"])
     }
 
     func testShowingAnUnknownIDExitsWithStatusTwo() throws {

@@ -31,12 +31,23 @@ final class ProcessCommandTests: XCTestCase {
         XCTAssertEqual(try ProcessCommand.parse(["--all", "--hue", "200"]).target, .hue(200))
         XCTAssertEqual(try ProcessCommand.parse(["--all", "--color", "blue"]).target, .colour(ColourName.blue.focalLab))
         XCTAssertEqual(try ProcessCommand.parse(["--all", "--colour", "#00ff00"]).target, .colour(Lab(.green)))
+        XCTAssertEqual(try ProcessCommand.parse(["--all", "--accent-rank", "2"]).target, .candidate(2))
+    }
+
+    func testTheModeAndTheSplashParametersReachTheService() throws {
+        let objects = try ProcessCommand.parse(["--all"])
+        XCTAssertEqual(objects.splash.processing(target: .accent, jobs: 1).method, .object, "whole objects unless asked")
+        let hue = try ProcessCommand.parse(["--all", "--mode", "hue", "--tolerance", "20", "--feather", "5", "--min-chroma", "8"])
+        let options = hue.splash.processing(target: .hue(10), quality: 80, jobs: 3)
+        XCTAssertEqual(options, ProcessingOptions(target: .hue(10), method: .hue, tolerance: 20, feather: 5, minimumChroma: 8,
+                                                  quality: 80, jobs: 3))
     }
 
     func testValidation() {
         for arguments in [[], ["1", "--all"], ["--all", "--hue", "3", "--colour", "red"], ["--all", "--colour", "teal"],
                           ["--all", "--tolerance", "200"], ["--all", "--min-chroma", "-1"], ["--all", "--quality", "0"],
-                          ["--all", "--jobs", "0"]] {
+                          ["--all", "--jobs", "0"], ["--all", "--mode", "pixels"], ["--all", "--accent-rank", "4"],
+                          ["--all", "--accent-rank", "2", "--hue", "30"], ["--all", "--accent-rank", "2", "--colour", "red"]] {
             XCTAssertThrowsError(try ProcessCommand.parse(arguments), "\(arguments)")
         }
     }
@@ -44,7 +55,7 @@ final class ProcessCommandTests: XCTestCase {
     func testProcessesSkipsTheGreyPhotoAndSaysSo() async throws {
         try await ProcessCommand.parse(["--all"]).run(in: environment())
         XCTAssertEqual(spy.output.lines, ["made 2 variants of 2 photos, unchanged 0, skipped 1, failed 0 in 0.00 s"])
-        XCTAssertEqual(spy.errors.lines, ["skipped: photo 1: no accent colour (nothing in the photo is chromatic enough)"])
+        XCTAssertEqual(spy.errors.lines, ["skipped: photo 1: no accent colour (no colour stands out)"])
         XCTAssertTrue(files.writtenPaths.allSatisfy { $0.hasPrefix("/library/variants/") }, "\(files.writtenPaths)")
     }
 

@@ -1,0 +1,50 @@
+import ArgumentParser
+import ColourScience
+import Foundation
+import Services
+
+extension SplashMethod: ExpressibleByArgument {}
+
+/// How show and hide variants are made: the options `gallery process`, `export` and `inspire` share.
+struct SplashOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "object: whole objects of the colour (default); hue: every pixel of its hue, wherever it is.", valueName: "mode"))
+    var mode: SplashMethod = .object
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Splash each photo's accent candidate of this rank instead of its accent (2 and 3: the runners-up that `gallery show` lists).",
+        valueName: "n"))
+    var accentRank: Int?
+
+    @Option(name: .long, help: "Hue distance kept fully, in degrees.")
+    var tolerance: Double = SplashParameters.defaultTolerance
+
+    @Option(name: .long, help: "Hue distance over which the colour fades to grey, in degrees.")
+    var feather: Double = SplashParameters.defaultFeather
+
+    @Option(name: .long, help: "Chroma (C*) under which a pixel counts as grey.")
+    var minChroma: Double = SplashParameters.defaultMinimumChroma
+
+    func validate() throws {
+        if let accentRank, !(1...3).contains(accentRank) { throw ValidationError("--accent-rank takes 1, 2 or 3.") }
+        if !(0...180).contains(tolerance) || !(0...180).contains(feather) {
+            throw ValidationError("--tolerance and --feather take degrees from 0 to 180.")
+        }
+        if minChroma < 0 { throw ValidationError("--min-chroma cannot be negative.") }
+    }
+
+    /// Each photo's accent, or its candidate of `--accent-rank`; `given` (a colour or hue the user
+    /// named) instead when there is one — and then no rank may be given.
+    func target(given: SplashTarget?) throws -> SplashTarget {
+        if let given {
+            if accentRank != nil { throw ValidationError("Give --accent-rank or a colour or hue to keep, not both.") }
+            return given
+        }
+        return accentRank.map { .candidate($0) } ?? .accent
+    }
+
+    func processing(target: SplashTarget, quality: Int = 90, jobs: Int) -> ProcessingOptions {
+        ProcessingOptions(target: target, method: mode, tolerance: tolerance, feather: feather, minimumChroma: minChroma,
+                          quality: quality, jobs: jobs)
+    }
+}
