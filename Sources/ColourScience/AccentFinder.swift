@@ -152,22 +152,27 @@ public struct AccentFinder: Sendable {
     /// `mask` grown by `radius` pixels in every direction (a square neighbourhood), in a horizontal
     /// and a vertical pass of running counts: a few operations per pixel whatever the radius.
     static func dilated(_ mask: [Bool], width: Int, height: Int, radius: Int) -> [Bool] {
-        func pass(_ input: [Bool], lines: Int, length: Int, at: (Int, Int) -> Int) -> [Bool] {
+        /// One pass along lines of `length` pixels, `step` apart within a line, starting at `starts`.
+        func pass(_ input: [Bool], starts: StrideTo<Int>, length: Int, step: Int) -> [Bool] {
             var output = [Bool](repeating: false, count: input.count)
-            for line in 0..<lines {
-                // Members within [position − radius, position + radius] along the line.
-                var inside = 0
-                for position in 0..<min(radius, length) where input[at(line, position)] { inside += 1 }
-                for position in 0..<length {
-                    if position + radius < length && input[at(line, position + radius)] { inside += 1 }
-                    if position - radius - 1 >= 0 && input[at(line, position - radius - 1)] { inside -= 1 }
-                    output[at(line, position)] = inside > 0
+            input.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { output in
+                    for start in starts {
+                        // Members within [position − radius, position + radius] along the line.
+                        var inside = 0
+                        for position in 0..<min(radius, length) where input[start + position * step] { inside += 1 }
+                        for position in 0..<length {
+                            if position + radius < length && input[start + (position + radius) * step] { inside += 1 }
+                            if position > radius && input[start + (position - radius - 1) * step] { inside -= 1 }
+                            output[start + position * step] = inside > 0
+                        }
+                    }
                 }
             }
             return output
         }
-        let rows = pass(mask, lines: height, length: width) { $0 * width + $1 }
-        return pass(rows, lines: width, length: height) { $1 * width + $0 }
+        let rows = pass(mask, starts: stride(from: 0, to: width * height, by: width), length: width, step: 1)
+        return pass(rows, starts: stride(from: 0, to: width, by: 1), length: height, step: width)
     }
 
     // MARK: Hue families
