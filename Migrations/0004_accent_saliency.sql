@@ -22,5 +22,6 @@ CREATE TABLE accent_candidate (
     contrast REAL NOT NULL,
     regions INTEGER NOT NULL,
     compactness REAL NOT NULL,
+    texture REAL NOT NULL,
     PRIMARY KEY (photo_id, rank)
 ) WITHOUT ROWID;

@@ -32,10 +32,10 @@ struct ColourRepository {
         for (rank, candidate) in colours.candidates.prefix(3).enumerated() {
             try db.cachedStatement(sql: """
                 INSERT INTO accent_candidate (photo_id, rank, lab_l, lab_a, lab_b, hex, hue, coverage, name, saliency, contrast,
-                                              regions, compactness) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              regions, compactness, texture) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [id, rank, candidate.lab.l, candidate.lab.a, candidate.lab.b, candidate.hex, candidate.hue,
                                          min(max(candidate.coverage, 0), 1), candidate.name.rawValue, candidate.saliency,
-                                         candidate.contrast, candidate.regions, candidate.compactness])
+                                         candidate.contrast, candidate.regions, candidate.compactness, candidate.texture])
         }
         for (name, weight) in colours.nameWeights {
             try db.cachedStatement(sql: "INSERT INTO colour_name_weight (photo_id, name, weight) VALUES (?, ?, ?)")
@@ -68,7 +68,7 @@ struct ColourRepository {
                 }
                 let candidate = Accent(lab: Lab(l: row["lab_l"], a: row["lab_a"], b: row["lab_b"]), hue: row["hue"], coverage: row["coverage"],
                                        name: name, saliency: row["saliency"], contrast: row["contrast"], regions: row["regions"],
-                                       compactness: row["compactness"])
+                                       compactness: row["compactness"], texture: row["texture"])
                 result[id]?.candidates.append(candidate)
                 // The accent is the first candidate when it stands out: its reasons come from there.
                 if row["rank"] as Int == 0, result[id]?.accent != nil {

@@ -153,8 +153,9 @@ for row in accentRows {
         _ = try await variants(of: photo(row[0]), options: ProcessingOptions(), name: name)
     }
     for candidate in colours?.candidates ?? [] {
-        print(String(format: "       %-7@ %@ saliency %.3f coverage %5.2f%% contrast %4.1f compact %.2f regions %d", candidate.name.rawValue,
-                     candidate.hex, candidate.saliency, candidate.coverage * 100, candidate.contrast, candidate.compactness, candidate.regions))
+        print(String(format: "       %-7@ %@ saliency %.3f coverage %5.2f%% contrast %4.1f compact %.2f regions %d texture %.1f",
+                     candidate.name.rawValue, candidate.hex, candidate.saliency, candidate.coverage * 100, candidate.contrast,
+                     candidate.compactness, candidate.regions, candidate.texture))
     }
     print("\(ok ? "ok  " : "MISS") \(row[0].padding(toLength: 32, withPad: " ", startingAt: 0)) \(got.padding(toLength: 7, withPad: " ", startingAt: 0)) \(detail.padding(toLength: 16, withPad: " ", startingAt: 0)) want \(row[1])")
 }
@@ -212,7 +213,8 @@ let ranked = InspirationService.rank(photos, limit: 20)
 for entry in ranked {
     let relative = String(entry.photo.path.dropFirst(photosRoot.count + 1))
     let label = worth[entry.photo.path].map { $0 == 1 ? "worthy" : "maybe" } ?? "-"
-    print(String(format: "%2d %5.1f %-6@ %@  %@", entry.rank, entry.potential.score, label, relative, entry.potential.reason))
+    print(String(format: "%2d %5.1f %-6@ %@  %@ (texture %.1f)", entry.rank, entry.potential.score, label, relative,
+                 entry.potential.reason, entry.photo.facts.colours?.accent?.texture ?? 0))
 }
 let precision = ranked.prefix(10).reduce(0.0) { $0 + (worth[$1.photo.path] ?? 0) } / 10
 print(String(format: "inspiration precision@10: %.2f", precision))

@@ -80,6 +80,7 @@ public struct AccentFinder: Sendable {
         var kept = [Bool](repeating: false, count: count)
         var sum = (l: 0.0, a: 0.0, b: 0.0, chroma: 0.0, weight: 0.0), pixels = 0
         var moments = (x: 0.0, y: 0.0, xx: 0.0, yy: 0.0)
+        var steps = (sum: 0.0, count: 0)
         var onBorder = 0
         let sizes = regions.sizes.filter { $0 >= minimumSize }
         guard !sizes.isEmpty else { return nil }
@@ -95,6 +96,7 @@ public struct AccentFinder: Sendable {
             sum.b += Double(raster.b[index]) * weight
             sum.weight += weight
             sum.chroma += chroma
+
             let column = index % width, row = index / width
             let x = Double(column) / Double(width), y = Double(row) / Double(height)
             moments.x += x
@@ -102,6 +104,12 @@ public struct AccentFinder: Sendable {
             moments.xx += x * x
             moments.yy += y * y
             if column == 0 || row == 0 || column == width - 1 || row == height - 1 { onBorder += 1 }
+        }
+        // How much lightness changes from a kept pixel to the kept pixel beside it: shading and
+        // texture in a photograph, nothing inside a colour a program filled.
+        for index in 0..<count where kept[index] && index % width < width - 1 && kept[index + 1] {
+            steps.sum += Double(abs(raster.l[index] - raster.l[index + 1]))
+            steps.count += 1
         }
         let n = Double(pixels)
         let region = Lab(l: sum.l / sum.weight, a: sum.a / sum.weight, b: sum.b / sum.weight)
@@ -130,7 +138,8 @@ public struct AccentFinder: Sendable {
             major += 1
         }
         return Accent(lab: region, hue: region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
-                      saliency: saliency, contrast: contrast, regions: major, compactness: compactness)
+                      saliency: saliency, contrast: contrast, regions: major, compactness: compactness,
+                      texture: steps.count > 0 ? steps.sum / Double(steps.count) : 0)
     }
 
     /// ΔE00 between the region's colour and the mean colour of a ring two pixels wide around it, its

@@ -34,9 +34,12 @@ public struct Accent: Equatable, Sendable {
     public var regions: Int
     /// 1 for a colour gathered in one place, 0 for one spread over the whole frame.
     public var compactness: Double
+    /// The mean change of L* between neighbouring pixels of its regions: a unit or more for a lit,
+    /// shaded, textured object, near 0 for a flat colour a program filled (a logo, a chart, a square).
+    public var texture: Double
 
     public init(lab: Lab, hue: Double, coverage: Double, name: ColourName, saliency: Double = 1, contrast: Double = 40,
-                regions: Int = 1, compactness: Double = 1) {
+                regions: Int = 1, compactness: Double = 1, texture: Double = 10) {
         self.lab = lab
         self.hue = hue
         self.coverage = coverage
@@ -45,6 +48,7 @@ public struct Accent: Equatable, Sendable {
         self.contrast = contrast
         self.regions = regions
         self.compactness = compactness
+        self.texture = texture
     }
 
     public var hex: String { lab.hex }

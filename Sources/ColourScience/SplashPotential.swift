@@ -3,7 +3,7 @@ import Foundation
 /// How striking a photo's show picture would be, worked out from its stored analysis alone (no
 /// decoding): one clear accent that stands out, keeping a modest share of the frame in colour, in
 /// few compact regions, in contrast with the greyed rest, in a scene that is not a riot of hues.
-/// Score = 100 × vividness × size × focus × contrast × calm.
+/// Score = 100 × vividness × size × focus × contrast × calm × photographic.
 public struct SplashPotential: Equatable, Sendable {
     /// 0–100.
     public var score: Double
@@ -20,6 +20,9 @@ public struct SplashPotential: Equatable, Sendable {
     /// 1 for a scene of up to three saturated hue families; a colour chart, a market or a toy shop
     /// (five or more) falls towards 0.
     public var calm: Double
+    /// 1 for a colour with the shading and texture of a photographed thing; towards 0 for a flat
+    /// colour a program filled (a square, a chart): 0 at a mean L* step of 0, 1 from 0.3.
+    public var photographic: Double
     /// A short human reason naming what made the score: "one compact vivid red subject (6% of the
     /// frame), strong contrast, calm scene".
     public var reason: String
@@ -35,18 +38,20 @@ public struct SplashPotential: Equatable, Sendable {
         let contrast = smoothstep((accent.contrast - 8) / 37)
         let excess = Double(max(0, colours.hueFamilies - 3))
         let calm = exp(-0.7 * excess * excess)
+        let photographic = smoothstep(accent.texture / 0.3)
         self.vividness = vividness
         self.size = size
         self.focus = focus
         self.contrast = contrast
         self.calm = calm
-        score = (100 * vividness * size * focus * contrast * calm * 10).rounded() / 10
+        self.photographic = photographic
+        score = (100 * vividness * size * focus * contrast * calm * photographic * 10).rounded() / 10
         reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, size: size, focus: focus, contrast: contrast,
-                             calm: calm)
+                             calm: calm, photographic: photographic)
     }
 
     static func reason(accent: Accent, chroma: Double, coverage: Double, size: Double, focus: Double, contrast: Double,
-                       calm: Double) -> String {
+                       calm: Double, photographic: Double) -> String {
         let vivid = chroma >= 60 ? "vivid" : (chroma >= 40 ? "saturated" : "soft")
         let percent = coverage * 100
         let share = percent < 1 ? String(format: "%.1f%%", percent) : "\(Int(percent.rounded()))%"
@@ -57,6 +62,7 @@ public struct SplashPotential: Equatable, Sendable {
         if size < 0.5 { parts.append(coverage < 0.015 ? "too small to carry the picture" : "too large to stand out") }
         parts.append(contrast >= 0.6 ? "strong contrast" : (contrast >= 0.25 ? "some contrast" : "little contrast"))
         parts.append(calm >= 0.9 ? "calm scene" : "busy scene of many colours")
+        if photographic < 0.5 { parts.append("a flat colour, as drawn by a program") }
         return parts.joined(separator: ", ")
     }
 }

@@ -37,6 +37,7 @@ struct PhotoJSON: Encodable {
         var contrast: Double
         var regions: Int
         var compactness: Double
+        var texture: Double
     }
 
     struct PaletteJSON: Encodable {
@@ -91,7 +92,7 @@ struct PhotoJSON: Encodable {
                 candidates = colours.candidates.map {
                     CandidateJSON(hex: $0.hex, name: $0.name.rawValue, hue: Self.rounded($0.hue, 1), coverage: Self.rounded($0.coverage),
                                   saliency: Self.rounded($0.saliency, 3), contrast: Self.rounded($0.contrast, 1), regions: $0.regions,
-                                  compactness: Self.rounded($0.compactness, 3))
+                                  compactness: Self.rounded($0.compactness, 3), texture: Self.rounded($0.texture, 2))
                 }
             }
         }

@@ -93,6 +93,7 @@ struct InspirationPresenter {
             var focus: Double
             var contrast: Double
             var calm: Double
+            var photographic: Double
         }
     }
 
@@ -103,7 +104,8 @@ struct InspirationPresenter {
                 return EntryJSON(rank: entry.rank, score: potential.score,
                                  terms: .init(vividness: PhotoJSON.rounded(potential.vividness), size: PhotoJSON.rounded(potential.size),
                                               focus: PhotoJSON.rounded(potential.focus),
-                                              contrast: PhotoJSON.rounded(potential.contrast), calm: PhotoJSON.rounded(potential.calm)),
+                                              contrast: PhotoJSON.rounded(potential.contrast), calm: PhotoJSON.rounded(potential.calm),
+                                              photographic: PhotoJSON.rounded(potential.photographic)),
                                  reason: potential.reason, photo: PhotoJSON(entry.photo))
             }))
             return

@@ -19,7 +19,7 @@ final class SchemaTests: XCTestCase {
             "photo_colour": ["photo_id", "dominant_hex", "dominant_name", "accent_l", "accent_a", "accent_b", "accent_hex",
                              "accent_hue", "accent_coverage", "accent_name", "analysis_version", "hue_families"],
             "accent_candidate": ["photo_id", "rank", "lab_l", "lab_a", "lab_b", "hex", "hue", "coverage", "name", "saliency",
-                                 "contrast", "regions", "compactness"],
+                                 "contrast", "regions", "compactness", "texture"],
             "colour_name_weight": ["photo_id", "name", "weight"],
             "palette_cell": ["cell", "weight", "photo_id", "rank", "lab_l", "lab_a", "lab_b"],
             "accent_cell": ["cell", "coverage", "photo_id", "lab_l", "lab_a", "lab_b"],

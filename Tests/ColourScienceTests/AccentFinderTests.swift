@@ -88,6 +88,15 @@ final class AccentFinderTests: XCTestCase {
         XCTAssertLessThan(score, 5, "a chart is no splash picture")
     }
 
+    func testAFlatFilledColourHasNoTextureAndAShadedOneHas() throws {
+        var flat = TestImage.solid(.white, width: 120, height: 90)
+        Scene.rectangle(&flat, x: 40..<70, y: 30..<55, Scene.colour(50, 70, 35))
+        var shaded = Scene.texturedGrey(width: 120, height: 90)
+        for y in 30..<55 { for x in 40..<70 { shaded[x, y] = Scene.colour(40 + Double(x - 40) * 0.7, 70, 35) } }
+        XCTAssertLessThan(try XCTUnwrap(analyser.analyse(flat).accent).texture, 0.05)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(analyser.analyse(shaded).accent).texture, 0.3)
+    }
+
     func testSpecksOfAColourAreNoRegion() {
         // Single pixels of red scattered over grey: noise, not a subject. Under 128 pixels on the long
         // side the raster is the image itself, so the specks reach the region rule undiluted.

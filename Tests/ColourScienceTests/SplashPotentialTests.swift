@@ -7,9 +7,9 @@ final class SplashPotentialTests: XCTestCase {
 
     /// An analysis whose accent is `colour` with the given traits.
     func analysis(_ colour: LCh, coverage: Double, contrast: Double = 50, regions: Int = 1, compactness: Double = 0.9,
-                  hueFamilies: Int = 2) -> ColourAnalysis {
+                  hueFamilies: Int = 2, texture: Double = 2) -> ColourAnalysis {
         let accent = Accent(lab: colour.lab, hue: colour.h, coverage: coverage, name: ColourName.nearest(to: colour.lab),
-                            saliency: 0.5, contrast: contrast, regions: regions, compactness: compactness)
+                            saliency: 0.5, contrast: contrast, regions: regions, compactness: compactness, texture: texture)
         return ColourAnalysis(palette: [], accent: accent, hueFamilies: hueFamilies)
     }
 
@@ -17,7 +17,17 @@ final class SplashPotentialTests: XCTestCase {
         let bus = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06)))
         XCTAssertGreaterThan(bus.score, 80)
         XCTAssertEqual(bus.reason, "one compact vivid red subject (6% of the frame), strong contrast, calm scene")
-        XCTAssertEqual(bus.score, (100 * bus.vividness * bus.size * bus.focus * bus.contrast * bus.calm * 10).rounded() / 10)
+        XCTAssertEqual(bus.score, (100 * bus.vividness * bus.size * bus.focus * bus.contrast * bus.calm * bus.photographic * 10)
+            .rounded() / 10)
+    }
+
+    func testAFlatColourAProgramFilledIsNoPhotograph() throws {
+        let square = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06, texture: 0)))
+        let lit = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06, texture: 0.5)))
+        XCTAssertEqual(square.score, 0)
+        XCTAssertTrue(square.reason.hasSuffix("a flat colour, as drawn by a program"), square.reason)
+        XCTAssertEqual(lit.photographic, 1)
+        XCTAssertFalse(lit.reason.contains("flat"), lit.reason)
     }
 
     func testAPhotoWithoutAStandoutAccentHasNothingToSplash() {

@@ -223,7 +223,7 @@ final class GalleryCommandTests: XCTestCase {
         let candidates = try XCTUnwrap(json["candidates"] as? [[String: Any]])
         XCTAssertEqual(candidates.first?["name"] as? String, "red")
         XCTAssertEqual(Set(candidates.first?.keys.map { $0 } ?? []),
-                       ["hex", "name", "hue", "coverage", "saliency", "contrast", "regions", "compactness"])
+                       ["hex", "name", "hue", "coverage", "saliency", "contrast", "regions", "compactness", "texture"])
     }
 
     func testShowingAnUnknownIDExitsWithStatusTwo() throws {

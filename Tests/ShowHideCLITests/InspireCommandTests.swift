@@ -59,7 +59,7 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertEqual(json.count, 1, "the grey photo has nothing to splash")
         XCTAssertEqual(json[0]["rank"] as? Int, 1)
         let terms = try XCTUnwrap(json[0]["terms"] as? [String: Double])
-        XCTAssertEqual(Set(terms.keys), ["vividness", "size", "focus", "contrast", "calm"])
+        XCTAssertEqual(Set(terms.keys), ["vividness", "size", "focus", "contrast", "calm", "photographic"])
         XCTAssertEqual((json[0]["photo"] as? [String: Any])?["path"] as? String, "/lib/red.jpg")
         spy.output.clear()
 
