@@ -216,6 +216,19 @@ for entry in ranked {
     print(String(format: "%2d %5.1f %-6@ %@  %@ (texture %.1f)", entry.rank, entry.potential.score, label, relative,
                  entry.potential.reason, entry.photo.facts.colours?.accent?.texture ?? 0))
 }
+// Where the labelled photos outside the top 20 stand, with the score's terms, to see what holds them back.
+let everyRank = InspirationService.rank(photos)
+print("labelled photos below the top 20: rank, score, then vividness size focus contrast calm photographic standout change resolution")
+for entry in everyRank.dropFirst(20) where worth[entry.photo.path] != nil {
+    let terms = entry.potential
+    let values = [terms.vividness, terms.size, terms.focus, terms.contrast, terms.calm, terms.photographic, terms.standout, terms.change,
+                  terms.resolution].map { String(format: "%.2f", $0) }.joined(separator: " ")
+    print(String(format: "%3d %5.1f %-6@ %@  ", entry.rank, terms.score, worth[entry.photo.path] == 1 ? "worthy" : "maybe",
+                 String(entry.photo.path.dropFirst(photosRoot.count + 1))) + values)
+}
+for path in worth.keys.sorted() where !everyRank.contains(where: { $0.photo.path == path }) {
+    print("  -     -  \(worth[path] == 1 ? "worthy" : "maybe ") \(path.dropFirst(photosRoot.count + 1))  (no accent worth splashing)")
+}
 let precision = ranked.prefix(10).reduce(0.0) { $0 + (worth[$1.photo.path] ?? 0) } / 10
 print(String(format: "inspiration precision@10: %.2f", precision))
 

@@ -1,9 +1,11 @@
 import Foundation
+import Imaging
 
 /// How striking a photo's show picture would be, worked out from its stored analysis alone (no
 /// decoding): one clear accent that stands out, keeping a modest share of the frame in colour, in
-/// few compact regions, in contrast with the greyed rest, in a scene that is not a riot of hues.
-/// Score = 100 × vividness × size × focus × contrast × calm × photographic.
+/// few compact regions, in contrast with the greyed rest, in a scene that is not a riot of hues but
+/// has colour for the show picture to take away, in a picture large enough to look at.
+/// Score = 100 × vividness × size × focus × contrast × calm × photographic × standout × change × resolution.
 public struct SplashPotential: Equatable, Sendable {
     /// 0–100.
     public var score: Double
@@ -23,12 +25,21 @@ public struct SplashPotential: Equatable, Sendable {
     /// 1 for a colour with the shading and texture of a photographed thing; towards 0 for a flat
     /// colour a program filled (a square, a chart): 0 at a mean L* step of 0, 1 from 0.3.
     public var photographic: Double
+    /// How much the accent stands out of its own scene: its saliency (0–1), low for a sky or a wall
+    /// at the edge of the frame.
+    public var standout: Double
+    /// How much colour the show picture takes away from the rest: 0.3 when the rest is already grey
+    /// (show ≈ original), 1 from a mean C* of 12 over the frame in the palette's colours of other
+    /// hues (more than 30° from the accent's) and near-greys (C* under 10, which no splash keeps).
+    public var change: Double
+    /// 0 for a thumbnail (0.03 megapixels, about 200 × 150), 1 from 0.3 megapixels.
+    public var resolution: Double
     /// A short human reason naming what made the score: "one compact vivid red subject (6% of the
     /// frame), strong contrast, calm scene".
     public var reason: String
 
     /// nil for a photo without an accent that stands out: it has nothing to splash.
-    public init?(_ colours: ColourAnalysis) {
+    public init?(_ colours: ColourAnalysis, pixelSize: PixelSize) {
         guard let accent = colours.accent else { return nil }
         let chroma = accent.lab.lch.c
         let coverage = min(max(accent.coverage, 0), 1)
@@ -39,19 +50,29 @@ public struct SplashPotential: Equatable, Sendable {
         let excess = Double(max(0, colours.hueFamilies - 3))
         let calm = exp(-0.7 * excess * excess)
         let photographic = smoothstep(accent.texture / 0.3)
+        let standout = min(max(accent.saliency, 0), 1)
+        let otherChroma = colours.palette.filter { $0.lab.lch.c < 10 || Hue.distance($0.lab.lch.h, accent.hue) > 30 }
+            .reduce(0) { $0 + $1.weight * $1.lab.lch.c }
+        let change = 0.3 + 0.7 * smoothstep((otherChroma - 2) / 10)
+        let megapixels = Double(pixelSize.width) * Double(pixelSize.height) / 1e6
+        let resolution = smoothstep(log10(max(megapixels, 1e-6) / 0.03))
         self.vividness = vividness
         self.size = size
         self.focus = focus
         self.contrast = contrast
         self.calm = calm
         self.photographic = photographic
-        score = (100 * vividness * size * focus * contrast * calm * photographic * 10).rounded() / 10
+        self.standout = standout
+        self.change = change
+        self.resolution = resolution
+        let product = vividness * size * focus * contrast * calm * photographic * standout * change * resolution
+        score = (1000 * product).rounded() / 10
         reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, size: size, focus: focus, contrast: contrast,
-                             calm: calm, photographic: photographic)
+                             calm: calm, photographic: photographic, change: change, resolution: resolution, pixelSize: pixelSize)
     }
 
     static func reason(accent: Accent, chroma: Double, coverage: Double, size: Double, focus: Double, contrast: Double,
-                       calm: Double, photographic: Double) -> String {
+                       calm: Double, photographic: Double, change: Double, resolution: Double, pixelSize: PixelSize) -> String {
         let vivid = chroma >= 60 ? "vivid" : (chroma >= 40 ? "saturated" : "soft")
         let percent = coverage * 100
         let share = percent < 1 ? String(format: "%.1f%%", percent) : "\(Int(percent.rounded()))%"
@@ -63,6 +84,8 @@ public struct SplashPotential: Equatable, Sendable {
         parts.append(contrast >= 0.6 ? "strong contrast" : (contrast >= 0.25 ? "some contrast" : "little contrast"))
         parts.append(calm >= 0.9 ? "calm scene" : "busy scene of many colours")
         if photographic < 0.5 { parts.append("a flat colour, as drawn by a program") }
+        if change < 0.6 { parts.append("little other colour for the show picture to take away") }
+        if resolution < 0.5 { parts.append("too small a picture (\(pixelSize.width) × \(pixelSize.height))") }
         return parts.joined(separator: ", ")
     }
 }

@@ -55,7 +55,7 @@ public struct InspirationService: Sendable {
     public static func rank(_ photos: [CataloguedPhoto], colour: ColourTarget? = nil, limit: Int? = nil) -> [InspirationEntry] {
         let scored = photos.compactMap { photo -> (CataloguedPhoto, SplashPotential)? in
             guard let colours = photo.facts.colours, let accent = colours.accent,
-                  let potential = SplashPotential(colours), potential.score > 0 else { return nil }
+                  let potential = SplashPotential(colours, pixelSize: photo.facts.pixelSize), potential.score > 0 else { return nil }
             switch colour {
             case nil: break
             case let .name(name)?: guard accent.name == name else { return nil }

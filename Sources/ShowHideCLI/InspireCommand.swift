@@ -94,6 +94,9 @@ struct InspirationPresenter {
             var contrast: Double
             var calm: Double
             var photographic: Double
+            var standout: Double
+            var change: Double
+            var resolution: Double
         }
     }
 
@@ -105,7 +108,9 @@ struct InspirationPresenter {
                                  terms: .init(vividness: PhotoJSON.rounded(potential.vividness), size: PhotoJSON.rounded(potential.size),
                                               focus: PhotoJSON.rounded(potential.focus),
                                               contrast: PhotoJSON.rounded(potential.contrast), calm: PhotoJSON.rounded(potential.calm),
-                                              photographic: PhotoJSON.rounded(potential.photographic)),
+                                              photographic: PhotoJSON.rounded(potential.photographic),
+                                              standout: PhotoJSON.rounded(potential.standout), change: PhotoJSON.rounded(potential.change),
+                                              resolution: PhotoJSON.rounded(potential.resolution)),
                                  reason: potential.reason, photo: PhotoJSON(entry.photo))
             }))
             return

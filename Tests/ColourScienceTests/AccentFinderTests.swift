@@ -84,8 +84,9 @@ final class AccentFinderTests: XCTestCase {
         }
         let colours = analyser.analyse(chart)
         XCTAssertGreaterThanOrEqual(colours.hueFamilies, 5)
-        let score = SplashPotential(colours)?.score ?? 0
-        XCTAssertLessThan(score, 5, "a chart is no splash picture")
+        let potential = SplashPotential(colours, pixelSize: PixelSize(width: 2400, height: 1600))
+        XCTAssertLessThan(potential?.calm ?? 0, 0.1, "a chart is a busy scene")
+        XCTAssertLessThan(potential?.score ?? 0, 5, "a chart is no splash picture")
     }
 
     func testAFlatFilledColourHasNoTextureAndAShadedOneHas() throws {

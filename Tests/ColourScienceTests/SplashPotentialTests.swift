@@ -4,26 +4,77 @@ import XCTest
 
 final class SplashPotentialTests: XCTestCase {
     let red = LCh(l: 50, c: 75, h: 35)
+    let photoSize = PixelSize(width: 1600, height: 1200)
 
-    /// An analysis whose accent is `colour` with the given traits.
+    /// An analysis whose accent is `colour` with the given traits, in a scene whose other colours are
+    /// a green of C* `otherChroma` over 40% of the frame and greys.
     func analysis(_ colour: LCh, coverage: Double, contrast: Double = 50, regions: Int = 1, compactness: Double = 0.9,
-                  hueFamilies: Int = 2, texture: Double = 2) -> ColourAnalysis {
+                  hueFamilies: Int = 2, texture: Double = 2, saliency: Double = 1, otherChroma: Double = 40) -> ColourAnalysis {
         let accent = Accent(lab: colour.lab, hue: colour.h, coverage: coverage, name: ColourName.nearest(to: colour.lab),
-                            saliency: 0.5, contrast: contrast, regions: regions, compactness: compactness, texture: texture)
-        return ColourAnalysis(palette: [], accent: accent, hueFamilies: hueFamilies)
+                            saliency: saliency, contrast: contrast, regions: regions, compactness: compactness, texture: texture)
+        let palette = [PaletteEntry(lab: LCh(l: 50, c: otherChroma, h: 140).lab, weight: 0.4, name: .green),
+                       PaletteEntry(lab: LCh(l: 60, c: 2, h: 90).lab, weight: 0.6 - coverage, name: .grey),
+                       PaletteEntry(lab: colour.lab, weight: coverage, name: ColourName.nearest(to: colour.lab))]
+        return ColourAnalysis(palette: palette, accent: accent, hueFamilies: hueFamilies)
+    }
+
+    func potential(_ analysis: ColourAnalysis, pixelSize: PixelSize? = nil) throws -> SplashPotential {
+        try XCTUnwrap(SplashPotential(analysis, pixelSize: pixelSize ?? photoSize))
     }
 
     func testOneCompactVividSubjectInACalmSceneScoresHighAndSaysWhy() throws {
-        let bus = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06)))
+        let bus = try potential(analysis(red, coverage: 0.06))
         XCTAssertGreaterThan(bus.score, 80)
         XCTAssertEqual(bus.reason, "one compact vivid red subject (6% of the frame), strong contrast, calm scene")
-        XCTAssertEqual(bus.score, (100 * bus.vividness * bus.size * bus.focus * bus.contrast * bus.calm * bus.photographic * 10)
-            .rounded() / 10)
+        let product = bus.vividness * bus.size * bus.focus * bus.contrast * bus.calm * bus.photographic * bus.standout * bus.change
+            * bus.resolution
+        XCTAssertEqual(bus.score, (1000 * product).rounded() / 10)
+    }
+
+    func testAnAccentThatHardlyStandsOutOfItsSceneScoresInProportion() throws {
+        let sky = try potential(analysis(red, coverage: 0.06, saliency: 0.2))
+        let bus = try potential(analysis(red, coverage: 0.06))
+        XCTAssertEqual(sky.standout, 0.2)
+        XCTAssertEqual(sky.score, bus.score * 0.2, accuracy: 0.1)
+    }
+
+    func testAShowPictureThatWouldLookLikeTheOriginalScoresFarLess() throws {
+        // The rest of the scene is grey already: the show picture takes nothing away.
+        let greyStreet = try potential(analysis(red, coverage: 0.06, otherChroma: 0))
+        let someColour = try potential(analysis(red, coverage: 0.06, otherChroma: 20))
+        let park = try potential(analysis(red, coverage: 0.06))
+        XCTAssertEqual(greyStreet.change, 0.3)
+        XCTAssertEqual(greyStreet.score, park.score * 0.3, accuracy: 0.1)
+        XCTAssertTrue(greyStreet.reason.hasSuffix("little other colour for the show picture to take away"), greyStreet.reason)
+        XCTAssertGreaterThan(someColour.change, 0.6)
+        XCTAssertLessThan(someColour.change, 1)
+        XCTAssertFalse(someColour.reason.contains("little other colour"), someColour.reason)
+        XCTAssertEqual(park.change, 1)
+    }
+
+    func testColoursOfTheAccentsOwnHueAreNotWhatTheShowPictureTakesAway() throws {
+        // A red scene around a red accent: the rest keeps its hue, nothing of another hue is taken.
+        let accent = Accent(lab: red.lab, hue: red.h, coverage: 0.06, name: .red, contrast: 50, compactness: 0.9, texture: 2)
+        let reds = ColourAnalysis(palette: [PaletteEntry(lab: LCh(l: 40, c: 40, h: 45).lab, weight: 0.94, name: .red),
+                                            PaletteEntry(lab: red.lab, weight: 0.06, name: .red)], accent: accent, hueFamilies: 1)
+        XCTAssertEqual(try potential(reds).change, 0.3)
+    }
+
+    func testAThumbnailIsTooSmallAPicture() throws {
+        let thumbnail = try potential(analysis(red, coverage: 0.06), pixelSize: PixelSize(width: 100, height: 75))
+        let small = try potential(analysis(red, coverage: 0.06), pixelSize: PixelSize(width: 480, height: 360))
+        let full = try potential(analysis(red, coverage: 0.06), pixelSize: PixelSize(width: 640, height: 480))
+        XCTAssertEqual(thumbnail.resolution, 0)
+        XCTAssertEqual(thumbnail.score, 0)
+        XCTAssertTrue(thumbnail.reason.hasSuffix("too small a picture (100 × 75)"), thumbnail.reason)
+        XCTAssertGreaterThan(small.resolution, 0.5)
+        XCTAssertLessThan(small.resolution, 1)
+        XCTAssertEqual(full.resolution, 1)
     }
 
     func testAFlatColourAProgramFilledIsNoPhotograph() throws {
-        let square = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06, texture: 0)))
-        let lit = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06, texture: 0.5)))
+        let square = try potential(analysis(red, coverage: 0.06, texture: 0))
+        let lit = try potential(analysis(red, coverage: 0.06, texture: 0.5))
         XCTAssertEqual(square.score, 0)
         XCTAssertTrue(square.reason.hasSuffix("a flat colour, as drawn by a program"), square.reason)
         XCTAssertEqual(lit.photographic, 1)
@@ -31,12 +82,12 @@ final class SplashPotentialTests: XCTestCase {
     }
 
     func testAPhotoWithoutAStandoutAccentHasNothingToSplash() {
-        XCTAssertNil(SplashPotential(ColourAnalysis(palette: [], accent: nil)))
+        XCTAssertNil(SplashPotential(ColourAnalysis(palette: [], accent: nil), pixelSize: photoSize))
     }
 
     func testABusySceneOfManyHuesScoresFarLess() throws {
-        let calm = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06, hueFamilies: 3)))
-        let chart = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06, hueFamilies: 6)))
+        let calm = try potential(analysis(red, coverage: 0.06, hueFamilies: 3))
+        let chart = try potential(analysis(red, coverage: 0.06, hueFamilies: 6))
         XCTAssertEqual(calm.calm, 1)
         XCTAssertLessThan(chart.calm, 0.01)
         XCTAssertLessThan(chart.score, 1)
@@ -44,9 +95,9 @@ final class SplashPotentialTests: XCTestCase {
     }
 
     func testTheSizeTermWantsAModestShareOfTheFrame() throws {
-        let speck = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.001)))
-        let modest = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.08)))
-        let most = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.6)))
+        let speck = try potential(analysis(red, coverage: 0.001))
+        let modest = try potential(analysis(red, coverage: 0.08))
+        let most = try potential(analysis(red, coverage: 0.6))
         XCTAssertEqual(speck.size, 0)
         XCTAssertEqual(modest.size, 1)
         XCTAssertEqual(most.size, 0)
@@ -55,10 +106,10 @@ final class SplashPotentialTests: XCTestCase {
     }
 
     func testScatteredPiecesLittleContrastAndSoftColourEachScoreLess() throws {
-        let best = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06))).score
-        let scattered = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06, regions: 9, compactness: 0.1)))
-        let flat = try XCTUnwrap(SplashPotential(analysis(red, coverage: 0.06, contrast: 12)))
-        let soft = try XCTUnwrap(SplashPotential(analysis(LCh(l: 50, c: 32, h: 35), coverage: 0.06)))
+        let best = try potential(analysis(red, coverage: 0.06)).score
+        let scattered = try potential(analysis(red, coverage: 0.06, regions: 9, compactness: 0.1))
+        let flat = try potential(analysis(red, coverage: 0.06, contrast: 12))
+        let soft = try potential(analysis(LCh(l: 50, c: 32, h: 35), coverage: 0.06))
         XCTAssertLessThan(scattered.score, best / 2)
         XCTAssertTrue(scattered.reason.hasPrefix("many scattered"), scattered.reason)
         XCTAssertLessThan(flat.score, best / 4)

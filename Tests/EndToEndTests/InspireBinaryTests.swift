@@ -21,9 +21,12 @@ final class InspireBinaryTests: XCTestCase {
 
     func path(_ relative: String) -> String { directory.appendingPathComponent(relative).path }
 
-    func testAVividAccentInAGreySceneRanksFirstAndThePageShowsIt() throws {
-        var bus = TestImage.solid(RGBA(red: 120, green: 120, blue: 120), width: 64, height: 48)
-        for y in 20..<32 { for x in 20..<36 { bus[x, y] = RGBA(red: 210, green: 20, blue: 30) } }
+    func testAVividAccentInAStreetRanksFirstAndThePageShowsIt() throws {
+        // A shaded red bus in a grey street with a green verge: a photo-sized frame (a thumbnail is
+        // too small a picture) with colour besides the bus for the show picture to take away.
+        var bus = TestImage.solid(RGBA(red: 120, green: 120, blue: 120), width: 640, height: 480)
+        for y in 380..<480 { for x in 0..<640 { bus[x, y] = RGBA(red: 60, green: 140, blue: 50) } }
+        for y in 200..<320 { for x in 200..<360 { bus[x, y] = RGBA(red: UInt8(150 + (x - 200) * 3 / 8), green: 20, blue: 30) } }
         try codec.encode(bus, as: .jpeg, options: EncodeOptions(quality: 95)).write(to: URL(fileURLWithPath: path("photos/bus.jpg")))
         let lawn = TestImage.solid(RGBA(red: 40, green: 150, blue: 50), width: 64, height: 48)
         try codec.encode(lawn, as: .png, options: EncodeOptions()).write(to: URL(fileURLWithPath: path("photos/lawn.png")))
@@ -37,6 +40,7 @@ final class InspireBinaryTests: XCTestCase {
         let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
         let files = entries.compactMap { (($0["photo"] as? [String: Any])?["path"] as? String).map { ($0 as NSString).lastPathComponent } }
         XCTAssertEqual(files, ["bus.jpg"], "a frame of one colour has no accent to single out; the grey one has nothing to splash")
+        XCTAssertGreaterThan(try XCTUnwrap(entries.first?["score"] as? Double), 30)
 
         let page = try binary.run(["inspire", "--html", path("out/inspiration.html")] + library)
         XCTAssertEqual(page.status, 0, page.errors)

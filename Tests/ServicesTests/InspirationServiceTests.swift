@@ -52,25 +52,27 @@ final class InspirationServiceTests: XCTestCase {
     var library: [CataloguedPhoto] {
         [
             photo(1, palette: [("#2E8B2E", 1)], accent: ("#2E8B2E", 1)),                       // all green
-            photo(2, palette: [("#808080", 0.94), ("#D01020", 0.06)], accent: ("#D01020", 0.06)), // red bus in a grey street
+            photo(2, palette: [("#808080", 0.64), ("#2E8B2E", 0.3), ("#D01020", 0.06)], accent: ("#D01020", 0.06)), // red bus, park
             photo(3, palette: [("#808080", 1)], accent: nil),                                  // grey
-            photo(4, palette: [("#808080", 0.94), ("#D01020", 0.06)], accent: ("#D01020", 0.06)), // the same again
-            photo(5, palette: [("#707070", 0.7), ("#D09050", 0.3)], accent: ("#D09050", 0.3)),    // a large soft orange awning
+            photo(4, palette: [("#808080", 0.64), ("#2E8B2E", 0.3), ("#D01020", 0.06)], accent: ("#D01020", 0.06)), // the same
+            photo(5, palette: [("#707070", 0.4), ("#3060B0", 0.3), ("#D09050", 0.3)], accent: ("#D09050", 0.3)), // soft orange awning
+            photo(7, palette: [("#808080", 0.94), ("#D01020", 0.06)], accent: ("#D01020", 0.06)), // red bus in a grey street
             photo(6, palette: [], accent: nil),
         ]
     }
 
     func testRanksTheSmallVividAccentsFirstStablyAndLeavesOutPhotosWithNothingToSplash() {
         let ranked = InspirationService.rank(library)
-        // The all-green photo's "accent" fills the frame: no splash (size 0), so it is left out too.
-        XCTAssertEqual(ranked.map(\.photo.id), [2, 4, 5], "ties keep the id order; grey photos are left out")
-        XCTAssertEqual(ranked.map(\.rank), [1, 2, 3])
+        // The all-green photo's "accent" fills the frame: no splash (size 0), so it is left out too; the
+        // bus in an all-grey street, whose show picture would be the photo itself, comes after the awning.
+        XCTAssertEqual(ranked.map(\.photo.id), [2, 4, 5, 7], "ties keep the id order; grey photos are left out")
+        XCTAssertEqual(ranked.map(\.rank), [1, 2, 3, 4])
         XCTAssertEqual(ranked[0].potential.score, ranked[1].potential.score)
         XCTAssertEqual(InspirationService.rank(library, limit: 2).map(\.photo.id), [2, 4])
     }
 
     func testTheColourFilterMatchesTheAccentByNameOrCloseness() {
-        XCTAssertEqual(InspirationService.rank(library, colour: .name(.red)).map(\.photo.id), [2, 4])
+        XCTAssertEqual(InspirationService.rank(library, colour: .name(.red)).map(\.photo.id), [2, 4, 7])
         XCTAssertEqual(InspirationService.rank(library, colour: .colour(Lab(RGBA(parsing: "#D59552")!))).map(\.photo.id), [5])
         XCTAssertEqual(InspirationService.rank(library, colour: .name(.blue)).map(\.photo.id), [])
     }

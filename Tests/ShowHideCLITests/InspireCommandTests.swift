@@ -37,7 +37,7 @@ final class InspireCommandTests: XCTestCase {
                                     facts: PhotoFacts(sha256: String(repeating: "b", count: 64), format: .jpeg,
                                                       pixelSize: PixelSize(width: 10, height: 8), exif: exif, colours: colours),
                                     importedAt: Date())
-        return InspirationEntry(rank: 1, photo: photo, potential: try XCTUnwrap(SplashPotential(colours)))
+        return InspirationEntry(rank: 1, photo: photo, potential: try XCTUnwrap(SplashPotential(colours, pixelSize: photo.facts.pixelSize)))
     }
 
     func testValidation() {
@@ -59,7 +59,8 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertEqual(json.count, 1, "the grey photo has nothing to splash")
         XCTAssertEqual(json[0]["rank"] as? Int, 1)
         let terms = try XCTUnwrap(json[0]["terms"] as? [String: Double])
-        XCTAssertEqual(Set(terms.keys), ["vividness", "size", "focus", "contrast", "calm", "photographic"])
+        XCTAssertEqual(Set(terms.keys), ["vividness", "size", "focus", "contrast", "calm", "photographic", "standout", "change",
+                                         "resolution"])
         XCTAssertEqual((json[0]["photo"] as? [String: Any])?["path"] as? String, "/lib/red.jpg")
         spy.output.clear()
 
