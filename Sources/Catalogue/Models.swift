@@ -212,12 +212,4 @@ public struct Variant: Equatable, Sendable {
         self.sha256 = sha256
         self.createdAt = createdAt
     }
-
-    /// The numeric parameters by name, read from their canonical JSON text.
-    public var parameterValues: [String: Double] { Self.parameterValues(parameters) }
-
-    public static func parameterValues(_ canonical: String) -> [String: Double] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(canonical.utf8)) as? [String: Any] else { return [:] }
-        return object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
-    }
 }

@@ -88,10 +88,9 @@ try FileManager.default.createDirectory(atPath: sheet, withIntermediateDirectori
 func variants(of photo: CataloguedPhoto, options: ProcessingOptions, name: String) async throws -> RGBAImage? {
     let summary = try await processing.process([photo], options: options)
     if let failure = summary.failures.first { print("  \(name): \(failure.reason)") }
-    guard let (_, canonical) = ProcessingService.variantParameters(for: photo, options: options) else { return nil }
     var show: RGBAImage?
     for kind in SplashMode.allCases {
-        guard let variant = try catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical) else { continue }
+        guard let spec = VariantSpec.spec(for: photo, kind: kind, options: options), let variant = try catalogue.variant(spec) else { continue }
         let image = try at800(variant.path)
         try writeThumbnail(image, "\(name)-\(kind == .show ? "2show" : "3hide")")
         if kind == .show { show = image }

@@ -41,7 +41,7 @@ public struct CatalogueCheck: Sendable {
     public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String) {
         self.fileSystem = fileSystem
         self.catalogue = catalogue
-        variantsDirectory = (libraryDirectory as NSString).appendingPathComponent("variants")
+        variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
     }
 
     public func run(repair: Bool) throws -> CheckReport {

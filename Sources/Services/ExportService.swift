@@ -254,10 +254,10 @@ public struct ExportService: Sendable {
         guard let kind = SplashMode(rawValue: variant.rawValue) else {
             return Source(path: photo.path, format: photo.facts.format, pixelSize: photo.facts.pixelSize, parameters: nil)
         }
-        guard let (_, canonical) = ProcessingService.variantParameters(for: photo, options: options.processing) else { return nil }
-        let made = (try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)) ?? nil
+        guard let spec = VariantSpec.spec(for: photo, kind: kind, options: options.processing) else { return nil }
+        let made = (try? catalogue.variant(spec)) ?? nil
         return Source(path: made?.path, format: photo.facts.format, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
-                      parameters: Variant.parameterValues(canonical))
+                      parameters: VariantSpec.parameterValues(ofKey: spec.key))
     }
 
     private func outputFormat(_ source: Source, _ options: ExportOptions) -> ImageFormat {

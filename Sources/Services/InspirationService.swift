@@ -78,12 +78,11 @@ public struct InspirationService: Sendable {
             let photo = entry.photo
             guard let original = thumbnail(of: photo.path, as: "\(photo.id)-original.jpg", pageDirectory, folder) else { continue }
             var images = InspirationImages(original: original)
-            if let (_, canonical) = ProcessingService.variantParameters(for: photo, options: processing) {
-                for kind in SplashMode.allCases {
-                    guard let variant = (try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)) ?? nil,
-                          let path = thumbnail(of: variant.path, as: "\(photo.id)-\(kind.rawValue).jpg", pageDirectory, folder) else { continue }
-                    if kind == .show { images.show = path } else { images.hide = path }
-                }
+            for kind in SplashMode.allCases {
+                guard let spec = VariantSpec.spec(for: photo, kind: kind, options: processing),
+                      let variant = (try? catalogue.variant(spec)) ?? nil,
+                      let path = thumbnail(of: variant.path, as: "\(photo.id)-\(kind.rawValue).jpg", pageDirectory, folder) else { continue }
+                if kind == .show { images.show = path } else { images.hide = path }
             }
             result[photo.id] = images
         }

@@ -77,10 +77,9 @@ public struct ProcessingSummary: Equatable, Sendable {
     }
 }
 
-/// Makes the show and hide variants of photos at full resolution, upright, and records them.
-/// Files go to `<library>/variants/<first two hex of the content hash>/<content hash>/`, so renaming
-/// or moving an original does not lose its variants; each is written under a temporary name and
-/// renamed into place before its row is recorded.
+/// Makes the show and hide variants of photos at full resolution, upright, and records them, each
+/// where its `VariantSpec` puts it: written under a temporary name and renamed into place before its
+/// row is recorded.
 public struct ProcessingService: Sendable {
     private let fileSystem: any FileSystem
     private let decoder: any ImageDecoding
@@ -101,51 +100,7 @@ public struct ProcessingService: Sendable {
         self.hasher = hasher
         self.catalogue = catalogue
         self.clock = clock
-        self.variantsDirectory = (libraryDirectory as NSString).appendingPathComponent("variants")
-    }
-
-    /// The splash parameters for a photo, or nil when it has no accent and none was given.
-    static func parameters(for photo: CataloguedPhoto, options: ProcessingOptions) -> SplashParameters? {
-        let hue: Double
-        switch options.target {
-        case .accent:
-            guard let accent = photo.facts.colours?.accent else { return nil }
-            hue = accent.hue
-        case let .candidate(rank):
-            guard let candidates = photo.facts.colours?.candidates, candidates.indices.contains(rank - 1) else { return nil }
-            hue = candidates[rank - 1].hue
-        case let .hue(degrees): hue = degrees
-        case let .colour(lab): hue = lab.lch.h
-        }
-        func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
-        return SplashParameters(hue: tenth(hue.truncatingRemainder(dividingBy: 360) + (hue < 0 ? 360 : 0)),
-                                tolerance: tenth(options.tolerance), feather: tenth(options.feather),
-                                minimumChroma: tenth(options.minimumChroma), method: options.method)
-    }
-
-    /// The splash parameters of a photo's variants under `options` and their canonical text (the
-    /// catalogue's key: PNG variants have no quality); nil when the photo has nothing to splash.
-    public static func variantParameters(for photo: CataloguedPhoto, options: ProcessingOptions) -> (splash: SplashParameters, canonical: String)? {
-        parameters(for: photo, options: options).map {
-            ($0, canonical($0, quality: photo.facts.format == .jpeg ? options.quality : nil))
-        }
-    }
-
-    /// Why a photo has nothing to splash for `target`.
-    static func nothingToSplash(_ target: SplashTarget) -> String {
-        if case let .candidate(rank) = target { return "no accent candidate of rank \(rank)" }
-        return "no accent colour (no colour stands out)"
-    }
-
-    /// The canonical text of the parameters: equal text, equal variant. Hue-mode variants keep the text
-    /// they had before object mode existed, so that their records still match.
-    static func canonical(_ parameters: SplashParameters, quality: Int?) -> String {
-        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
-        var text = "{\"feather\":\(number(parameters.feather)),\"hue\":\(number(parameters.hue)),"
-        if parameters.method == .object { text += "\"method\":\"object\"," }
-        text += "\"minimumChroma\":\(number(parameters.minimumChroma)),"
-        if let quality { text += "\"quality\":\(quality)," }
-        return text + "\"tolerance\":\(number(parameters.tolerance))}"
+        self.variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
     }
 
     public func process(_ photos: [CataloguedPhoto], options: ProcessingOptions = ProcessingOptions(),
@@ -206,15 +161,14 @@ public struct ProcessingService: Sendable {
     /// One photo: read and decode it once, then each missing variant.
     func process(_ photo: CataloguedPhoto, options: ProcessingOptions) throws(PhotoFailure) -> Outcome {
         var outcome = Outcome()
-        guard let (parameters, canonical) = Self.variantParameters(for: photo, options: options) else {
-            outcome.skipped = Self.nothingToSplash(options.target)
+        guard let specs = VariantSpec.specs(for: photo, options: options), let splashParameters = specs.first?.splash else {
+            outcome.skipped = VariantSpec.nothingToSplash(options.target)
             return outcome
         }
-        let format = photo.facts.format
-        var missing: [SplashMode] = []
-        for kind in options.kinds {
-            let existing = try? catalogue.variant(of: photo.id, kind: kind.rawValue, parameters: canonical)
-            if let existing, fileSystem.exists(existing.path) { outcome.unchanged += 1 } else { missing.append(kind) }
+        var missing: [VariantSpec] = []
+        for spec in specs {
+            let existing = try? catalogue.variant(spec)
+            if let existing, fileSystem.exists(existing.path) { outcome.unchanged += 1 } else { missing.append(spec) }
         }
         guard !missing.isEmpty else { return outcome }
 
@@ -229,29 +183,27 @@ public struct ProcessingService: Sendable {
         guard hasher.sha256(data) == photo.facts.sha256 else {
             throw PhotoFailure(reason: "the file has changed since it was imported: import it again first")
         }
+        let format = photo.facts.format
         let exif = format == .jpeg ? exifReader.uprightExifBlock(from: data) : nil
-        let splash = Splash(parameters: parameters, image: decoded.image)
-        let folder = ((variantsDirectory as NSString).appendingPathComponent(String(photo.facts.sha256.prefix(2))) as NSString)
-            .appendingPathComponent(photo.facts.sha256)
-        let parameterHash = String(hasher.sha256(Data(canonical.utf8)).prefix(10))
+        let splash = Splash(parameters: splashParameters, image: decoded.image)
         // Each variant on its own core, its splash computed as the encoder asks for rows: no copy of
         // the photo is made, and show and hide take the time of one.
         let image = decoded.image
         let encodeOptions = EncodeOptions(quality: options.quality, exif: exif)
-        let results = Self.concurrently(missing) { kind in
+        let results = Self.concurrently(missing) { spec in
             Result { () throws -> (data: Data, sha256: String) in
-                let data = try encoder.encode(splash.rows(kind, of: image), as: format, options: encodeOptions)
+                let data = try encoder.encode(splash.rows(spec.kind, of: image), as: format, options: encodeOptions)
                 return (data, hasher.sha256(data))
             }
         }
-        for (kind, result) in zip(missing, results) {
+        for (spec, result) in zip(missing, results) {
             do {
                 let encoded = try result.get()
-                let path = (folder as NSString).appendingPathComponent("\(kind.rawValue)-\(parameterHash).\(format.fileExtension)")
+                let path = spec.path(inVariants: variantsDirectory, hasher: hasher)
                 try fileSystem.writeAtomically(encoded.data, to: path)
-                let variant = Variant(photoID: photo.id, kind: kind.rawValue, parameters: canonical, path: path,
-                                      fileSize: Int64(encoded.data.count), pixelSize: PixelSize(width: image.width, height: image.height),
-                                      sha256: encoded.sha256, createdAt: clock.now())
+                let variant = spec.record(path: path, fileSize: Int64(encoded.data.count),
+                                          pixelSize: PixelSize(width: image.width, height: image.height), sha256: encoded.sha256,
+                                          createdAt: clock.now())
                 try catalogue.recordVariant(variant)
                 outcome.made.append(variant)
             } catch {

@@ -148,6 +148,6 @@ struct VariantJSON: Encodable {
         path = variant.path
         width = variant.pixelSize.width
         height = variant.pixelSize.height
-        params = variant.parameterValues
+        params = VariantSpec.parameterValues(ofKey: variant.parameters)
     }
 }

@@ -20,13 +20,11 @@ final class FakeVariantMaker: VariantMaking, @unchecked Sendable {
     func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
         calls += 1
         for photo in photos {
-            guard let (_, canonical) = ProcessingService.variantParameters(for: photo, options: options) else { continue }
-            for kind in options.kinds {
-                let path = "/library/variants/\(photo.id)-\(kind.rawValue).jpg"
+            for spec in VariantSpec.specs(for: photo, options: options) ?? [] {
+                let path = "/library/variants/\(photo.id)-\(spec.kind.rawValue).jpg"
                 files[path] = FakePhoto.data(width: 1200, height: 900, seed: path, colour: "#777777")
-                try catalogue.recordVariant(Variant(photoID: photo.id, kind: kind.rawValue,
-                                                    parameters: canonical, path: path,
-                                                    fileSize: 1, pixelSize: PixelSize(width: 1200, height: 900), sha256: "", createdAt: Date()))
+                try catalogue.recordVariant(spec.record(path: path, fileSize: 1, pixelSize: PixelSize(width: 1200, height: 900), sha256: "",
+                                                        createdAt: Date()))
             }
         }
         return ProcessingSummary()

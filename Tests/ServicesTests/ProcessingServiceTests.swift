@@ -97,44 +97,6 @@ final class ProcessingServiceTests: XCTestCase {
         XCTAssertTrue(given.made[0].parameters.contains("\"hue\":30"))
     }
 
-    func testTargetsAreNormalisedIntoTheParameters() throws {
-        let photo = CataloguedPhoto(id: 1, path: "/p", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
-                                    facts: PhotoFacts(sha256: "x", format: .png, pixelSize: PixelSize(width: 1, height: 1), exif: nil),
-                                    importedAt: Date())
-        XCTAssertNil(ProcessingService.parameters(for: photo, options: ProcessingOptions()))
-        XCTAssertEqual(ProcessingService.parameters(for: photo, options: ProcessingOptions(target: .hue(-10)))?.hue, 350)
-        XCTAssertEqual(ProcessingService.parameters(for: photo, options: ProcessingOptions(target: .hue(725.04)))?.hue, 5)
-        let blue = Lab(RGBA(red: 0, green: 0, blue: 255))
-        XCTAssertEqual(try XCTUnwrap(ProcessingService.parameters(for: photo, options: ProcessingOptions(target: .colour(blue)))?.hue),
-                       blue.lch.h, accuracy: 0.05)
-        let parameters = SplashParameters(hue: 34.5, tolerance: 12, feather: 10, minimumChroma: 12)
-        XCTAssertEqual(ProcessingService.canonical(parameters, quality: 90),
-                       #"{"feather":10,"hue":34.5,"minimumChroma":12,"quality":90,"tolerance":12}"#)
-        XCTAssertEqual(ProcessingService.canonical(parameters, quality: nil),
-                       #"{"feather":10,"hue":34.5,"minimumChroma":12,"tolerance":12}"#)
-    }
-
-    func testAnAccentCandidateOfAnyRankCanBeTheTargetAndObjectVariantsSayTheirMethod() throws {
-        let red = Lab(RGBA(red: 210, green: 20, blue: 30)), green = Lab(RGBA(red: 40, green: 150, blue: 50))
-        let candidates = [Accent(lab: red, hue: red.lch.h, coverage: 0.05, name: .red),
-                          Accent(lab: green, hue: green.lch.h, coverage: 0.6, name: .green, saliency: 0.02)]
-        let photo = CataloguedPhoto(id: 1, path: "/p", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
-                                    facts: PhotoFacts(sha256: "x", format: .png, pixelSize: PixelSize(width: 1, height: 1), exif: nil,
-                                                      colours: ColourAnalysis(palette: [], accent: candidates[0], candidates: candidates)),
-                                    importedAt: Date())
-        func hue(_ target: SplashTarget) -> Double? { ProcessingService.parameters(for: photo, options: ProcessingOptions(target: target))?.hue }
-        XCTAssertEqual(try XCTUnwrap(hue(.candidate(1))), red.lch.h, accuracy: 0.05)
-        XCTAssertEqual(try XCTUnwrap(hue(.candidate(2))), green.lch.h, accuracy: 0.05)
-        XCTAssertEqual(hue(.candidate(1)), hue(.accent))
-        XCTAssertNil(hue(.candidate(3)))
-        XCTAssertEqual(ProcessingService.nothingToSplash(.candidate(3)), "no accent candidate of rank 3")
-        let object = try XCTUnwrap(ProcessingService.variantParameters(for: photo, options: ProcessingOptions()))
-        let hueOnly = try XCTUnwrap(ProcessingService.variantParameters(for: photo, options: ProcessingOptions(method: .hue)))
-        XCTAssertEqual(object.splash.method, .object)
-        XCTAssertTrue(object.canonical.contains(#""method":"object""#), object.canonical)
-        XCTAssertFalse(hueOnly.canonical.contains("method"), "hue variants keep the key they had before object mode")
-    }
-
     func testAPhotoThatChangedOrVanishedFailsAndTheOthersAreProcessed() async throws {
         let photos = try await importPhotos([
             "/photos/a.jpg": FakePhoto.data(width: 8, height: 8, seed: "a", colour: "#D01020"),

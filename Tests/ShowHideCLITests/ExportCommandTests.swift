@@ -61,7 +61,7 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(files["/work/out/2020-05-06_red_original.jpg"], files["/lib/red.jpg"])
         XCTAssertNotNil(files["/work/out/manifest.json"])
         // The variants keep red, the colour asked for, not whatever each photo's accent is.
-        let hue = try XCTUnwrap(try catalogue.allVariants().first?.parameterValues["hue"])
+        let hue = try XCTUnwrap(try catalogue.allVariants().first.map { VariantSpec.parameterValues(ofKey: $0.parameters)["hue"] } ?? nil)
         XCTAssertEqual(hue, ColourName.red.focalLab.lch.h, accuracy: 0.05)
     }
 

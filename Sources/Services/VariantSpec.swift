@@ -1,0 +1,112 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+
+/// One variant of one photo, as processing makes it, the catalogue keys it and the library files it:
+/// show or hide, the splash (method, hue, tolerance, feather, minimum chroma) and the JPEG quality,
+/// and from these the canonical key and the file's place under the library. The one owner of
+/// variant parameters: processing, export, inspiration and the catalogue check ask it.
+public struct VariantSpec: Equatable, Sendable {
+    public var photoID: PhotoID
+    /// The content hash of the photo: its variants' folder.
+    public var sha256: String
+    public var kind: SplashMode
+    public var splash: SplashParameters
+    /// The photo's format, which its variants keep.
+    public var format: ImageFormat
+    /// JPEG quality; nil for PNG variants, which have none.
+    public var quality: Int?
+
+    public init(photo: CataloguedPhoto, kind: SplashMode, splash: SplashParameters, quality: Int) {
+        photoID = photo.id
+        sha256 = photo.facts.sha256
+        self.kind = kind
+        self.splash = splash
+        format = photo.facts.format
+        self.quality = photo.facts.format == .jpeg ? quality : nil
+    }
+
+    /// The specs of a photo's variants under `options`, one per kind asked for; nil when the photo has
+    /// nothing to splash for the target (`nothingToSplash` says why).
+    public static func specs(for photo: CataloguedPhoto, options: ProcessingOptions) -> [VariantSpec]? {
+        splash(for: photo, options: options).map { splash in
+            options.kinds.map { VariantSpec(photo: photo, kind: $0, splash: splash, quality: options.quality) }
+        }
+    }
+
+    /// The spec of one kind of a photo's variants under `options`; nil when it has nothing to splash.
+    public static func spec(for photo: CataloguedPhoto, kind: SplashMode, options: ProcessingOptions) -> VariantSpec? {
+        splash(for: photo, options: options).map { VariantSpec(photo: photo, kind: kind, splash: $0, quality: options.quality) }
+    }
+
+    /// The splash a photo's variants use under `options`, its numbers to a tenth and its hue in
+    /// [0, 360); nil when the photo has no colour for the target.
+    static func splash(for photo: CataloguedPhoto, options: ProcessingOptions) -> SplashParameters? {
+        let hue: Double
+        switch options.target {
+        case .accent:
+            guard let accent = photo.facts.colours?.accent else { return nil }
+            hue = accent.hue
+        case let .candidate(rank):
+            guard let candidates = photo.facts.colours?.candidates, candidates.indices.contains(rank - 1) else { return nil }
+            hue = candidates[rank - 1].hue
+        case let .hue(degrees): hue = degrees
+        case let .colour(lab): hue = lab.lch.h
+        }
+        func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+        return SplashParameters(hue: tenth(hue.truncatingRemainder(dividingBy: 360) + (hue < 0 ? 360 : 0)),
+                                tolerance: tenth(options.tolerance), feather: tenth(options.feather),
+                                minimumChroma: tenth(options.minimumChroma), method: options.method)
+    }
+
+    /// Why a photo has nothing to splash for `target`.
+    public static func nothingToSplash(_ target: SplashTarget) -> String {
+        if case let .candidate(rank) = target { return "no accent candidate of rank \(rank)" }
+        return "no accent colour (no colour stands out)"
+    }
+
+    /// The catalogue's key: the canonical text of the parameters, equal text for an equal variant.
+    /// Hue-mode variants keep the text they had before object mode existed, so that their records
+    /// still match.
+    public var key: String {
+        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        var text = "{\"feather\":\(number(splash.feather)),\"hue\":\(number(splash.hue)),"
+        if splash.method == .object { text += "\"method\":\"object\"," }
+        text += "\"minimumChroma\":\(number(splash.minimumChroma)),"
+        if let quality { text += "\"quality\":\(quality)," }
+        return text + "\"tolerance\":\(number(splash.tolerance))}"
+    }
+
+    /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
+    public static func parameterValues(ofKey key: String) -> [String: Double] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(key.utf8)) as? [String: Any] else { return [:] }
+        return object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+    }
+
+    /// The folder of a library's variant files.
+    public static func directory(inLibrary libraryDirectory: String) -> String {
+        (libraryDirectory as NSString).appendingPathComponent("variants")
+    }
+
+    /// The variant's file: `<variants>/<first two hex of the photo's hash>/<hash>/<kind>-<key hash>.<ext>`,
+    /// so renaming or moving an original does not lose its variants, and each parameter set has its own file.
+    public func path(inVariants variantsDirectory: String, hasher: any ContentHashing) -> String {
+        let keyHash = hasher.sha256(Data(key.utf8)).prefix(10)
+        return [String(sha256.prefix(2)), sha256, "\(kind.rawValue)-\(keyHash).\(format.fileExtension)"]
+            .reduce(variantsDirectory) { ($0 as NSString).appendingPathComponent($1) }
+    }
+
+    /// The catalogue's record of this variant, made now as `encoded`.
+    public func record(path: String, fileSize: Int64, pixelSize: PixelSize, sha256 fileHash: String, createdAt: Date) -> Variant {
+        Variant(photoID: photoID, kind: kind.rawValue, parameters: key, path: path, fileSize: fileSize, pixelSize: pixelSize,
+                sha256: fileHash, createdAt: createdAt)
+    }
+}
+
+extension PhotoCatalogue {
+    /// The recorded variant a spec describes, if it was made.
+    public func variant(_ spec: VariantSpec) throws -> Variant? {
+        try variant(of: spec.photoID, kind: spec.kind.rawValue, parameters: spec.key)
+    }
+}
