@@ -36,6 +36,8 @@ public protocol PhotoCatalogue: Sendable {
     func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T
     func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto]
     func photo(id: PhotoID) throws -> CataloguedPhoto?
+    /// Photos whose colours the current rules did not analyse (never, or earlier rules did), in id order.
+    func photosNeedingAnalysis() throws -> [CataloguedPhoto]
     func failures() throws -> [ImportFailure]
     /// Photos ranked by how well they match a colour, best first.
     func search(_ search: ColourSearch) throws -> [ColourMatch]

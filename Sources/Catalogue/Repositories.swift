@@ -146,6 +146,14 @@ struct PhotoRepository {
         return try withColours(Row.fetchAll(db, sql: sql, arguments: arguments).map(photo(from:)))
     }
 
+    func photosNeedingAnalysis() throws -> [CataloguedPhoto] {
+        let sql = Self.selectPhotos + """
+             WHERE NOT EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = photo.id AND analysis_version >= ?)
+             ORDER BY photo.id
+            """
+        return try withColours(Row.fetchAll(db, sql: sql, arguments: [ColourAnalysis.rulesVersion]).map(photo(from:)))
+    }
+
     /// The photos with these ids, in that order, with their colours.
     func photos(ids: [PhotoID]) throws -> [CataloguedPhoto] {
         guard !ids.isEmpty else { return [] }

@@ -105,6 +105,10 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try writer.read { try PhotoRepository(db: $0).photo(id: id) }
     }
 
+    public func photosNeedingAnalysis() throws -> [CataloguedPhoto] {
+        try writer.read { try PhotoRepository(db: $0).photosNeedingAnalysis() }
+    }
+
     public func failures() throws -> [ImportFailure] {
         try writer.read { try FailureRepository(db: $0).all() }
     }

@@ -84,23 +84,27 @@ public struct PhotoInspector: Sendable {
 
     /// Inspects bytes already read from `path`.
     public func inspect(_ data: Data, path: String) throws(PhotoError) -> PhotoInspection {
-        guard !data.isEmpty else { throw .undecodable(path: path, reason: "the file is empty") }
-        guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else { throw .notAPhoto(path: path) }
-        let decoded: DecodedImage
-        do {
-            // Upright, so that the same picture stored in any of the eight orientations is analysed alike.
-            let options = DecodeOptions(maximumPixelCount: maximumPixelCount, minimumLongSide: Self.analysisLongSide,
-                                        appliesOrientation: true)
-            decoded = try decoder.decode(data, options: options)
-        } catch {
-            throw .undecodable(path: path, reason: Self.describe(error))
-        }
+        let decoded = try analysisDecode(of: data, path: path)
         // A photo whose EXIF cannot be parsed is still a photo.
         let exif = try? exifReader.readExif(from: data)
         return PhotoInspection(
             path: path, format: decoded.format, fileSize: data.count, pixelSize: decoded.originalSize, exif: exif ?? nil,
             analysisImage: decoded.image
         )
+    }
+
+    /// The scaled, upright decode that checks and analyses a photo, from bytes already read from `path`.
+    public func analysisDecode(of data: Data, path: String) throws(PhotoError) -> DecodedImage {
+        guard !data.isEmpty else { throw .undecodable(path: path, reason: "the file is empty") }
+        guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else { throw .notAPhoto(path: path) }
+        do {
+            // Upright, so that the same picture stored in any of the eight orientations is analysed alike.
+            let options = DecodeOptions(maximumPixelCount: maximumPixelCount, minimumLongSide: Self.analysisLongSide,
+                                        appliesOrientation: true)
+            return try decoder.decode(data, options: options)
+        } catch {
+            throw .undecodable(path: path, reason: Self.describe(error))
+        }
     }
 
     /// An error as a message for the user: its description when it has one.

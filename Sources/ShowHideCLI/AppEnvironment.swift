@@ -84,9 +84,27 @@ public struct AppEnvironment: Sendable {
                           catalogue: catalogue, clock: clock, libraryDirectory: libraryDirectory)
     }
 
+    func analysisService(catalogue: any PhotoCatalogue) -> AnalysisService {
+        AnalysisService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader, hasher: hasher, catalogue: catalogue, clock: clock)
+    }
+
     func importService(catalogue: any PhotoCatalogue) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
                       hasher: hasher, catalogue: catalogue, clock: clock)
+    }
+
+    /// A progress bar on standard error when it is a terminal; nothing otherwise.
+    func progress() -> any ImportProgress {
+        console.errorsIsTerminal ? ProgressBar(console: console, clock: clock) : SilentProgress()
+    }
+
+    /// The photo with this id; an unknown id is said on standard error and ends the command (exit 2).
+    func photo(id: PhotoID, in catalogue: any PhotoCatalogue) throws -> CataloguedPhoto {
+        guard let photo = try catalogue.photo(id: id) else {
+            console.warn("showhide: no photo with id \(id) in the catalogue")
+            throw ExitStatus.notFound
+        }
+        return photo
     }
 
     /// `path` made absolute against the working directory, with `.` and `..` resolved.

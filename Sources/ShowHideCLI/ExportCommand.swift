@@ -140,15 +140,13 @@ struct ExportCommand: AsyncParsableCommand {
             fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
             exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue, clock: environment.clock,
             variantMaker: environment.processingService(catalogue: catalogue, libraryDirectory: library.directory(in: environment)))
-        let progress: any ImportProgress = environment.console.errorsIsTerminal
-            ? ProgressBar(console: environment.console, clock: environment.clock) : SilentProgress()
         do {
             let destination: any ExportDestination = if let to {
                 FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem)
             } else {
                 try environment.makeZip(environment.absolutePath(zip!), options.onConflict, environment.clock.now())
             }
-            let summary = try await service.export(photos, options: options, to: destination, progress: progress)
+            let summary = try await service.export(photos, options: options, to: destination, progress: environment.progress())
             try ExportPresenter(console: environment.console).present(summary, destination: destination.location,
                                                                      dryRun: dryRun, asJSON: json)
             if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
@@ -164,13 +162,7 @@ struct ExportCommand: AsyncParsableCommand {
             return try catalogue.search(search).map(\.photo)
         }
         if all { return try catalogue.photos(matching: filters.query(sort: .imported)) }
-        return try ids.map { id in
-            guard let photo = try catalogue.photo(id: id) else {
-                environment.console.warn("showhide: no photo with id \(id) in the catalogue")
-                throw ExitStatus.notFound
-            }
-            return photo
-        }
+        return try ids.map { try environment.photo(id: $0, in: catalogue) }
     }
 }
 

@@ -9,8 +9,8 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
         abstract: "Import photos into the catalogue and look at what it holds.",
-        subcommands: [ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, ProcessCommand.self, CheckCommand.self,
-                      FailuresCommand.self]
+        subcommands: [ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, ProcessCommand.self, AnalyseCommand.self,
+                      CheckCommand.self, FailuresCommand.self]
     )
 }
 
@@ -49,13 +49,10 @@ struct ImportCommand: AsyncParsableCommand {
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment)
         let service = environment.importService(catalogue: catalogue)
-        let progress: any ImportProgress = environment.console.errorsIsTerminal
-            ? ProgressBar(console: environment.console, clock: environment.clock)
-            : SilentProgress()
         let summary = try await service.importPhotos(
             from: paths.map(environment.absolutePath),
             options: ImportOptions(jobs: jobs ?? environment.processorCount),
-            progress: progress
+            progress: environment.progress()
         )
         try ImportPresenter(console: environment.console).present(summary, asJSON: json)
         if summary.failed > 0 { throw ExitStatus.someFilesFailed }
@@ -144,10 +141,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
-        guard let photo = try catalogue.photo(id: id) else {
-            environment.console.warn("showhide: no photo with id \(id) in the catalogue")
-            throw ExitStatus.notFound
-        }
+        let photo = try environment.photo(id: id, in: catalogue)
         try PhotoPresenter(console: environment.console).presentDetail(photo, asJSON: json)
     }
 }

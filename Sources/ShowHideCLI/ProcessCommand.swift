@@ -75,20 +75,12 @@ struct ProcessCommand: AsyncParsableCommand {
         if all {
             photos = try catalogue.photos(matching: filters.query(sort: .imported))
         } else {
-            for id in ids {
-                guard let photo = try catalogue.photo(id: id) else {
-                    environment.console.warn("showhide: no photo with id \(id) in the catalogue")
-                    throw ExitStatus.notFound
-                }
-                photos.append(photo)
-            }
+            photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
         }
         let service = environment.processingService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
-        let progress: any ImportProgress = environment.console.errorsIsTerminal
-            ? ProgressBar(console: environment.console, clock: environment.clock) : SilentProgress()
         let options = splash.processing(target: try splash.target(given: given), quality: quality,
                                         jobs: jobs ?? environment.processorCount)
-        let summary = try await service.process(photos, options: options, progress: progress)
+        let summary = try await service.process(photos, options: options, progress: environment.progress())
         try ProcessPresenter(console: environment.console).present(summary, photos: photos.count, asJSON: json)
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
     }

@@ -14,6 +14,7 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         var photos: [PhotoID: CataloguedPhoto] = [:]
         var failures: [String: ImportFailure] = [:]
         var nextID: PhotoID = 1
+        var stale: Set<PhotoID> = []
     }
 
     private let lock = NSRecursiveLock()
@@ -70,6 +71,16 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
 
     public func photo(id: PhotoID) throws -> CataloguedPhoto? {
         lock.withLock { state.photos[id] }
+    }
+
+    /// Photos a test marks as analysed by earlier rules (setting their colours clears the mark).
+    public var analysedByEarlierRules: Set<PhotoID> {
+        get { lock.withLock { state.stale } }
+        set { lock.withLock { state.stale = newValue } }
+    }
+
+    public func photosNeedingAnalysis() throws -> [CataloguedPhoto] {
+        allPhotos.filter { $0.facts.colours == nil || analysedByEarlierRules.contains($0.id) }
     }
 
     public func search(_ search: ColourSearch) throws -> [ColourMatch] {
@@ -164,6 +175,7 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
 
         func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws {
             catalogue.state.photos[id]?.facts.colours = colours
+            catalogue.state.stale.remove(id)
         }
 
         func recordFailure(_ failure: ImportFailure) throws {

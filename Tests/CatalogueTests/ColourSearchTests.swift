@@ -82,6 +82,22 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertFalse(try catalogue.containsPhoto(withSHA256: String(repeating: "a", count: 64)))
     }
 
+    func testPhotosNeedingAnalysisAreThoseNeverOrEarlierAnalysedInIdOrder() throws {
+        let (current, earlier, never) = try catalogue.write { writer in
+            (try writer.insertPhoto(path: "/current.jpg", stamp: stamp, facts: .sample(sha: "a"), importedAt: day),
+             try writer.insertPhoto(path: "/earlier.jpg", stamp: stamp, facts: .sample(sha: "b"), importedAt: day),
+             try writer.insertPhoto(path: "/never.jpg", stamp: stamp, facts: .sample(sha: "c", colours: nil), importedAt: day))
+        }
+        try catalogue.writer.write { try $0.execute(sql: "UPDATE photo_colour SET analysis_version = 1 WHERE photo_id = ?", arguments: [earlier]) }
+        let needing = try catalogue.photosNeedingAnalysis()
+        XCTAssertEqual(needing.map(\.id), [earlier, never])
+        XCTAssertFalse(needing.map(\.id).contains(current))
+        XCTAssertNotNil(needing[0].facts.colours, "what the earlier rules found is there until it is replaced")
+
+        try catalogue.write { try $0.setColours(.greyWithRed, of: earlier) }
+        XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [never])
+    }
+
     func testAccentCandidatesAndHueFamiliesRoundTrip() throws {
         let red = Lab(RGBA(red: 210, green: 20, blue: 30)), green = Lab(RGBA(red: 60, green: 140, blue: 60))
         let candidates = [

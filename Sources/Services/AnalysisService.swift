@@ -1,0 +1,105 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+
+/// What analysing photos again did.
+public struct AnalysisSummary: Sendable {
+    /// Photos whose colours were analysed and stored.
+    public var analysed = 0
+    /// Of those, the photos whose accent changed (another colour name, one where there was none, or none).
+    public var accentsChanged: [(photoID: PhotoID, before: ColourName?, after: ColourName?)] = []
+    /// Photos that could not be analysed, with the reason; their stored colours are left as they were.
+    public var failures: [(photoID: PhotoID, path: String, reason: String)] = []
+    public var seconds: Double = 0
+
+    public init() {}
+}
+
+/// Analyses the colours of catalogued photos again: after the rules changed (a catalogue keeps what
+/// earlier rules found until then), or on request. One read and one scaled decode per photo, on
+/// several cores; only the colours are replaced — the EXIF, paths and variants stay as they are.
+/// Results are written in batches, so an interrupted run keeps what it had done.
+public struct AnalysisService: Sendable {
+    private let fileSystem: any FileSystem
+    private let inspector: PhotoInspector
+    private let hasher: any ContentHashing
+    private let catalogue: any PhotoCatalogue
+    private let clock: any WallClock
+    private let analyser: ColourAnalyser
+
+    public init(fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading, hasher: any ContentHashing,
+                catalogue: any PhotoCatalogue, clock: any WallClock, analyser: ColourAnalyser = ColourAnalyser(),
+                maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount) {
+        self.fileSystem = fileSystem
+        inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader, maximumPixelCount: maximumPixelCount)
+        self.hasher = hasher
+        self.catalogue = catalogue
+        self.clock = clock
+        self.analyser = analyser
+    }
+
+    public func analyse(_ photos: [CataloguedPhoto], jobs: Int, batchSize: Int = 64,
+                        progress: any ImportProgress = SilentProgress()) async throws -> AnalysisSummary {
+        let start = clock.now()
+        var summary = AnalysisSummary()
+        progress.update(completed: 0, total: photos.count)
+        var batch: [(CataloguedPhoto, ColourAnalysis)] = []
+        var completed = 0
+        try await withThrowingTaskGroup(of: (CataloguedPhoto, Result<ColourAnalysis, PhotoError>).self) { group in
+            var next = photos.makeIterator()
+            for _ in 0..<max(1, jobs) {
+                guard let photo = next.next() else { break }
+                group.addTask { (photo, self.colours(of: photo)) }
+            }
+            while let (photo, result) = try await group.next() {
+                if let photo = next.next() { group.addTask { (photo, self.colours(of: photo)) } }
+                switch result {
+                case let .success(colours): batch.append((photo, colours))
+                case let .failure(error): summary.failures.append((photo.id, photo.path, error.reason))
+                }
+                if batch.count >= batchSize {
+                    try store(batch, into: &summary)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                completed += 1
+                progress.update(completed: completed, total: photos.count)
+            }
+        }
+        try store(batch, into: &summary)
+        progress.finish()
+        summary.accentsChanged.sort { $0.photoID < $1.photoID }
+        summary.failures.sort { $0.photoID < $1.photoID }
+        summary.seconds = clock.now().timeIntervalSince(start)
+        return summary
+    }
+
+    /// The photo's colours by the current rules, from its file — which must still hold what was imported.
+    func colours(of photo: CataloguedPhoto) -> Result<ColourAnalysis, PhotoError> {
+        let data: Data
+        do {
+            data = try fileSystem.contents(of: photo.path)
+        } catch {
+            return .failure(.unreadable(path: photo.path, reason: PhotoInspector.describe(error)))
+        }
+        guard hasher.sha256(data) == photo.facts.sha256 else {
+            return .failure(.undecodable(path: photo.path, reason: "the file has changed since it was imported: import it again instead"))
+        }
+        do {
+            return .success(analyser.analyse(try inspector.analysisDecode(of: data, path: photo.path).image))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func store(_ batch: [(CataloguedPhoto, ColourAnalysis)], into summary: inout AnalysisSummary) throws {
+        guard !batch.isEmpty else { return }
+        try catalogue.write { writer in
+            for (photo, colours) in batch { try writer.setColours(colours, of: photo.id) }
+        }
+        summary.analysed += batch.count
+        for (photo, colours) in batch where photo.facts.colours?.accent?.name != colours.accent?.name {
+            summary.accentsChanged.append((photo.id, photo.facts.colours?.accent?.name, colours.accent?.name))
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Foundation
+import Services
+
+/// `showhide gallery analyse [ID...] [--all]`
+struct AnalyseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analyse",
+        abstract: "Find photos' colours again: those analysed by earlier rules, or the ones named.",
+        discussion: """
+        When showhide's colour rules change, the catalogue keeps what the earlier rules found until the photos \
+        are analysed again: by the next import of their folder, or by this command. Without ids it analyses \
+        the photos that need it; only their palette, accent and candidates change — EXIF, paths and variants stay. \
+        Exit status 1 when some photos could not be read (they are listed).
+        """,
+        aliases: ["analyze"]
+    )
+
+    @Argument(help: "Ids of the photos to analyse (as `gallery list` shows them).")
+    var ids: [Int64] = []
+
+    @Flag(name: .long, help: "Analyse every photo, not only those analysed by earlier rules.")
+    var all = false
+
+    @Option(name: .long, help: "Photos analysed at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    func run() async throws {
+        try await run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) async throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        var photos: [CataloguedPhoto] = []
+        if all {
+            photos = try catalogue.photos(matching: PhotoQuery(sort: .imported))
+        } else if ids.isEmpty {
+            photos = try catalogue.photosNeedingAnalysis()
+        } else {
+            photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
+        }
+        let summary = try await environment.analysisService(catalogue: catalogue)
+            .analyse(photos, jobs: jobs ?? environment.processorCount, progress: environment.progress())
+        try AnalysePresenter(console: environment.console).present(summary, asJSON: json)
+        if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
+    }
+}
+
+/// The end of an analysis: the photos whose accent changed, the failures, and one summary line; or JSON.
+struct AnalysePresenter {
+    let console: Console
+
+    struct SummaryJSON: Encodable {
+        var analysed: Int
+        var accentsChanged: [ChangeJSON]
+        var failures: [FailureJSON]
+        var seconds: Double
+    }
+
+    struct ChangeJSON: Encodable {
+        var id: Int64
+        var before: String?
+        var after: String?
+    }
+
+    func present(_ summary: AnalysisSummary, asJSON: Bool) throws {
+        if asJSON {
+            console.print(try JSONOutput.encode(SummaryJSON(
+                analysed: summary.analysed,
+                accentsChanged: summary.accentsChanged.map { ChangeJSON(id: $0.photoID, before: $0.before?.rawValue, after: $0.after?.rawValue) },
+                failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
+                seconds: (summary.seconds * 1000).rounded() / 1000)))
+            return
+        }
+        for change in summary.accentsChanged {
+            console.print("photo \(change.photoID): accent \(change.before?.rawValue ?? "none") → \(change.after?.rawValue ?? "none")")
+        }
+        for failure in summary.failures {
+            console.warn("failed: \(failure.path): \(failure.reason)")
+        }
+        if summary.analysed == 0 && summary.failures.isEmpty {
+            console.print("Nothing to analyse: every photo's colours are up to date.")
+            return
+        }
+        let photos = summary.analysed == 1 ? "photo" : "photos"
+        let accents = summary.accentsChanged.count == 1 ? "accent" : "accents"
+        console.print("analysed \(summary.analysed) \(photos), \(summary.accentsChanged.count) \(accents) changed, "
+            + "failed \(summary.failures.count)" + String(format: " in %.2f s", summary.seconds))
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+@testable import ShowHideCLI
+import TestSupport
+import XCTest
+
+final class AnalyseCommandTests: XCTestCase {
+    let spy = SpyConsole()
+    let files = FakeFileSystem()
+    let catalogue = FakeCatalogue()
+
+    override func setUp() async throws {
+        files["/lib/red.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "red", colour: "#D01020")
+        files["/lib/blue.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "blue", colour: "#1F5AA6")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        spy.output.clear()
+    }
+
+    func environment() -> AppEnvironment {
+        .fake(console: spy.console, files: files, catalogue: catalogue)
+    }
+
+    /// Makes photo `id` look analysed by earlier rules that found no accent.
+    func analysedByEarlierRules(_ id: PhotoID) throws {
+        try catalogue.write { try $0.setColours(ColourAnalysis(palette: [], accent: nil), of: id) }
+        catalogue.analysedByEarlierRules = [id]
+    }
+
+    func testValidation() {
+        for arguments in [["1", "--all"], ["--jobs", "0"]] {
+            XCTAssertThrowsError(try AnalyseCommand.parse(arguments), "\(arguments)")
+        }
+        XCTAssertNoThrow(try AnalyseCommand.parse([]))
+        XCTAssertEqual(try GalleryCommand.parseAsRoot(["analyze", "2"]) is AnalyseCommand, true, "the American spelling works too")
+    }
+
+    func testWithoutIdsItAnalysesThePhotosTheEarlierRulesAnalysedAndSaysWhatChanged() async throws {
+        let blue = try XCTUnwrap(catalogue.allPhotos.first { $0.path == "/lib/blue.jpg" }).id
+        try analysedByEarlierRules(blue)
+
+        try await AnalyseCommand.parse([]).run(in: environment())
+
+        XCTAssertEqual(spy.output.lines, ["photo \(blue): accent none → blue", "analysed 1 photo, 1 accent changed, failed 0 in 0.00 s"])
+        XCTAssertEqual(try catalogue.photo(id: blue)?.facts.colours?.accent?.name, .blue)
+        XCTAssertEqual(try catalogue.photosNeedingAnalysis().count, 0)
+
+        spy.output.clear()
+        try await AnalyseCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["Nothing to analyse: every photo's colours are up to date."])
+    }
+
+    func testIdsAndAllAnalyseThosePhotosAndJSONSaysTheSame() async throws {
+        try await AnalyseCommand.parse(["--all", "--json"]).run(in: environment())
+        let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(all["analysed"] as? Int, 2)
+        XCTAssertEqual((all["accentsChanged"] as? [Any])?.count, 0)
+
+        spy.output.clear()
+        try await AnalyseCommand.parse(["1"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["analysed 1 photo, 0 accents changed, failed 0 in 0.00 s"])
+    }
+
+    func testAMissingFileIsAFailureWithExitStatus1AndAnUnknownIdIsNotFound() async throws {
+        files["/lib/red.jpg"] = nil
+        files.expectedMissing = ["/lib/red.jpg"]
+        do {
+            try await AnalyseCommand.parse(["1", "2"]).run(in: environment())
+            XCTFail("a photo could not be read")
+        } catch let status as ExitCode {
+            XCTAssertEqual(status, ExitStatus.someFilesFailed)
+        }
+        XCTAssertEqual(spy.errors.lines.count, 1)
+        XCTAssertTrue(spy.errors.lines[0].hasPrefix("failed: /lib/red.jpg: cannot read the file"), spy.errors.text)
+
+        do {
+            try await AnalyseCommand.parse(["9"]).run(in: environment())
+            XCTFail("no photo 9")
+        } catch let status as ExitCode {
+            XCTAssertEqual(status, ExitStatus.notFound)
+        }
+    }
+}
