@@ -54,8 +54,8 @@ public struct AccentFinder: Sendable {
             let pixels = pixelsOf[family]!
             // The family's core: its vivid pixels, relative to its most vivid tenth — the red shutters,
             // not the reddish stone around them; the yellow nose, not the sky's yellow cast.
-            let chromas = pixels.map { raster.chroma($0) }.sorted()
-            let threshold = max(minimumChroma, coreShare * chromas[chromas.count * 97 / 100])
+            var chromas = pixels.map { raster.chroma($0) }
+            let threshold = max(minimumChroma, coreShare * chromas.select(rank: chromas.count * 97 / 100))
             var family = [Bool](repeating: false, count: count), member = family
             for index in pixels {
                 family[index] = true

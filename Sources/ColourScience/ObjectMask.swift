@@ -40,8 +40,7 @@ struct ObjectMask: Sendable {
         // Seeds are where the colour is clear: within the tolerance and at least 60% as chromatic as
         // its most vivid tenth there, so a dull same-hue background seeds nothing. Growth reaches
         // connected pixels at least half as chromatic: the object's shaded side, not the wall behind it.
-        inTolerance.sort()
-        let vivid = inTolerance.isEmpty ? gate : inTolerance[inTolerance.count * 9 / 10]
+        let vivid = inTolerance.isEmpty ? gate : inTolerance.select(rank: inTolerance.count * 9 / 10)
         let seedChroma = max(Float(parameters.minimumChroma + parameters.chromaFeather), 0.6 * vivid)
         let growChroma = max(gate, 0.5 * vivid)
         var seeds = [Bool](repeating: false, count: count)

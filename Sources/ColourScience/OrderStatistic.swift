@@ -1,0 +1,31 @@
+extension Array where Element == Float {
+    /// The value `sorted()[rank]` would hold, found in linear time by selection (Hoare's quickselect,
+    /// median-of-three pivots); the array is left partly reordered.
+    mutating func select(rank: Int) -> Float {
+        precondition(indices.contains(rank), "rank \(rank) of \(count) values")
+        return withUnsafeMutableBufferPointer { values in
+            var low = 0, high = values.count - 1
+            while low < high {
+                let middle = low + (high - low) / 2
+                // Median of three as the pivot: sorted input does not make it quadratic.
+                if values[middle] < values[low] { values.swapAt(middle, low) }
+                if values[high] < values[low] { values.swapAt(high, low) }
+                if values[high] < values[middle] { values.swapAt(high, middle) }
+                let pivot = values[middle]
+                var i = low, j = high
+                while i <= j {
+                    while values[i] < pivot { i += 1 }
+                    while pivot < values[j] { j -= 1 }
+                    if i <= j {
+                        values.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
+                }
+                // [low, j] ≤ pivot ≤ [i, high]; between them, values equal to the pivot.
+                if rank <= j { high = j } else if rank >= i { low = i } else { return values[rank] }
+            }
+            return values[rank]
+        }
+    }
+}
