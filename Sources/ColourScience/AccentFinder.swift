@@ -42,16 +42,15 @@ public struct AccentFinder: Sendable {
         }
         let families = Self.families(Self.smoothed(histogram))
         let hueFamilies = Self.hueFamilyCount(Self.smoothed(saturated), minimum: saturatedShare * Double(count))
-        // Each family's pixels, gathered in one pass, in scan order.
-        var pixelsOf: [Int: [Int]] = [:]
+        // Each family's pixels (a family is known by its peak bin), gathered in one pass, in scan order.
+        var pixelsOf = [[Int]](repeating: [], count: Self.bins)
         for index in 0..<count where hueBin[index] >= 0 {
-            if let family = families[hueBin[index]] { pixelsOf[family, default: []].append(index) }
+            if let family = families[hueBin[index]] { pixelsOf[family].append(index) }
         }
         var scored: [Accent] = []
         let minimumSize = self.minimumSize(of: count)
         // A family smaller than a speck cannot hold a region.
-        for family in pixelsOf.keys.sorted() where pixelsOf[family]!.count >= minimumSize {
-            let pixels = pixelsOf[family]!
+        for pixels in pixelsOf where pixels.count >= minimumSize {
             // The family's core: its vivid pixels, relative to its most vivid tenth — the red shutters,
             // not the reddish stone around them; the yellow nose, not the sky's yellow cast.
             var chromas = pixels.map { raster.chroma($0) }
@@ -61,7 +60,7 @@ public struct AccentFinder: Sendable {
                 family[index] = true
                 if raster.chroma(index) >= threshold { member[index] = true }
             }
-            if let accent = score(member, family: family, in: raster) { scored.append(accent) }
+            if let accent = score(member, family: family, pixels: pixels, in: raster) { scored.append(accent) }
         }
         scored.sort { ($0.saliency, $1.hue) > ($1.saliency, $0.hue) }
         return (Array(scored.prefix(limit)), hueFamilies)
@@ -72,23 +71,28 @@ public struct AccentFinder: Sendable {
     /// Regions smaller than this many pixels of a raster of `count` are specks.
     func minimumSize(of count: Int) -> Int { max(4, Int((speckShare * Double(count)).rounded(.up))) }
 
-    /// The core's regions, scored; `family` (the core and its duller shades) is not counted as surroundings.
-    func score(_ member: [Bool], family: [Bool], in raster: LabRaster) -> Accent? {
+    /// The core's regions, scored; `family` (the core and its duller shades, whose indices in scan
+    /// order are `pixels`) is not counted as surroundings.
+    func score(_ member: [Bool], family: [Bool], pixels: [Int], in raster: LabRaster) -> Accent? {
         let width = raster.width, height = raster.height, count = raster.count
-        let regions = Regions(width: width, height: height, member: member)
+        let regions = Regions(width: width, height: height, member: member, candidates: pixels)
         let minimumSize = self.minimumSize(of: count)
         var kept = [Bool](repeating: false, count: count)
-        var sum = (l: 0.0, a: 0.0, b: 0.0, chroma: 0.0, weight: 0.0), pixels = 0
+        var keptPixels: [Int] = []
+        var sum = (l: 0.0, a: 0.0, b: 0.0, chroma: 0.0, weight: 0.0)
         var moments = (x: 0.0, y: 0.0, xx: 0.0, yy: 0.0)
         var steps = (sum: 0.0, count: 0)
         var onBorder = 0
+        var box = (left: width, top: height, right: -1, bottom: -1)
         let sizes = regions.sizes.filter { $0 >= minimumSize }
         guard !sizes.isEmpty else { return nil }
-        for index in 0..<count {
+        // The kept pixels are the family's pixels in large enough regions: visiting the family's pixels
+        // in scan order adds them up in the order a pass over the whole raster would.
+        for index in pixels {
             let label = regions.labels[index]
             guard label >= 0, regions.sizes[Int(label)] >= minimumSize else { continue }
             kept[index] = true
-            pixels += 1
+            keptPixels.append(index)
             // The colour a person names is the vivid one: shading and dull edges count less.
             let chroma = Double(raster.chroma(index)), weight = chroma * chroma
             sum.l += Double(raster.l[index]) * weight
@@ -97,21 +101,22 @@ public struct AccentFinder: Sendable {
             sum.weight += weight
             sum.chroma += chroma
 
-            let column = index % width, row = index / width
+            let row = index / width, column = index - row * width
             let x = Double(column) / Double(width), y = Double(row) / Double(height)
             moments.x += x
             moments.y += y
             moments.xx += x * x
             moments.yy += y * y
             if column == 0 || row == 0 || column == width - 1 || row == height - 1 { onBorder += 1 }
+            box = (min(box.left, column), min(box.top, row), max(box.right, column), max(box.bottom, row))
         }
         // How much lightness changes from a kept pixel to the kept pixel beside it: shading and
         // texture in a photograph, nothing inside a colour a program filled.
-        for index in 0..<count where kept[index] && index % width < width - 1 && kept[index + 1] {
+        for index in keptPixels where index % width < width - 1 && kept[index + 1] {
             steps.sum += Double(abs(raster.l[index] - raster.l[index + 1]))
             steps.count += 1
         }
-        let n = Double(pixels)
+        let n = Double(keptPixels.count)
         let region = Lab(l: sum.l / sum.weight, a: sum.a / sum.weight, b: sum.b / sum.weight)
         let coverage = n / Double(count)
         // Spread of the kept pixels against a uniform spread over the frame (variance 1/12 per axis).
@@ -120,7 +125,7 @@ public struct AccentFinder: Sendable {
         let compactness = 1 - dispersion
         let borderPixels = Double(2 * (width + height) - 4)
         let borderShare = Double(onBorder) / max(borderPixels, 1)
-        let contrast = surroundingContrast(kept, family: family, region: region, in: raster)
+        let contrast = surroundingContrast(kept, within: box, family: family, region: region, in: raster)
         let chroma = sum.chroma / n
         // Vivid and not sunk in shadow: a dark red speck does not catch the eye as a lit one does.
         let vividness = smoothstep((chroma - 15) / 45) * smoothstep((region.l - 15) / 20)
@@ -142,16 +147,36 @@ public struct AccentFinder: Sendable {
                       texture: steps.count > 0 ? steps.sum / Double(steps.count) : 0)
     }
 
+    /// How far the ring around the kept pixels reaches.
+    static let ringRadius = 2
+
     /// ΔE00 between the region's colour and the mean colour of a ring two pixels wide around it, its
     /// own family's duller shades left out (0 when nothing surrounds it: the colour fills the frame).
-    func surroundingContrast(_ kept: [Bool], family: [Bool], region: Lab, in raster: LabRaster) -> Double {
-        let near = Self.dilated(kept, width: raster.width, height: raster.height, radius: 2)
+    /// Only the kept pixels' bounding `box` and the ring's width around it are looked at.
+    func surroundingContrast(_ kept: [Bool], within box: (left: Int, top: Int, right: Int, bottom: Int), family: [Bool],
+                             region: Lab, in raster: LabRaster) -> Double {
+        let radius = Self.ringRadius
+        let left = max(0, box.left - radius), right = min(raster.width - 1, box.right + radius)
+        let top = max(0, box.top - radius), bottom = min(raster.height - 1, box.bottom + radius)
+        let cropWidth = right - left + 1, cropHeight = bottom - top + 1
+        var crop = [Bool](repeating: false, count: cropWidth * cropHeight)
+        for row in top...bottom {
+            for column in left...right where kept[row * raster.width + column] {
+                crop[(row - top) * cropWidth + column - left] = true
+            }
+        }
+        let near = Self.dilated(crop, width: cropWidth, height: cropHeight, radius: radius)
         var sum = (l: 0.0, a: 0.0, b: 0.0), ring = 0
-        for index in 0..<raster.count where near[index] && !family[index] && raster.opaque[index] {
-            ring += 1
-            sum.l += Double(raster.l[index])
-            sum.a += Double(raster.a[index])
-            sum.b += Double(raster.b[index])
+        // Row by row, column by column: the order a pass over the whole raster adds them up in.
+        for row in top...bottom {
+            for column in left...right where near[(row - top) * cropWidth + column - left] {
+                let index = row * raster.width + column
+                guard !family[index] && raster.opaque[index] else { continue }
+                ring += 1
+                sum.l += Double(raster.l[index])
+                sum.a += Double(raster.a[index])
+                sum.b += Double(raster.b[index])
+            }
         }
         guard ring > 0 else { return 0 }
         let n = Double(ring)

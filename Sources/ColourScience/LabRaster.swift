@@ -101,7 +101,7 @@ public struct LabRaster: Sendable {
 /// Calls `body` with each of the (up to eight) neighbours of pixel `index` of a `width` × `height` grid.
 @inline(__always)
 func forEachNeighbour(of index: Int, width: Int, height: Int, _ body: (Int) -> Void) {
-    let x = index % width, y = index / width
+    let y = index / width, x = index - y * width
     for ny in max(0, y - 1)...min(height - 1, y + 1) {
         for nx in max(0, x - 1)...min(width - 1, x + 1) where ny != y || nx != x {
             body(ny * width + nx)
@@ -116,12 +116,15 @@ struct Regions {
     /// Pixels of each region, by label.
     var sizes: [Int]
 
-    /// Labels the pixels where `member` is true, in scan order of each region's first pixel.
-    init(width: Int, height: Int, member: [Bool]) {
+    /// Labels the pixels where `member` is true, in scan order of each region's first pixel; when the
+    /// caller knows a superset of the members in scan order (`candidates`), only those start regions.
+    init(width: Int, height: Int, member: [Bool], candidates: [Int]? = nil) {
         labels = [Int32](repeating: -1, count: member.count)
         sizes = []
         var stack: [Int] = []
-        for start in member.indices where member[start] && labels[start] < 0 {
+        for position in 0..<(candidates?.count ?? member.count) {
+            let start = candidates?[position] ?? position
+            guard member[start] && labels[start] < 0 else { continue }
             let label = Int32(sizes.count)
             var size = 0
             labels[start] = label
@@ -138,4 +141,5 @@ struct Regions {
             sizes.append(size)
         }
     }
+
 }
