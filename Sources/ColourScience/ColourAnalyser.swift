@@ -6,7 +6,7 @@ import Imaging
 /// on a small CIELAB raster of the same image).
 public struct ColourAnalyser: Sendable {
     /// Pixels are sampled on a grid so that the long side has at most this many.
-    public var maximumLongSide = 256
+    public var maximumLongSide = 128
     /// Palette entries kept.
     public var maximumEntries = 8
     /// Clusters the median cut starts from.
