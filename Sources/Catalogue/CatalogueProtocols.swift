@@ -19,6 +19,9 @@ public protocol CatalogueWriting {
     /// `path` no longer holds what the catalogue says: forget it. A photo whose own path this was
     /// moves to one of its duplicates, or is removed when it has none.
     func detachPath(_ path: String) throws
+    /// Forgets a photo: its row and everything that hangs on it (EXIF, colours, duplicate paths,
+    /// variant records; not the variant files).
+    func removePhoto(_ id: PhotoID) throws
     /// Replaces the photo's colour analysis (palette, dominant, accent, name weights).
     func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws
     func recordFailure(_ failure: ImportFailure) throws

@@ -196,6 +196,10 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
     }
     func updateStamp(ofPath path: String, to stamp: FileStamp) throws { try photos.updateStamp(ofPath: path, to: stamp) }
     func detachPath(_ path: String) throws { try photos.detach(path) }
+    func removePhoto(_ id: PhotoID) throws {
+        // The foreign keys cascade to EXIF, colours, duplicates and variants; triggers clear the colour grid.
+        try db.cachedStatement(sql: "DELETE FROM photo WHERE id = ?").execute(arguments: [id])
+    }
     func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws { try ColourRepository(db: db).set(colours, of: id) }
     func recordFailure(_ failure: ImportFailure) throws {
         try failures.record(path: failure.path, reason: failure.reason, failedAt: batchTimes.value(for: failure.failedAt))

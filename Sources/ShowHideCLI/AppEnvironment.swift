@@ -88,6 +88,10 @@ public struct AppEnvironment: Sendable {
         AnalysisService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader, hasher: hasher, catalogue: catalogue, clock: clock)
     }
 
+    func removalService(catalogue: any PhotoCatalogue) -> RemovalService {
+        RemovalService(fileSystem: fileSystem, catalogue: catalogue)
+    }
+
     func importService(catalogue: any PhotoCatalogue) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
                       hasher: hasher, catalogue: catalogue, clock: clock)

@@ -69,8 +69,15 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         return allPhotos
     }
 
+    /// With its variants, as `SQLiteCatalogue.photo(id:)` gives it.
     public func photo(id: PhotoID) throws -> CataloguedPhoto? {
-        lock.withLock { state.photos[id] }
+        lock.withLock {
+            state.photos[id].map { photo in
+                var photo = photo
+                photo.variants = variantRows.filter { $0.photoID == id }
+                return photo
+            }
+        }
     }
 
     /// Photos a test marks as analysed by earlier rules (setting their colours clears the mark).
@@ -171,6 +178,12 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
             } else {
                 catalogue.state.photos[photo.id] = nil
             }
+        }
+
+        func removePhoto(_ id: PhotoID) throws {
+            for path in catalogue.state.photos[id]?.duplicatePaths ?? [] { catalogue.duplicateStamps[path] = nil }
+            catalogue.state.photos[id] = nil
+            catalogue.variantRows.removeAll { $0.photoID == id }
         }
 
         func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws {

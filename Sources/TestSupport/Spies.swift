@@ -100,8 +100,19 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    public struct Undeletable: Error, LocalizedError {
+        public let path: String
+        public var errorDescription: String? { "permission denied" }
+    }
+
+    /// Paths whose removal fails, as a file on a read-only mount's would.
+    public var undeletable: Set<String> = []
+
     public func remove(_ path: String) throws {
-        lock.withLock { files[path] = nil }
+        try lock.withLock {
+            if undeletable.contains(path) { throw Undeletable(path: path) }
+            files[path] = nil
+        }
     }
 
     /// The paths written, in order.

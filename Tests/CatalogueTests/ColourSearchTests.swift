@@ -98,6 +98,28 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [never])
     }
 
+    func testRemovingAPhotoTakesEverythingThatHangsOnItAndNothingElse() throws {
+        let red = try add("red", [entry("#808080", 0.9), entry("#D01020", 0.1)], accent: accent("#D01020", coverage: 0.1), camera: "Canon")
+        let kept = try add("kept", [entry("#808080", 0.9), entry("#D01020", 0.1)], accent: accent("#D01020", coverage: 0.1))
+        try catalogue.write { try $0.addDuplicatePath("/copy.jpg", of: red, stamp: stamp, notedAt: day) }
+        try catalogue.recordVariant(Variant(photoID: red, kind: "show", parameters: "{}", path: "/v/show.jpg", fileSize: 1,
+                                            pixelSize: PixelSize(width: 1, height: 1), sha256: "", createdAt: day))
+
+        try catalogue.write { try $0.removePhoto(red) }
+
+        XCTAssertNil(try catalogue.photo(id: red))
+        XCTAssertEqual(try catalogue.allVariants(), [])
+        XCTAssertNil(try catalogue.knownStamps()["/copy.jpg"], "its duplicate path is forgotten")
+        XCTAssertEqual(try catalogue.search(ColourSearch(target: .name(.red))).map(\.photo.id), [kept])
+        XCTAssertEqual(try catalogue.search(ColourSearch(target: .name(.red), accentOnly: true)).map(\.photo.id), [kept])
+        let leftovers = try catalogue.writer.read { db in
+            try ["exif", "photo_colour", "palette_entry", "accent_candidate", "colour_name_weight", "palette_cell", "accent_cell"]
+                .map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0) WHERE photo_id = ?", arguments: [red]) ?? -1 }
+        }
+        XCTAssertEqual(leftovers, [0, 0, 0, 0, 0, 0, 0], "EXIF, colours and the colour grid go with it")
+        XCTAssertNotNil(try catalogue.photo(id: kept)?.facts.colours?.accent)
+    }
+
     func testAccentCandidatesAndHueFamiliesRoundTrip() throws {
         let red = Lab(RGBA(red: 210, green: 20, blue: 30)), green = Lab(RGBA(red: 60, green: 140, blue: 60))
         let candidates = [

@@ -32,6 +32,29 @@ final class GalleryBinaryTests: XCTestCase {
         try JSONSerialization.jsonObject(with: Data(text.utf8))
     }
 
+    func testAPhotoWhoseFileWasDeletedIsRemovedAndTheCheckThenPasses() throws {
+        XCTAssertEqual(try binary.run(["gallery", "import", photos.path, "--library", library]).status, 1, "cut.jpg fails")
+        let processed = try binary.run(["gallery", "process", "--all", "--hue", "30", "--library", library])
+        XCTAssertEqual(processed.status, 0, processed.errors)
+        try FileManager.default.removeItem(at: photos.appendingPathComponent("trip/camera.jpg"))
+        let variantsBefore = try FileManager.default.subpathsOfDirectory(atPath: library + "/variants").filter { $0.hasSuffix(".jpg") }
+        XCTAssertEqual(variantsBefore.count, 2, "the camera photo's show and hide")
+
+        let check = try binary.run(["gallery", "check", "--library", library])
+        XCTAssertEqual(check.status, 1, "a photo's file is missing")
+        let removed = try binary.run(["gallery", "remove", "--missing", "--library", library])
+        XCTAssertEqual(removed.status, 0, removed.errors)
+        XCTAssertEqual(removed.output.split(separator: "\n").last, "removed 1 photo and 2 variant files")
+        XCTAssertTrue(removed.output.contains("camera.jpg"), removed.output)
+
+        let again = try binary.run(["gallery", "check", "--library", library])
+        XCTAssertEqual(again.status, 0, again.output + again.errors)
+        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: library + "/variants").filter { $0.hasSuffix(".jpg") }, [])
+        let list = try XCTUnwrap(try json(try binary.run(["gallery", "list", "--library", library, "--json"]).output) as? [[String: Any]])
+        XCTAssertEqual(list.map { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }, ["tiny.png"])
+        XCTAssertEqual(try binary.run(["gallery", "remove", "9", "--library", library]).status, 2, "an unknown id")
+    }
+
     func testImportReimportListShowAndFailures() throws {
         let first = try binary.run(["gallery", "import", photos.path, "--library", library, "--json"])
         XCTAssertEqual(first.status, 1, "one file failed")

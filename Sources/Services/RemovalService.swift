@@ -1,0 +1,84 @@
+import Catalogue
+import Foundation
+
+/// What removing photos did.
+public struct RemovalSummary: Sendable {
+    /// Photos the catalogue no longer holds, with the path each had.
+    public var removed: [(id: PhotoID, path: String)] = []
+    /// Photos whose file was gone but a duplicate of it is not: each now lives at that duplicate.
+    public var moved: [(id: PhotoID, path: String)] = []
+    /// Duplicate paths forgotten because their files are gone (their photo stays).
+    public var forgottenDuplicates: [String] = []
+    /// Variant files deleted with their photos.
+    public var variantFilesDeleted = 0
+    /// Variant files that could not be deleted (the rows are gone; `gallery check --repair` removes
+    /// such stray files later), with the reason.
+    public var variantFilesLeft: [(path: String, reason: String)] = []
+
+    public init() {}
+}
+
+/// Forgets photos: the ones named, or those whose files are gone. The rows (EXIF, colours,
+/// duplicates, variant records) go in one transaction; the variant files are deleted after it
+/// commits, so an interruption never leaves a row pointing at a deleted file. The originals are
+/// never touched.
+public struct RemovalService: Sendable {
+    private let fileSystem: any FileSystem
+    private let catalogue: any PhotoCatalogue
+
+    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue) {
+        self.fileSystem = fileSystem
+        self.catalogue = catalogue
+    }
+
+    /// Removes these photos (as `catalogue.photo(id:)` returns them, with their variants).
+    public func remove(_ photos: [CataloguedPhoto]) throws -> RemovalSummary {
+        try catalogue.write { writer in
+            for photo in photos { try writer.removePhoto(photo.id) }
+        }
+        var summary = RemovalSummary()
+        summary.removed = photos.map { ($0.id, $0.path) }
+        deleteVariantFiles(of: photos, into: &summary)
+        return summary
+    }
+
+    /// Forgets every path whose file is gone: a photo whose file is gone moves to a duplicate that
+    /// still exists, and is removed when none does; a gone duplicate path is forgotten.
+    public func removeMissing() throws -> RemovalSummary {
+        let photos = try catalogue.photos(matching: PhotoQuery(sort: .imported)).compactMap { try catalogue.photo(id: $0.id) }
+        var summary = RemovalSummary()
+        var gone: [CataloguedPhoto] = []
+        var moved: [PhotoID] = []
+        try catalogue.write { writer in
+            for photo in photos {
+                let goneDuplicates = photo.duplicatePaths.filter { !fileSystem.exists($0) }
+                for path in goneDuplicates { try writer.detachPath(path) }
+                summary.forgottenDuplicates += goneDuplicates
+                guard !fileSystem.exists(photo.path) else { continue }
+                if photo.duplicatePaths.contains(where: fileSystem.exists) {
+                    // The photo's content is still on disk at a duplicate: it moves there.
+                    try writer.detachPath(photo.path)
+                    moved.append(photo.id)
+                } else {
+                    try writer.removePhoto(photo.id)
+                    summary.removed.append((photo.id, photo.path))
+                    gone.append(photo)
+                }
+            }
+        }
+        summary.moved = try moved.compactMap { id in try catalogue.photo(id: id).map { (id, $0.path) } }
+        deleteVariantFiles(of: gone, into: &summary)
+        return summary
+    }
+
+    private func deleteVariantFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
+        for variant in photos.flatMap(\.variants) where fileSystem.exists(variant.path) {
+            do {
+                try fileSystem.remove(variant.path)
+                summary.variantFilesDeleted += 1
+            } catch {
+                summary.variantFilesLeft.append((variant.path, PhotoInspector.describe(error)))
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Catalogue
+import Foundation
+import Services
+
+/// `showhide gallery remove (ID... | --missing)`
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Forget photos: the ones named, or those whose files are gone (--missing).",
+        discussion: """
+        The catalogue's rows go (EXIF, colours, duplicates, variant records) in one transaction, then the \
+        photos' variant files. The photo files themselves are never touched. With --missing, a photo whose \
+        file is gone but which has a duplicate on disk moves to that duplicate instead, and duplicate paths \
+        whose files are gone are forgotten. Exit status 2 for an unknown id.
+        """
+    )
+
+    @Argument(help: "Ids of the photos to forget (as `gallery list` shows them).")
+    var ids: [Int64] = []
+
+    @Flag(name: .long, help: "Forget every photo and duplicate path whose file is gone.")
+    var missing = false
+
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if ids.isEmpty && !missing { throw ValidationError("Name the photos to remove, or use --missing.") }
+        if !ids.isEmpty && missing { throw ValidationError("Give ids or --missing, not both.") }
+    }
+
+    func run() async throws {
+        try run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        let service = environment.removalService(catalogue: catalogue)
+        let summary = missing
+            ? try service.removeMissing()
+            : try service.remove(try ids.map { try environment.photo(id: $0, in: catalogue) })
+        try RemovePresenter(console: environment.console).present(summary, asJSON: json)
+    }
+}
+
+/// What removing did: each photo removed or moved, then one summary line; or JSON.
+struct RemovePresenter {
+    let console: Console
+
+    struct SummaryJSON: Encodable {
+        var removed: [PhotoPathJSON]
+        var moved: [PhotoPathJSON]
+        var forgottenDuplicates: [String]
+        var variantFilesDeleted: Int
+        var variantFilesLeft: [FailureJSON]
+    }
+
+    struct PhotoPathJSON: Encodable {
+        var id: Int64
+        var path: String
+    }
+
+    func present(_ summary: RemovalSummary, asJSON: Bool) throws {
+        if asJSON {
+            console.print(try JSONOutput.encode(SummaryJSON(
+                removed: summary.removed.map { PhotoPathJSON(id: $0.id, path: $0.path) },
+                moved: summary.moved.map { PhotoPathJSON(id: $0.id, path: $0.path) },
+                forgottenDuplicates: summary.forgottenDuplicates,
+                variantFilesDeleted: summary.variantFilesDeleted,
+                variantFilesLeft: summary.variantFilesLeft.map { FailureJSON(path: $0.path, reason: $0.reason) })))
+            return
+        }
+        for photo in summary.removed { console.print("removed photo \(photo.id): \(photo.path)") }
+        for photo in summary.moved { console.print("photo \(photo.id) now at its duplicate \(photo.path) (its file was gone)") }
+        for path in summary.forgottenDuplicates { console.print("forgot duplicate path \(path) (its file was gone)") }
+        for left in summary.variantFilesLeft {
+            console.warn("could not delete variant file \(left.path): \(left.reason) (`gallery check --repair` removes it later)")
+        }
+        console.print("removed \(Self.count(summary.removed.count, "photo")) and \(Self.count(summary.variantFilesDeleted, "variant file"))")
+    }
+
+    /// "1 photo", "2 photos".
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,85 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+import TestSupport
+import XCTest
+
+final class RemovalServiceTests: XCTestCase {
+    let files = FakeFileSystem()
+    let catalogue = FakeCatalogue()
+
+    /// Imports fake photos, then records a show variant of each, with its file.
+    func importLibrary(_ paths: [String]) async throws -> [String: CataloguedPhoto] {
+        for path in paths { files[path] = FakePhoto.data(width: 8, height: 6, seed: path, colour: "#D01020") }
+        _ = try await ImportService(fileSystem: files, decoder: FakePhotoCodec(), exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                    catalogue: catalogue, clock: FakeClock()).importPhotos(from: ["/photos"])
+        for photo in catalogue.allPhotos {
+            let path = "/library/variants/\(photo.id)-show.jpg"
+            files[path] = Data([1])
+            try catalogue.recordVariant(Variant(photoID: photo.id, kind: "show", parameters: "{}", path: path, fileSize: 1,
+                                                pixelSize: PixelSize(width: 8, height: 6), sha256: "", createdAt: Date()))
+        }
+        return Dictionary(uniqueKeysWithValues: try catalogue.allPhotos.map { ($0.path, try XCTUnwrap(try catalogue.photo(id: $0.id))) })
+    }
+
+    func testRemovingNamedPhotosForgetsThemAndDeletesTheirVariantFilesNotTheirOriginals() async throws {
+        let photos = try await importLibrary(["/photos/a.jpg", "/photos/b.jpg"])
+        let a = try XCTUnwrap(photos["/photos/a.jpg"]), b = try XCTUnwrap(photos["/photos/b.jpg"])
+
+        let summary = try RemovalService(fileSystem: files, catalogue: catalogue).remove([a])
+
+        XCTAssertEqual(summary.removed.map(\.id), [a.id])
+        XCTAssertEqual(summary.removed.map(\.path), ["/photos/a.jpg"])
+        XCTAssertEqual(summary.variantFilesDeleted, 1)
+        XCTAssertEqual(catalogue.allPhotos.map(\.id), [b.id])
+        XCTAssertEqual(catalogue.variants.map(\.photoID), [b.id])
+        XCTAssertNil(files["/library/variants/\(a.id)-show.jpg"])
+        XCTAssertNotNil(files["/library/variants/\(b.id)-show.jpg"])
+        XCTAssertNotNil(files["/photos/a.jpg"], "the original is never touched")
+    }
+
+    func testMissingPhotosAreRemovedMovedToALivingDuplicateOrLoseTheirGoneDuplicates() async throws {
+        // c.jpg and c-copy.jpg hold the same content: one photo with a duplicate path.
+        files["/photos/c-copy.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "/photos/c.jpg", colour: "#D01020")
+        files["/photos/d-copy.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "/photos/d.jpg", colour: "#D01020")
+        let photos = try await importLibrary(["/photos/a.jpg", "/photos/b.jpg", "/photos/c.jpg", "/photos/d.jpg"])
+        let a = try XCTUnwrap(photos["/photos/a.jpg"]), b = try XCTUnwrap(photos["/photos/b.jpg"])
+        let c = try XCTUnwrap(photos["/photos/c-copy.jpg"] ?? photos["/photos/c.jpg"])
+        let d = try XCTUnwrap(photos["/photos/d-copy.jpg"] ?? photos["/photos/d.jpg"])
+        XCTAssertEqual(c.duplicatePaths.count, 1)
+        files["/photos/a.jpg"] = nil                       // gone: removed
+        files[c.path] = nil                                // gone, its duplicate is not: moves there
+        let living = c.duplicatePaths[0]
+        files[d.duplicatePaths[0]] = nil                   // a gone duplicate: forgotten, the photo stays
+
+        let summary = try RemovalService(fileSystem: files, catalogue: catalogue).removeMissing()
+
+        XCTAssertEqual(summary.removed.map(\.id), [a.id])
+        XCTAssertEqual(summary.moved.map(\.id), [c.id])
+        XCTAssertEqual(summary.moved.map(\.path), [living])
+        XCTAssertEqual(summary.forgottenDuplicates, [d.duplicatePaths[0]])
+        XCTAssertEqual(summary.variantFilesDeleted, 1)
+        XCTAssertEqual(Set(catalogue.allPhotos.map(\.id)), [b.id, c.id, d.id])
+        XCTAssertEqual(try catalogue.photo(id: c.id)?.path, living)
+        XCTAssertEqual(try catalogue.photo(id: d.id)?.duplicatePaths, [])
+        XCTAssertNotNil(files["/library/variants/\(c.id)-show.jpg"], "a moved photo keeps its variants")
+
+        let again = try RemovalService(fileSystem: files, catalogue: catalogue).removeMissing()
+        XCTAssertTrue(again.removed.isEmpty && again.moved.isEmpty && again.forgottenDuplicates.isEmpty)
+    }
+
+    func testAVariantFileThatCannotBeDeletedIsReportedAndTheRowsAreStillGone() async throws {
+        let photos = try await importLibrary(["/photos/a.jpg"])
+        let a = try XCTUnwrap(photos["/photos/a.jpg"])
+        files.undeletable = ["/library/variants/\(a.id)-show.jpg"]
+
+        let summary = try RemovalService(fileSystem: files, catalogue: catalogue).remove([a])
+
+        XCTAssertEqual(summary.variantFilesDeleted, 0)
+        XCTAssertEqual(summary.variantFilesLeft.map(\.path), ["/library/variants/\(a.id)-show.jpg"])
+        XCTAssertEqual(summary.variantFilesLeft.first?.reason, "permission denied")
+        XCTAssertEqual(catalogue.allPhotos.count, 0)
+    }
+}
