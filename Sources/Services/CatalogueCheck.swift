@@ -19,6 +19,8 @@ public struct CheckReport: Sendable {
     /// With repair: what was removed (variant rows without files, stray files).
     public var removedVariantRows = 0
     public var removedStrayFiles = 0
+    /// With repair and forgetting: photos forgotten, or moved to a living duplicate, because their files were gone.
+    public var forgotten = RemovalSummary()
 
     public init() {}
 
@@ -44,9 +46,14 @@ public struct CatalogueCheck: Sendable {
         variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
     }
 
-    public func run(repair: Bool) throws -> CheckReport {
+    /// With `forgetMissing` (and `repair`), photos whose files are gone are forgotten first, as
+    /// `gallery remove --missing` does, and the check reports what is left.
+    public func run(repair: Bool, forgetMissing: Bool = false) throws -> CheckReport {
         var report = CheckReport()
         report.integrity = try catalogue.integrityCheck()
+        if repair && forgetMissing {
+            report.forgotten = try RemovalService(fileSystem: fileSystem, catalogue: catalogue).removeMissing()
+        }
         let photos = try catalogue.photos(matching: PhotoQuery(sort: .imported))
         report.photos = photos.count
         for photo in photos {

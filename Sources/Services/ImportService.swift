@@ -110,6 +110,13 @@ public struct ImportService: Sendable {
         let pending = walk.files.filter { known[$0.path] != $0.stamp }
         summary.unchanged = walk.files.count - pending.count
 
+        // Failures recorded under these folders whose files are gone since: nothing is left to fail.
+        let roots = roots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        let stale = try catalogue.failures().map(\.path).filter { path in
+            roots.contains { path.hasPrefix($0) || path + "/" == $0 } && !fileSystem.exists(path)
+        }
+        if !stale.isEmpty { try catalogue.write { writer in try stale.forEach(writer.clearFailure) } }
+
         if !walk.problems.isEmpty {
             let failures = walk.problems.map { ImportFailure(path: $0.path, reason: $0.reason, failedAt: start) }
             try catalogue.write { writer in try failures.forEach(writer.recordFailure) }

@@ -11,17 +11,25 @@ struct CheckCommand: AsyncParsableCommand {
         discussion: """
         Changes nothing unless --repair is given; a repair removes only variant rows whose files are gone and \
         files under the library's variants folder that no row records. Missing and changed photos are reported, \
-        never removed (import the folder again to analyse changed files). Exit status 1 when something is left wrong.
+        not removed (import the folder again to analyse changed files), unless --forget-missing is given too. \
+        Exit status 1 when something is left wrong.
         """
     )
 
     @Flag(name: .long, help: "Remove variant rows without files and stray variant files.")
     var repair = false
 
+    @Flag(name: .long, help: "With --repair: forget the photos whose files are gone (as `gallery remove --missing`).")
+    var forgetMissing = false
+
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
     @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if forgetMissing && !repair { throw ValidationError("--forget-missing is a repair: give --repair too.") }
+    }
 
     func run() async throws {
         try run(in: .live())
@@ -30,7 +38,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
         let report = try CatalogueCheck(fileSystem: environment.fileSystem, catalogue: catalogue,
-                                        libraryDirectory: library.directory(in: environment)).run(repair: repair)
+                                        libraryDirectory: library.directory(in: environment)).run(repair: repair, forgetMissing: forgetMissing)
         try CheckPresenter(console: environment.console).present(report, asJSON: json)
         if !report.isClean { throw ExitStatus.someFilesFailed }
     }
@@ -49,6 +57,8 @@ struct CheckPresenter {
         var strayVariantFiles: [String]
         var removedVariantRows: Int
         var removedStrayFiles: Int
+        var forgottenPhotos: [PhotoJSON]
+        var movedPhotos: [PhotoJSON]
         var clean: Bool
 
         struct PhotoJSON: Encodable {
@@ -64,10 +74,16 @@ struct CheckPresenter {
                 missingPhotos: report.missingPhotos.map { .init(id: $0.id, path: $0.path) },
                 changedPhotos: report.changedPhotos.map { .init(id: $0.id, path: $0.path) },
                 variantsWithoutFiles: report.variantsWithoutFiles.map(\.path), strayVariantFiles: report.strayVariantFiles,
-                removedVariantRows: report.removedVariantRows, removedStrayFiles: report.removedStrayFiles, clean: report.isClean)))
+                removedVariantRows: report.removedVariantRows, removedStrayFiles: report.removedStrayFiles,
+                forgottenPhotos: report.forgotten.removed.map { .init(id: $0.id, path: $0.path) },
+                movedPhotos: report.forgotten.moved.map { .init(id: $0.id, path: $0.path) }, clean: report.isClean)))
             return
         }
         console.print("integrity: \(report.integrity)")
+        for photo in report.forgotten.removed { console.print("repaired: forgot photo \(photo.id) \(photo.path) (its file was gone)") }
+        for photo in report.forgotten.moved {
+            console.print("repaired: photo \(photo.id) now at its duplicate \(photo.path) (its file was gone)")
+        }
         console.print("photos: \(report.photos), missing files \(report.missingPhotos.count), changed since import \(report.changedPhotos.count)")
         for photo in report.missingPhotos { console.print("  missing: photo \(photo.id) \(photo.path)") }
         for photo in report.changedPhotos { console.print("  changed: photo \(photo.id) \(photo.path) (import it again)") }

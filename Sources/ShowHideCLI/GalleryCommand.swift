@@ -146,17 +146,31 @@ struct ShowCommand: AsyncParsableCommand {
     }
 }
 
-/// `showhide gallery failures`
+/// `showhide gallery failures [--clear [PATH...]]`
 struct FailuresCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "failures",
-        abstract: "List the files and folders that could not be imported, with the reasons."
+        abstract: "List the files and folders that could not be imported, with the reasons.",
+        discussion: """
+        A failure leaves the list when its file is imported, or is gone by the next import of its folder; \
+        --clear forgets them all now, or those of the paths given.
+        """
     )
+
+    @Flag(name: .long, help: "Forget the failures (all, or those of the paths given), then list what is left.")
+    var clear = false
+
+    @Argument(help: "With --clear: the files or folders whose failures to forget.")
+    var paths: [String] = []
 
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
     @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if !paths.isEmpty && !clear { throw ValidationError("Paths name failures to forget: give --clear too.") }
+    }
 
     func run() async throws {
         try run(in: .live())
@@ -164,6 +178,14 @@ struct FailuresCommand: AsyncParsableCommand {
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
+        if clear {
+            let named = paths.map(environment.absolutePath)
+            let cleared = try catalogue.failures().map(\.path).filter { path in
+                named.isEmpty || named.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            }
+            try catalogue.write { writer in try cleared.forEach(writer.clearFailure) }
+            if !json { environment.console.warn("cleared \(cleared.count) failure\(cleared.count == 1 ? "" : "s")") }
+        }
         try FailurePresenter(console: environment.console).present(try catalogue.failures(), asJSON: json)
     }
 }

@@ -16,6 +16,23 @@ final class ImportServiceTests: XCTestCase {
                       catalogue: catalogue, clock: clock)
     }
 
+    func testFailuresOfFilesGoneSinceLeaveTheListWhenTheirFolderIsImportedAgain() async throws {
+        files["/lib/bad.jpg"] = FakePhoto.broken(reason: "corrupt")
+        files["/lib/sub/worse.jpg"] = FakePhoto.broken(reason: "corrupt")
+        files["/elsewhere/bad.jpg"] = FakePhoto.broken(reason: "corrupt")
+        _ = try await importLibrary()
+        _ = try await service().importPhotos(from: ["/elsewhere"])
+        XCTAssertEqual(try catalogue.failures().map(\.path), ["/elsewhere/bad.jpg", "/lib/bad.jpg", "/lib/sub/worse.jpg"])
+        files["/lib/sub/worse.jpg"] = nil
+        files["/elsewhere/bad.jpg"] = nil
+
+        let again = try await importLibrary()
+
+        XCTAssertEqual(again.failures.map(\.path), ["/lib/bad.jpg"], "a file still there fails again")
+        XCTAssertEqual(try catalogue.failures().map(\.path), ["/elsewhere/bad.jpg", "/lib/bad.jpg"],
+                       "a gone file's failure leaves; folders not imported keep theirs")
+    }
+
     func importLibrary(jobs: Int = 2, batchSize: Int = 256, largestFirstWindow: Int = 256,
                        progress: any ImportProgress = SilentProgress()) async throws -> ImportSummary {
         try await service().importPhotos(

@@ -53,4 +53,22 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertNil(files["/library/variants/zz/leftover.jpg"])
         XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).count, 2)
     }
+
+    func testForgettingMissingPhotosIsARepairThatLeavesACleanCatalogue() throws {
+        XCTAssertThrowsError(try CheckCommand.parse(["--forget-missing"])) { error in
+            XCTAssertEqual(CheckCommand.message(for: error), "--forget-missing is a repair: give --repair too.")
+        }
+        try files.remove("/lib/blue.jpg")
+        let blueVariants = try XCTUnwrap(try catalogue.photo(id: 1)?.variants.map(\.path))
+        XCTAssertEqual(blueVariants.count, 2)
+        XCTAssertTrue(blueVariants.allSatisfy { files[$0] != nil })
+
+        try CheckCommand.parse(["--repair", "--forget-missing"]).run(in: environment())
+
+        XCTAssertEqual(spy.output.lines, ["integrity: ok", "repaired: forgot photo 1 /lib/blue.jpg (its file was gone)",
+                                          "photos: 1, missing files 0, changed since import 0",
+                                          "variants: 0 without a file, 0 stray files"])
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).map(\.path), ["/lib/red.jpg"])
+        XCTAssertTrue(blueVariants.allSatisfy { files[$0] == nil }, "its variant files went with it")
+    }
 }

@@ -244,6 +244,42 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(json, [["path": "/lib/bad.jpg", "reason": "corrupt JPEG data: bad Huffman code", "failedAt": "2023-11-14T22:13:20Z"]])
     }
 
+    /// Imports folders one of whose files fails (exit status 1).
+    func importFailing(_ paths: [String]) async throws {
+        do {
+            try await ImportCommand.parse(paths).run(in: environment())
+            XCTFail("a file fails")
+        } catch let status as ExitCode {
+            XCTAssertEqual(status, ExitStatus.someFilesFailed)
+        }
+    }
+
+    func testFailuresCanBeClearedAllOrByPathAndGoneFilesLeaveOnTheNextImport() async throws {
+        try await importFixtures()
+        files["/other/bad.jpg"] = FakePhoto.broken(reason: "not a JPEG")
+        try await importFailing(["/other"])
+        XCTAssertThrowsError(try FailuresCommand.parse(["/lib"])) { error in
+            XCTAssertEqual(FailuresCommand.message(for: error), "Paths name failures to forget: give --clear too.")
+        }
+        spy.output.clear()
+        spy.errors.clear()
+
+        try FailuresCommand.parse(["--clear", "/other"]).run(in: environment())
+        XCTAssertEqual(spy.errors.lines, ["cleared 1 failure"])
+        XCTAssertEqual(try catalogue.failures().map(\.path), ["/lib/bad.jpg"])
+
+        // The broken file is deleted: the next import of its folder forgets its failure.
+        files["/lib/bad.jpg"] = nil
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        XCTAssertEqual(try catalogue.failures().map(\.path), [])
+
+        files["/other/bad.jpg"] = FakePhoto.broken(reason: "not a JPEG")
+        try await importFailing(["/other"])
+        spy.errors.clear()
+        try FailuresCommand.parse(["--clear"]).run(in: environment())
+        XCTAssertEqual(spy.errors.lines, ["cleared 1 failure", "No import failures."])
+    }
+
     func testNoFailuresSaysSo() throws {
         try FailuresCommand.parse([]).run(in: environment())
         XCTAssertEqual(spy.errors.lines, ["No import failures."])
