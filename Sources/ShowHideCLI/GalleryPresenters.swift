@@ -241,7 +241,7 @@ struct PhotoPresenter {
             }
             rows += colours.palette.map { ("palette", colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight)) }
         }
-        rows += photo.variants.map { ("variant", "\($0.kind) \($0.pixelSize) \($0.path)") }
+        rows += photo.variants.map { ("variant", "\($0.kind) \($0.pixelSize), \(Self.parameters(of: $0)): \($0.path)") }
         let present = rows.compactMap { label, value in value.map { (label, $0) } }
         let width = present.map(\.0.count).max() ?? 0
         for (label, value) in present {
@@ -253,6 +253,19 @@ struct PhotoPresenter {
                 console.print("  \(key): \(tags[key]!)")
             }
         }
+    }
+
+    /// The parameters a variant was made with, as a person reads them: "object mode, hue 34.5°,
+    /// tolerance 12°, feather 10°, chroma from 12, quality 90".
+    static func parameters(of variant: Variant) -> String {
+        let values = VariantSpec.parameterValues(ofKey: variant.parameters)
+        func degrees(_ name: String, _ label: String) -> String? { values[name].map { "\(label) \(number($0))°" } }
+        let parts: [String?] = [
+            variant.parameters.contains(#""method":"object""#) ? "object mode" : "hue mode",
+            degrees("hue", "hue"), degrees("tolerance", "tolerance"), degrees("feather", "feather"),
+            values["minimumChroma"].map { "chroma from \(number($0))" }, values["quality"].map { "quality \(number($0))" },
+        ]
+        return parts.compactMap { $0 }.joined(separator: ", ")
     }
 
     /// "1/250 s" for short exposures, "2.5 s" for long ones.
