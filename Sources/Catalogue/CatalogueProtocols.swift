@@ -22,6 +22,8 @@ public protocol CatalogueWriting {
     /// Forgets a photo: its row and everything that hangs on it (EXIF, colours, duplicate paths,
     /// variant records; not the variant files).
     func removePhoto(_ id: PhotoID) throws
+    /// Forgets the variant recorded at `path` (not its file).
+    func removeVariant(atPath path: String) throws
     /// Replaces the photo's colour analysis (palette, dominant, accent, name weights).
     func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws
     func recordFailure(_ failure: ImportFailure) throws

@@ -130,7 +130,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     }
 
     public func removeVariant(atPath path: String) throws {
-        try writer.write { try $0.execute(sql: "DELETE FROM variant WHERE path = ?", arguments: [path]) }
+        try write { try $0.removeVariant(atPath: path) }
     }
 
     public func search(_ search: ColourSearch) throws -> [ColourMatch] {
@@ -196,6 +196,9 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
     }
     func updateStamp(ofPath path: String, to stamp: FileStamp) throws { try photos.updateStamp(ofPath: path, to: stamp) }
     func detachPath(_ path: String) throws { try photos.detach(path) }
+    func removeVariant(atPath path: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM variant WHERE path = ?").execute(arguments: [path])
+    }
     func removePhoto(_ id: PhotoID) throws {
         // The foreign keys cascade to EXIF, colours, duplicates and variants; triggers clear the colour grid.
         try db.cachedStatement(sql: "DELETE FROM photo WHERE id = ?").execute(arguments: [id])

@@ -92,6 +92,10 @@ public struct AppEnvironment: Sendable {
         RemovalService(fileSystem: fileSystem, catalogue: catalogue)
     }
 
+    func variantPruning(catalogue: any PhotoCatalogue) -> VariantPruning {
+        VariantPruning(fileSystem: fileSystem, catalogue: catalogue)
+    }
+
     func importService(catalogue: any PhotoCatalogue) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
                       hasher: hasher, catalogue: catalogue, clock: clock)

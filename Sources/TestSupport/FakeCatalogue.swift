@@ -180,6 +180,10 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
             }
         }
 
+        func removeVariant(atPath path: String) throws {
+            catalogue.variantRows.removeAll { $0.path == path }
+        }
+
         func removePhoto(_ id: PhotoID) throws {
             for path in catalogue.state.photos[id]?.duplicatePaths ?? [] { catalogue.duplicateStamps[path] = nil }
             catalogue.state.photos[id] = nil

@@ -55,6 +55,28 @@ final class GalleryBinaryTests: XCTestCase {
         XCTAssertEqual(try binary.run(["gallery", "remove", "9", "--library", library]).status, 2, "an unknown id")
     }
 
+    func testVariantsOfEveryParameterSetAreListedAndPrunedToTheNewest() throws {
+        XCTAssertEqual(try binary.run(["gallery", "import", photos.path, "--library", library]).status, 1, "cut.jpg fails")
+        for hue in ["30", "200"] {
+            let made = try binary.run(["gallery", "process", "--all", "--hue", hue, "--library", library])
+            XCTAssertEqual(made.status, 0, made.errors)
+        }
+        func variantFiles() throws -> [String] {
+            try FileManager.default.subpathsOfDirectory(atPath: library + "/variants").filter { $0.contains(".") }
+        }
+        XCTAssertEqual(try variantFiles().count, 8, "two photos, show and hide, two hues")
+        let listed = try XCTUnwrap(try json(try binary.run(["gallery", "variants", "--json", "--library", library]).output) as? [[String: Any]])
+        XCTAssertEqual(listed.count, 8)
+
+        let pruned = try binary.run(["gallery", "variants", "--prune", "--library", library])
+        XCTAssertEqual(pruned.status, 0, pruned.errors)
+        XCTAssertEqual(pruned.output.split(separator: "\n").last, "removed 4 variants; each photo keeps its newest parameter set")
+        XCTAssertEqual(try variantFiles().count, 4)
+        let kept = try XCTUnwrap(try json(try binary.run(["gallery", "variants", "--json", "--library", library]).output) as? [[String: Any]])
+        XCTAssertEqual(Set(kept.compactMap { ($0["params"] as? [String: Double])?["hue"] }), [200])
+        XCTAssertEqual(try binary.run(["gallery", "check", "--library", library]).status, 0)
+    }
+
     func testImportReimportListShowAndFailures() throws {
         let first = try binary.run(["gallery", "import", photos.path, "--library", library, "--json"])
         XCTAssertEqual(first.status, 1, "one file failed")

@@ -1,0 +1,55 @@
+import Catalogue
+import Foundation
+
+/// What pruning variants did.
+public struct PruneSummary: Sendable {
+    /// The variants forgotten, their files deleted.
+    public var removed: [Variant] = []
+    /// Files that could not be deleted (their rows are gone; `gallery check --repair` removes them later).
+    public var filesLeft: [(path: String, reason: String)] = []
+
+    public init() {}
+}
+
+/// Keeps one parameter set of each photo's variants — the newest, the one made last — and forgets
+/// the others: their rows in one transaction, then their files.
+public struct VariantPruning: Sendable {
+    private let fileSystem: any FileSystem
+    private let catalogue: any PhotoCatalogue
+
+    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue) {
+        self.fileSystem = fileSystem
+        self.catalogue = catalogue
+    }
+
+    /// The variants `prune` would forget among `variants`: per photo, every parameter set but the
+    /// one whose latest variant is the newest (ties: the later key in sort order).
+    public static func superseded(among variants: [Variant]) -> [Variant] {
+        Dictionary(grouping: variants, by: \.photoID).values.flatMap { variants -> [Variant] in
+            let sets = Dictionary(grouping: variants, by: \.parameters)
+            guard let newest = sets.max(by: { first, second in
+                let firstLatest = first.value.map(\.createdAt).max()!, secondLatest = second.value.map(\.createdAt).max()!
+                return firstLatest != secondLatest ? firstLatest < secondLatest : first.key < second.key
+            }) else { return [] }
+            return variants.filter { $0.parameters != newest.key }
+        }.sorted { ($0.photoID, $0.path) < ($1.photoID, $1.path) }
+    }
+
+    /// Prunes the variants of these photos (every photo's when `photos` is nil).
+    public func prune(photos: Set<PhotoID>?) throws -> PruneSummary {
+        let variants = try catalogue.allVariants().filter { photos?.contains($0.photoID) ?? true }
+        var summary = PruneSummary()
+        summary.removed = Self.superseded(among: variants)
+        try catalogue.write { writer in
+            for variant in summary.removed { try writer.removeVariant(atPath: variant.path) }
+        }
+        for variant in summary.removed where fileSystem.exists(variant.path) {
+            do {
+                try fileSystem.remove(variant.path)
+            } catch {
+                summary.filesLeft.append((variant.path, PhotoInspector.describe(error)))
+            }
+        }
+        return summary
+    }
+}

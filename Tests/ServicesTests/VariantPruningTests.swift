@@ -1,0 +1,49 @@
+import Catalogue
+import Foundation
+import Imaging
+import Services
+import TestSupport
+import XCTest
+
+final class VariantPruningTests: XCTestCase {
+    let files = FakeFileSystem()
+    let catalogue = FakeCatalogue()
+
+    func variant(_ photo: PhotoID, _ kind: String, hue: Int, at second: Double) -> Variant {
+        Variant(photoID: photo, kind: kind, parameters: #"{"hue":\#(hue)}"#, path: "/v/\(photo)-\(kind)-\(hue).jpg", fileSize: 1,
+                pixelSize: PixelSize(width: 1, height: 1), sha256: "", createdAt: Date(timeIntervalSince1970: second))
+    }
+
+    func testEachPhotoKeepsTheParameterSetMadeLast() {
+        let old = [variant(1, "show", hue: 10, at: 1), variant(1, "hide", hue: 10, at: 1)]
+        let new = [variant(1, "show", hue: 30, at: 5), variant(1, "hide", hue: 30, at: 5)]
+        let other = [variant(2, "show", hue: 10, at: 9)]
+        XCTAssertEqual(VariantPruning.superseded(among: old + new + other), old.sorted { $0.path < $1.path })
+        // A set remade later (its show again) is the newest, whatever order its rows came in.
+        let remade = variant(1, "show", hue: 10, at: 7)
+        XCTAssertEqual(Set(VariantPruning.superseded(among: new + [remade]).map(\.path)), Set(new.map(\.path)))
+        XCTAssertEqual(VariantPruning.superseded(among: []), [])
+    }
+
+    func testPruningForgetsTheRowsThenDeletesTheFilesOfThePhotosAsked() throws {
+        let all = [variant(1, "show", hue: 10, at: 1), variant(1, "show", hue: 30, at: 5),
+                   variant(2, "show", hue: 10, at: 1), variant(2, "show", hue: 30, at: 5)]
+        for variant in all {
+            try catalogue.recordVariant(variant)
+            files[variant.path] = Data([1])
+        }
+        files.undeletable = ["/v/1-show-10.jpg"]
+
+        let summary = try VariantPruning(fileSystem: files, catalogue: catalogue).prune(photos: [1])
+
+        XCTAssertEqual(summary.removed.map(\.path), ["/v/1-show-10.jpg"])
+        XCTAssertEqual(summary.filesLeft.map(\.path), ["/v/1-show-10.jpg"], "named, and left for check --repair")
+        XCTAssertEqual(Set(catalogue.variants.map(\.path)), ["/v/1-show-30.jpg", "/v/2-show-10.jpg", "/v/2-show-30.jpg"])
+
+        files.undeletable = []
+        let everyone = try VariantPruning(fileSystem: files, catalogue: catalogue).prune(photos: nil)
+        XCTAssertEqual(everyone.removed.map(\.path), ["/v/2-show-10.jpg"])
+        XCTAssertNil(files["/v/2-show-10.jpg"])
+        XCTAssertNotNil(files["/v/2-show-30.jpg"])
+    }
+}
