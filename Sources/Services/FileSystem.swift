@@ -210,3 +210,21 @@ private struct Walker {
         String(cString: strerror(errno))
     }
 }
+
+extension FileSystem {
+    /// Deletes the files of `paths` that exist, after the rows that named them are gone: how many
+    /// were deleted, and each that could not be, with the reason (left for `gallery check --repair`).
+    func removeFiles(_ paths: [String]) -> (removed: Int, left: [(path: String, reason: String)]) {
+        var removed = 0
+        var left: [(path: String, reason: String)] = []
+        for path in paths where exists(path) {
+            do {
+                try remove(path)
+                removed += 1
+            } catch {
+                left.append((path, PhotoInspector.describe(error)))
+            }
+        }
+        return (removed, left)
+    }
+}

@@ -72,13 +72,8 @@ public struct RemovalService: Sendable {
     }
 
     private func deleteVariantFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
-        for variant in photos.flatMap(\.variants) where fileSystem.exists(variant.path) {
-            do {
-                try fileSystem.remove(variant.path)
-                summary.variantFilesDeleted += 1
-            } catch {
-                summary.variantFilesLeft.append((variant.path, PhotoInspector.describe(error)))
-            }
-        }
+        let outcome = fileSystem.removeFiles(photos.flatMap(\.variants).map(\.path))
+        summary.variantFilesDeleted = outcome.removed
+        summary.variantFilesLeft = outcome.left
     }
 }

@@ -43,13 +43,7 @@ public struct VariantPruning: Sendable {
         try catalogue.write { writer in
             for variant in summary.removed { try writer.removeVariant(atPath: variant.path) }
         }
-        for variant in summary.removed where fileSystem.exists(variant.path) {
-            do {
-                try fileSystem.remove(variant.path)
-            } catch {
-                summary.filesLeft.append((variant.path, PhotoInspector.describe(error)))
-            }
-        }
+        summary.filesLeft = fileSystem.removeFiles(summary.removed.map(\.path)).left
         return summary
     }
 }
