@@ -111,9 +111,9 @@ public struct ImportService: Sendable {
         summary.unchanged = walk.files.count - pending.count
 
         // Failures recorded under these folders whose files are gone since: nothing is left to fail.
-        let roots = roots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        let folders = roots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         let stale = try catalogue.failures().map(\.path).filter { path in
-            roots.contains { path.hasPrefix($0) || path + "/" == $0 } && !fileSystem.exists(path)
+            folders.contains { path.hasPrefix($0) || path + "/" == $0 } && !fileSystem.exists(path)
         }
         if !stale.isEmpty { try catalogue.write { writer in try stale.forEach(writer.clearFailure) } }
 

@@ -97,7 +97,7 @@ public struct VariantSpec: Equatable, Sendable {
             .reduce(variantsDirectory) { ($0 as NSString).appendingPathComponent($1) }
     }
 
-    /// The catalogue's record of this variant, made now as `encoded`.
+    /// The catalogue's record of this variant, its file written to `path`.
     public func record(path: String, fileSize: Int64, pixelSize: PixelSize, sha256 fileHash: String, createdAt: Date) -> Variant {
         Variant(photoID: photoID, kind: kind.rawValue, parameters: key, path: path, fileSize: fileSize, pixelSize: pixelSize,
                 sha256: fileHash, createdAt: createdAt)
