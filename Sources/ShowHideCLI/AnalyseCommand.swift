@@ -24,7 +24,7 @@ struct AnalyseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Analyse every photo, not only those analysed by earlier rules.")
     var all = false
 
-    @Option(name: .long, help: "Photos analysed at once (default: the number of cores).")
+    @Option(name: .long, parsing: .unconditional, help: "Photos analysed at once (default: the number of cores).")
     var jobs: Int?
 
     @Flag(name: .long, help: "Print the summary as JSON.")

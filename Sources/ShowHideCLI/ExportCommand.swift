@@ -31,10 +31,10 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --colour: match only each photo's accent colour.")
     var accent = false
 
-    @Option(name: .long, help: "With --colour: the largest CIEDE2000 difference that matches (default 6).")
+    @Option(name: .long, parsing: .unconditional, help: "With --colour: the largest CIEDE2000 difference that matches (default 6).")
     var within: Double = ColourSearch.defaultWithin
 
-    @Option(name: .long, help: "Variants keep this CIELAB hue angle (degrees) instead of each photo's accent (or --colour).")
+    @Option(name: .long, parsing: .unconditional, help: "Variants keep this CIELAB hue angle (degrees) instead of each photo's accent (or --colour).")
     var hue: Double?
 
     @OptionGroup var splash: SplashOptions
@@ -53,10 +53,10 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("File format: same (as the photo), jpeg or png.", valueName: "format"))
     var format = "same"
 
-    @Option(name: .long, help: "JPEG quality of files that are re-encoded and of variants made on the way, 1–100.")
+    @Option(name: .long, parsing: .unconditional, help: "JPEG quality of files that are re-encoded and of variants made on the way, 1–100.")
     var quality = 90
 
-    @Option(name: .long, help: ArgumentHelp("Make photos larger than this smaller: the long side in pixels.", valueName: "px"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Make photos larger than this smaller: the long side in pixels.", valueName: "px"))
     var maxSize: Int?
 
     @Flag(name: .long, help: "Leave out the GPS position from the EXIF of exported JPEGs.")
@@ -76,7 +76,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print what would be written, and write and make nothing.")
     var dryRun = false
 
-    @Option(name: .long, help: "Variants made at once (default: the number of cores).")
+    @Option(name: .long, parsing: .unconditional, help: "Variants made at once (default: the number of cores).")
     var jobs: Int?
 
     @Flag(name: .long, help: "Print the summary as JSON.")
@@ -116,7 +116,9 @@ struct ExportCommand: AsyncParsableCommand {
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
         guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
-        _ = try variantTarget()
+        let target = try variantTarget()
+        // Originals alone may be of any colour; show and hide variants need a hue to keep.
+        if variants?.contains(where: { $0 != .original }) ?? false { try SplashOptions.requireHue(target, typed: colour) }
         do {
             _ = try FileNameTemplate(template)
         } catch {

@@ -29,7 +29,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "Folders or files to import.")
     var paths: [String] = []
 
-    @Option(name: .long, help: "Files examined at once (default: the number of cores).")
+    @Option(name: .long, parsing: .unconditional, help: "Files examined at once (default: the number of cores).")
     var jobs: Int?
 
     @Flag(name: .long, help: "Print the summary as JSON.")
@@ -100,19 +100,22 @@ struct PhotoFilterOptions: ParsableArguments {
     @Option(name: .long, help: "Only photos whose camera make or model contains this text.")
     var camera: String?
 
-    @Option(name: .long, help: "At most this many photos.")
+    @Option(name: .long, parsing: .unconditional, help: "At most this many photos.")
     var limit: Int?
 
     func validate() throws {
         for (name, value) in [("--since", since), ("--until", until)] {
             if let value, !Self.isDay(value) { throw ValidationError("\(name) takes a day as YYYY-MM-DD, not '\(value)'.") }
         }
-        if let limit, limit < 0 { throw ValidationError("--limit cannot be negative.") }
+        if let limit, limit < 1 { throw ValidationError("--limit takes 1 or more, not \(limit).") }
     }
 
-    /// "YYYY-MM-DD" with a real month and day.
+    /// "YYYY-MM-DD" with a real month and a day that month has (no 2008-02-30).
     static func isDay(_ text: String) -> Bool {
-        text.count == 10 && ExifDateTime(exif: text + " 00:00:00") != nil
+        guard text.count == 10, let date = ExifDateTime(exif: text + " 00:00:00") else { return false }
+        let leap = date.year % 4 == 0 && (date.year % 100 != 0 || date.year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][date.month - 1]
+        return date.day <= days
     }
 
     func query(sort: PhotoSort = .taken, defaultLimit: Int? = nil) -> PhotoQuery {

@@ -29,15 +29,15 @@ struct ProcessCommand: AsyncParsableCommand {
         "Keep this colour instead of each photo's accent: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"))
     var colour: String?
 
-    @Option(name: .long, help: "Keep this CIELAB hue angle (degrees) instead of each photo's accent.")
+    @Option(name: .long, parsing: .unconditional, help: "Keep this CIELAB hue angle (degrees) instead of each photo's accent.")
     var hue: Double?
 
     @OptionGroup var splash: SplashOptions
 
-    @Option(name: .long, help: "JPEG quality of JPEG variants, 1–100.")
+    @Option(name: .long, parsing: .unconditional, help: "JPEG quality of JPEG variants, 1–100.")
     var quality = 90
 
-    @Option(name: .long, help: "Photos processed at once (default: the number of cores).")
+    @Option(name: .long, parsing: .unconditional, help: "Photos processed at once (default: the number of cores).")
     var jobs: Int?
 
     @Flag(name: .long, help: "Print the summary as JSON.")
@@ -61,6 +61,7 @@ struct ProcessCommand: AsyncParsableCommand {
         if colour != nil && hue != nil { throw ValidationError("Give --colour or --hue, not both.") }
         if colour != nil && given == nil { throw ValidationError("'\(colour ?? "")' is not a colour: use a name, #RRGGBB or rgb(r,g,b).") }
         _ = try splash.target(given: given)
+        try SplashOptions.requireHue(given, typed: colour)
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }

@@ -11,18 +11,18 @@ struct SplashOptions: ParsableArguments {
         "object: whole objects of the colour (default); hue: every pixel of its hue, wherever it is.", valueName: "mode"))
     var mode: SplashMethod = .object
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Splash each photo's accent candidate of this rank instead of its accent (2 and 3: the runners-up that `gallery show` lists).",
         valueName: "n"))
     var accentRank: Int?
 
-    @Option(name: .long, help: "Hue distance kept fully, in degrees.")
+    @Option(name: .long, parsing: .unconditional, help: "Hue distance kept fully, in degrees.")
     var tolerance: Double = SplashParameters.defaultTolerance
 
-    @Option(name: .long, help: "Hue distance over which the colour fades to grey, in degrees.")
+    @Option(name: .long, parsing: .unconditional, help: "Hue distance over which the colour fades to grey, in degrees.")
     var feather: Double = SplashParameters.defaultFeather
 
-    @Option(name: .long, help: "Chroma (C*) under which a pixel counts as grey.")
+    @Option(name: .long, parsing: .unconditional, help: "Chroma (C*) under which a pixel counts as grey.")
     var minChroma: Double = SplashParameters.defaultMinimumChroma
 
     func validate() throws {
@@ -41,6 +41,15 @@ struct SplashOptions: ParsableArguments {
             return given
         }
         return accentRank.map { .candidate($0) } ?? .accent
+    }
+
+    /// Refuses a colour to keep that has no hue — grey, black, white, or a colour of C* under 10 —
+    /// since a splash keeps a hue, and such a target would keep nothing or noise; `typed` is what the
+    /// user wrote.
+    static func requireHue(_ target: SplashTarget?, typed: String?) throws {
+        guard case let .colour(lab)? = target, lab.lch.c < 10 else { return }
+        throw ValidationError("'\(typed ?? lab.hex)' has no hue to keep (C* \(Int(lab.lch.c.rounded()))): a splash keeps a hue; "
+            + "choose a colour such as red or #1f5aa6.")
     }
 
     func processing(target: SplashTarget, quality: Int = 90, jobs: Int) -> ProcessingOptions {

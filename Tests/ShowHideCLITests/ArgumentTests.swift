@@ -1,0 +1,47 @@
+import ArgumentParser
+@testable import ShowHideCLI
+import XCTest
+
+/// Arguments as users type them: negative numbers reach validation and get a sentence, not
+/// "Missing value"; impossible days and colourless splash targets are refused with the reason.
+final class ArgumentTests: XCTestCase {
+    func message<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) -> String {
+        do {
+            _ = try command.parse(arguments)
+            return "accepted"
+        } catch {
+            return command.message(for: error)
+        }
+    }
+
+    func testNegativeAndZeroNumbersAreValuesThatValidationExplains() {
+        XCTAssertEqual(message(ListCommand.self, ["--limit", "-1"]), "--limit takes 1 or more, not -1.")
+        XCTAssertEqual(message(ListCommand.self, ["--limit", "0"]), "--limit takes 1 or more, not 0.")
+        XCTAssertEqual(message(InspireCommand.self, ["--limit", "-3"]), "--limit takes 1 or more, not -3.")
+        XCTAssertEqual(message(ProcessCommand.self, ["--all", "--tolerance", "-5"]), "--tolerance and --feather take degrees from 0 to 180.")
+        XCTAssertEqual(message(SearchCommand.self, ["--colour", "red", "--within", "-3"]), "--within takes a ΔE00 between 0 and 100.")
+        XCTAssertEqual(message(ProcessCommand.self, ["--all", "--jobs", "-2"]), "--jobs must be at least 1.")
+        XCTAssertEqual(message(ProcessCommand.self, ["--all", "--hue", "-10"]), "accepted", "a hue of −10° is 350°")
+        XCTAssertEqual(message(ListCommand.self, ["--limit", "3"]), "accepted")
+    }
+
+    func testDaysAMonthDoesNotHaveAreRefused() {
+        XCTAssertEqual(message(ListCommand.self, ["--since", "2008-02-30"]), "--since takes a day as YYYY-MM-DD, not '2008-02-30'.")
+        XCTAssertEqual(message(ListCommand.self, ["--until", "2023-04-31"]), "--until takes a day as YYYY-MM-DD, not '2023-04-31'.")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "2023-02-29"]), "--since takes a day as YYYY-MM-DD, not '2023-02-29'.")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "2024-02-29"]), "accepted", "a leap day")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "2000-02-29"]), "accepted", "2000 was a leap year")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "1900-02-29"]), "--since takes a day as YYYY-MM-DD, not '1900-02-29'.")
+    }
+
+    func testAColourWithoutHueIsNoSplashTarget() {
+        for grey in ["grey", "white", "black", "#808080"] {
+            XCTAssertTrue(message(ProcessCommand.self, ["--all", "--colour", grey]).hasPrefix("'\(grey)' has no hue to keep (C* 0)"), grey)
+        }
+        XCTAssertEqual(message(ProcessCommand.self, ["--all", "--colour", "red"]), "accepted")
+        XCTAssertEqual(message(ProcessCommand.self, ["--all", "--colour", "brown"]), "accepted", "brown has a hue")
+        XCTAssertTrue(message(ExportCommand.self, ["--colour", "grey", "--to", "/out"]).contains("has no hue to keep"))
+        XCTAssertEqual(message(ExportCommand.self, ["--colour", "grey", "--to", "/out", "--variant", "original"]), "accepted",
+                       "the originals of grey photos are a fine export")
+    }
+}
