@@ -94,9 +94,7 @@ struct AnalysePresenter {
             console.print("Nothing to analyse: every photo's colours are up to date.")
             return
         }
-        let photos = summary.analysed == 1 ? "photo" : "photos"
-        let accents = summary.accentsChanged.count == 1 ? "accent" : "accents"
-        console.print("analysed \(summary.analysed) \(photos), \(summary.accentsChanged.count) \(accents) changed, "
+        console.print("analysed \(counted(summary.analysed, "photo")), \(counted(summary.accentsChanged.count, "accent")) changed, "
             + "failed \(summary.failures.count)" + String(format: " in %.2f s", summary.seconds))
     }
 }

@@ -91,7 +91,7 @@ struct CheckPresenter {
         for variant in report.variantsWithoutFiles { console.print("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)") }
         for path in report.strayVariantFiles { console.print("  stray: \(path)") }
         if report.removedVariantRows + report.removedStrayFiles > 0 {
-            console.print("repaired: removed \(report.removedVariantRows) variant rows and \(report.removedStrayFiles) stray files")
+            console.print("repaired: removed \(counted(report.removedVariantRows, "variant row")) and \(counted(report.removedStrayFiles, "stray file"))")
         }
     }
 }

@@ -216,15 +216,16 @@ struct ExportPresenter {
                 console.print("would write \(planned.file) (photo \(planned.photo), \(planned.variant.rawValue)"
                               + (planned.needsMaking ? ", variant to be made)" : ")"))
             }
-            console.print("would write \(summary.planned.count) files to \(destination)"
-                          + (summary.withoutAccent.isEmpty ? "" : "; \(summary.withoutAccent.count) photos have no accent colour"))
+            let withoutAccent = summary.withoutAccent.count
+            console.print("would write \(counted(summary.planned.count, "file")) to \(destination)"
+                          + (withoutAccent == 0 ? "" : "; \(counted(withoutAccent, "photo")) \(withoutAccent == 1 ? "has" : "have") no accent colour"))
             return
         }
         for failure in summary.failures {
             console.warn("failed: photo \(failure.photoID) \(failure.path): \(failure.reason)")
         }
-        console.print("exported \(summary.written.count) files (\(Self.megabytes(summary.bytesWritten))) to \(destination), "
-                      + "made \(summary.madeVariants) variants, kept \(summary.kept.count), "
+        console.print("exported \(counted(summary.written.count, "file")) (\(Self.megabytes(summary.bytesWritten))) to \(destination), "
+                      + "made \(counted(summary.madeVariants, "variant")), kept \(summary.kept.count), "
                       + "without an accent \(summary.withoutAccent.count), failed \(summary.failures.count) "
                       + "in \(String(format: "%.2f", summary.seconds)) s")
     }

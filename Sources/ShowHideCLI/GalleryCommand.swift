@@ -187,7 +187,7 @@ struct FailuresCommand: AsyncParsableCommand {
                 named.isEmpty || named.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
             }
             try catalogue.write { writer in try cleared.forEach(writer.clearFailure) }
-            if !json { environment.console.warn("cleared \(cleared.count) failure\(cleared.count == 1 ? "" : "s")") }
+            if !json { environment.console.warn("cleared \(counted(cleared.count, "failure"))") }
         }
         try FailurePresenter(console: environment.console).present(try catalogue.failures(), asJSON: json)
     }

@@ -72,7 +72,7 @@ struct InspireCommand: AsyncParsableCommand {
                                                                                 jobs: environment.processorCount))
         let text = InspirationPage.render(entries, pictures: pictures, generated: environment.clock.now())
         try environment.fileSystem.writeAtomically(Data(text.utf8), to: page)
-        environment.console.print("wrote \(page): \(entries.count) photos, pictures in \(folder)/")
+        environment.console.print("wrote \(page): \(counted(entries.count, "photo")), pictures in \(folder)/")
     }
 }
 

@@ -120,7 +120,7 @@ struct ProcessPresenter {
         for failure in summary.failures {
             console.warn("failed: \(failure.path): \(failure.reason)")
         }
-        console.print("made \(summary.made.count) variants of \(photos) photos, unchanged \(summary.unchanged), "
+        console.print("made \(counted(summary.made.count, "variant")) of \(counted(photos, "photo")), unchanged \(summary.unchanged), "
             + "skipped \(summary.skipped.count), failed \(summary.failures.count)" + String(format: " in %.2f s", summary.seconds))
     }
 }

@@ -79,11 +79,6 @@ struct RemovePresenter {
         for left in summary.variantFilesLeft {
             console.warn("could not delete variant file \(left.path): \(left.reason) (`gallery check --repair` removes it later)")
         }
-        console.print("removed \(Self.count(summary.removed.count, "photo")) and \(Self.count(summary.variantFilesDeleted, "variant file"))")
-    }
-
-    /// "1 photo", "2 photos".
-    static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
+        console.print("removed \(counted(summary.removed.count, "photo")) and \(counted(summary.variantFilesDeleted, "variant file"))")
     }
 }

@@ -80,7 +80,6 @@ struct VariantsPresenter {
         for left in summary.filesLeft {
             console.warn("could not delete \(left.path): \(left.reason) (`gallery check --repair` removes it later)")
         }
-        let count = summary.removed.count
-        console.print("removed \(count) variant\(count == 1 ? "" : "s"); each photo keeps its newest parameter set")
+        console.print("removed \(counted(summary.removed.count, "variant")); each photo keeps its newest parameter set")
     }
 }

@@ -45,3 +45,12 @@ final class ArgumentTests: XCTestCase {
                        "the originals of grey photos are a fine export")
     }
 }
+
+final class CountedTests: XCTestCase {
+    func testOneIsSingularAndEveryOtherNumberPlural() {
+        XCTAssertEqual(counted(1, "photo"), "1 photo")
+        XCTAssertEqual(counted(0, "photo"), "0 photos")
+        XCTAssertEqual(counted(2, "variant file"), "2 variant files")
+        XCTAssertEqual(counted(3, "child", plural: "children"), "3 children")
+    }
+}

@@ -71,7 +71,7 @@ final class InspireCommandTests: XCTestCase {
 
     func testThePageAndItsPicturesAreWrittenAndLinkedRelatively() async throws {
         try await InspireCommand.parse(["--html", "site/my page.html"]).run(in: environment())
-        XCTAssertEqual(spy.output.lines, ["wrote /work/site/my page.html: 1 photos, pictures in my page_files/"])
+        XCTAssertEqual(spy.output.lines, ["wrote /work/site/my page.html: 1 photo, pictures in my page_files/"])
         let page = String(decoding: try XCTUnwrap(files["/work/site/my page.html"]), as: UTF8.self)
         let sources = try NSRegularExpression(pattern: "src=\"([^\"]*)\"").matches(in: page, range: NSRange(page.startIndex..., in: page))
             .map { String(page[Range($0.range(at: 1), in: page)!]) }
