@@ -208,7 +208,8 @@ var worth: [String: Double] = [:]
 for row in try rows((arguments.labels as NSString).appendingPathComponent("inspire.tsv")) {
     worth[absolute(row[0])] = row[1] == "worthy" ? 1 : 0.5
 }
-let ranked = InspirationService.rank(photos, limit: 20)
+let everyRank = InspirationService.rank(photos)
+let ranked = everyRank.prefix(20)
 for entry in ranked {
     let relative = String(entry.photo.path.dropFirst(photosRoot.count + 1))
     let label = worth[entry.photo.path].map { $0 == 1 ? "worthy" : "maybe" } ?? "-"
@@ -216,7 +217,6 @@ for entry in ranked {
                  entry.potential.reason, entry.photo.facts.colours?.accent?.texture ?? 0))
 }
 // Where the labelled photos outside the top 20 stand, with the score's terms, to see what holds them back.
-let everyRank = InspirationService.rank(photos)
 print("labelled photos below the top 20: rank, score, then vividness size focus contrast calm photographic standout change resolution")
 for entry in everyRank.dropFirst(20) where worth[entry.photo.path] != nil {
     let terms = entry.potential

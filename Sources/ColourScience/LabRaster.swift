@@ -27,7 +27,6 @@ public struct LabRaster: Sendable {
         opaque = [Bool](repeating: false, count: count)
         var sums = [SIMD4<UInt32>](repeating: .zero, count: count)
         let sourceWidth = image.width, outputWidth = width, outputHeight = height
-        let opaqueRow = UInt32(255 * factor)
         // Integer block sums of (red, green, blue) × alpha and alpha, a pixel as one vector, one row of
         // the source at a time: the full-size photo is read once.
         image.bytes.withUnsafeBytes { bytes in
@@ -36,24 +35,14 @@ public struct LabRaster: Sendable {
                     var target = (y / factor) * outputWidth
                     var offset = y * sourceWidth * 4
                     // Block by block along the row: no division per source pixel, the block's row
-                    // summed in a register and added once. Opaque pixels (every JPEG's) are summed
-                    // as they are and weighted by 255 once; only a row with translucent pixels is
-                    // weighted pixel by pixel.
+                    // summed in a register and added once.
                     for _ in 0..<outputWidth {
                         var sum = SIMD4<UInt32>.zero
-                        for step in 0..<factor {
-                            sum &+= Self.pixel(bytes, at: offset + step * 4)
+                        for _ in 0..<factor {
+                            let pixel = SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+                            sum &+= pixel &* SIMD4(pixel[3], pixel[3], pixel[3], 1)
+                            offset += 4
                         }
-                        if sum[3] == opaqueRow {
-                            sum &*= SIMD4(255, 255, 255, 1)
-                        } else {
-                            sum = .zero
-                            for step in 0..<factor {
-                                let pixel = Self.pixel(bytes, at: offset + step * 4)
-                                sum &+= pixel &* SIMD4(pixel[3], pixel[3], pixel[3], 1)
-                            }
-                        }
-                        offset += factor * 4
                         sums[target] &+= sum
                         target += 1
                     }
@@ -80,12 +69,6 @@ public struct LabRaster: Sendable {
             b[index] = Float(200 * (fy - fz))
             opaque[index] = true
         }
-    }
-
-    /// The pixel at byte `offset`: red, green, blue and alpha.
-    @inline(__always)
-    private static func pixel(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> SIMD4<UInt32> {
-        SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
     }
 
     /// CIELAB's f(t) (a cube root above (6/29)³, a line below) from a table over 0…1.1 read by linear

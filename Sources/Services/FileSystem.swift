@@ -228,3 +228,9 @@ extension FileSystem {
         return (removed, left)
     }
 }
+
+/// Whether `path` is `folder` itself or lies somewhere under it ("/a/b" is under "/a", "/ab" is not).
+public func path(_ path: String, isWithin folder: String) -> Bool {
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    return path == folder || path + "/" == prefix || path.hasPrefix(prefix)
+}

@@ -111,9 +111,8 @@ public struct ImportService: Sendable {
         summary.unchanged = walk.files.count - pending.count
 
         // Failures recorded under these folders whose files are gone since: nothing is left to fail.
-        let folders = roots.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-        let stale = try catalogue.failures().map(\.path).filter { path in
-            folders.contains { path.hasPrefix($0) || path + "/" == $0 } && !fileSystem.exists(path)
+        let stale = try catalogue.failures().map(\.path).filter { failed in
+            roots.contains { path(failed, isWithin: $0) } && !fileSystem.exists(failed)
         }
         if !stale.isEmpty { try catalogue.write { writer in try stale.forEach(writer.clearFailure) } }
 

@@ -55,7 +55,7 @@ public struct RemovalService: Sendable {
                 for path in goneDuplicates { try writer.detachPath(path) }
                 summary.forgottenDuplicates += goneDuplicates
                 guard !fileSystem.exists(photo.path) else { continue }
-                if photo.duplicatePaths.contains(where: fileSystem.exists) {
+                if goneDuplicates.count < photo.duplicatePaths.count {
                     // The photo's content is still on disk at a duplicate: it moves there.
                     try writer.detachPath(photo.path)
                     moved.append(photo.id)

@@ -26,12 +26,10 @@ public struct VariantPruning: Sendable {
     /// one whose latest variant is the newest (ties: the later key in sort order).
     public static func superseded(among variants: [Variant]) -> [Variant] {
         Dictionary(grouping: variants, by: \.photoID).values.flatMap { variants -> [Variant] in
-            let sets = Dictionary(grouping: variants, by: \.parameters)
-            guard let newest = sets.max(by: { first, second in
-                let firstLatest = first.value.map(\.createdAt).max()!, secondLatest = second.value.map(\.createdAt).max()!
-                return firstLatest != secondLatest ? firstLatest < secondLatest : first.key < second.key
-            }) else { return [] }
-            return variants.filter { $0.parameters != newest.key }
+            // Each parameter set by when its latest variant was made.
+            let latest = Dictionary(variants.map { ($0.parameters, $0.createdAt) }, uniquingKeysWith: max)
+            guard let newest = latest.max(by: { ($0.value, $0.key) < ($1.value, $1.key) })?.key else { return [] }
+            return variants.filter { $0.parameters != newest }
         }.sorted { ($0.photoID, $0.path) < ($1.photoID, $1.path) }
     }
 

@@ -183,8 +183,8 @@ struct FailuresCommand: AsyncParsableCommand {
         let catalogue = try library.openCatalogue(in: environment)
         if clear {
             let named = paths.map(environment.absolutePath)
-            let cleared = try catalogue.failures().map(\.path).filter { path in
-                named.isEmpty || named.contains { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            let cleared = try catalogue.failures().map(\.path).filter { failed in
+                named.isEmpty || named.contains { path(failed, isWithin: $0) }
             }
             try catalogue.write { writer in try cleared.forEach(writer.clearFailure) }
             if !json { environment.console.warn("cleared \(counted(cleared.count, "failure"))") }

@@ -127,3 +127,14 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(try fileSystem.contents(of: root + "/a.jpg"), Data("abc".utf8))
     }
 }
+
+final class PathWithinTests: XCTestCase {
+    func testAPathIsWithinItsFolderAndTheFolderItselfButNotASiblingWithTheSamePrefix() {
+        XCTAssertTrue(path("/a/b.jpg", isWithin: "/a"))
+        XCTAssertTrue(path("/a/sub/b.jpg", isWithin: "/a/"))
+        XCTAssertTrue(path("/a/b.jpg", isWithin: "/a/b.jpg"), "a file named as the root")
+        XCTAssertTrue(path("/a", isWithin: "/a/"))
+        XCTAssertFalse(path("/ab/c.jpg", isWithin: "/a"))
+        XCTAssertFalse(path("/a", isWithin: "/a/b"))
+    }
+}
