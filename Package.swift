@@ -70,7 +70,7 @@ let package = Package(
         ),
 
         // MARK: Zip archives for exports (an export destination over ZIPFoundation)
-        .target(name: "Archives", dependencies: ["Services", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "Archives", dependencies: ["Imaging", "Services", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
 
         // MARK: Command line
         .target(

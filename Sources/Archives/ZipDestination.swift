@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Services
 import ZIPFoundation
 
@@ -37,7 +38,7 @@ public final class ZipDestination: ExportDestination {
             try? files.removeItem(atPath: temporary)
             archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create, pathEncoding: nil)
         } catch {
-            throw ExportError.cannotWrite(chosen, PhotoInspector.describe(error))
+            throw ExportError.cannotWrite(chosen, error.plainDescription)
         }
     }
 
@@ -58,7 +59,7 @@ public final class ZipDestination: ExportDestination {
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         } catch {
-            throw ExportError.cannotWrite("\(location) (entry \(name))", PhotoInspector.describe(error))
+            throw ExportError.cannotWrite("\(location) (entry \(name))", error.plainDescription)
         }
         names.insert(name)
     }
@@ -70,7 +71,7 @@ public final class ZipDestination: ExportDestination {
             if FileManager.default.fileExists(atPath: location) { try FileManager.default.removeItem(atPath: location) }
             try FileManager.default.moveItem(atPath: temporary, toPath: location)
         } catch {
-            throw ExportError.cannotWrite(location, PhotoInspector.describe(error))
+            throw ExportError.cannotWrite(location, error.plainDescription)
         }
     }
 

@@ -1,22 +1,84 @@
 import Foundation
+import GRDB
+import Imaging
 
-/// Why the catalogue could not be used.
-public enum CatalogueError: Error, LocalizedError {
+/// How to open a library's catalogue: creating it (the first import), or only when it exists
+/// (every other command: a mistyped `--library` must not leave an empty catalogue behind).
+public enum CatalogueOpening: Sendable {
+    case creatingWhenMissing
+    case existingOnly
+}
+
+/// Why the catalogue could not be used, in words that say what to do. SQLite's own messages and
+/// statements never reach the user: they name the catalogue file and the remedy instead.
+public enum CatalogueError: Error, Equatable, LocalizedError {
     case cannotCreateDirectory(path: String, reason: String)
+    case notAFolder(path: String)
+    case noCatalogue(directory: String)
     case cannotOpen(path: String, reason: String)
     case migrationFailed(path: String, reason: String)
+    case readOnly(path: String)
+    case readOnlyAndOutdated(path: String)
+    case damaged(path: String)
+    case busy(path: String)
+    case diskFull(path: String)
+    case inputOutput(path: String)
+    case failed(path: String, code: Int32)
     case corruptRow(table: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
         case let .cannotCreateDirectory(path, reason):
             return "cannot create the library folder \(path): \(reason)"
+        case let .notAFolder(path):
+            return "the library \(path) is a file, not a folder; give --library a folder"
+        case let .noCatalogue(directory):
+            return "no catalogue in \(directory); import photos first: showhide gallery import PATH"
         case let .cannotOpen(path, reason):
             return "cannot open the catalogue \(path): \(reason)"
         case let .migrationFailed(path, reason):
             return "cannot bring the catalogue \(path) up to date: \(reason)"
+        case let .readOnly(path):
+            return "the catalogue \(path) is read-only and this command changes it; "
+                + "copy the library somewhere writable, or use a command that only reads"
+        case let .readOnlyAndOutdated(path):
+            return "the catalogue \(path) is read-only and was written by an older showhide, which must "
+                + "bring it up to date first; copy the library somewhere writable and run a command there"
+        case let .damaged(path):
+            return "the catalogue \(path) is damaged; restore it from a backup (showhide gallery backup makes one), "
+                + "and run showhide gallery check for details"
+        case let .busy(path):
+            return "the catalogue \(path) is busy: another showhide process holds it; try again when it has finished"
+        case let .diskFull(path):
+            return "the disk holding the catalogue \(path) is full; free some space and run the command again"
+        case let .inputOutput(path):
+            return "cannot read or write the catalogue \(path): the disk reported an input/output error"
+        case let .failed(path, code):
+            return "the catalogue \(path) could not be used (SQLite result \(code))"
         case let .corruptRow(table, reason):
-            return "the catalogue holds an unreadable \(table) row: \(reason)"
+            return "the catalogue holds an unreadable \(table) row: \(reason); run showhide gallery check"
+        }
+    }
+
+    /// The error of an operation on the catalogue at `path`: SQLite's result codes in words.
+    init(_ error: any Error, path: String) {
+        if let error = error as? CatalogueError {
+            self = error
+            return
+        }
+        guard let error = error as? DatabaseError else {
+            self = .cannotOpen(path: path, reason: error.plainDescription)
+            return
+        }
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: self = .damaged(path: path)
+        case .SQLITE_READONLY: self = .readOnly(path: path)
+        case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy(path: path)
+        case .SQLITE_FULL: self = .diskFull(path: path)
+        case .SQLITE_IOERR: self = .inputOutput(path: path)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            self = .cannotOpen(path: path, reason: "permission denied or the file cannot be opened")
+        default: self = .failed(path: path, code: error.resultCode.rawValue)
         }
     }
 }

@@ -9,15 +9,39 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     public static let fileName = "catalogue.sqlite"
 
     let writer: any DatabaseWriter
+    /// The database file, for the messages of errors.
+    let path: String
 
-    /// Opens (creating when needed) the catalogue in `libraryDirectory`, and migrates it.
-    public convenience init(libraryDirectory: String) throws {
+    /// Opens the catalogue in `libraryDirectory` and brings its schema up to date. A missing
+    /// catalogue is created only when `opening` allows it; one this process may not write (a
+    /// read-only mount, another user's library) is opened for reading, and writing to it fails
+    /// with `CatalogueError.readOnly`.
+    public convenience init(libraryDirectory: String, opening: CatalogueOpening = .creatingWhenMissing) throws {
+        let path = (libraryDirectory as NSString).appendingPathComponent(Self.fileName)
+        var isFolder: ObjCBool = false
+        let folderExists = FileManager.default.fileExists(atPath: libraryDirectory, isDirectory: &isFolder)
+        if folderExists && !isFolder.boolValue { throw CatalogueError.notAFolder(path: libraryDirectory) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            guard opening == .creatingWhenMissing else { throw CatalogueError.noCatalogue(directory: libraryDirectory) }
+            try self.init(creatingIn: libraryDirectory, path: path)
+            return
+        }
+        if access(path, R_OK) != 0 {
+            throw CatalogueError.cannotOpen(path: path, reason: String(cString: strerror(errno)).lowercased())
+        }
+        if access(path, W_OK) != 0 || access(libraryDirectory, W_OK) != 0 {
+            try self.init(readingOnly: path)
+            return
+        }
+        try self.init(creatingIn: libraryDirectory, path: path)
+    }
+
+    private convenience init(creatingIn libraryDirectory: String, path: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: libraryDirectory, withIntermediateDirectories: true)
         } catch {
-            throw CatalogueError.cannotCreateDirectory(path: libraryDirectory, reason: Self.describe(error))
+            throw CatalogueError.cannotCreateDirectory(path: libraryDirectory, reason: error.plainDescription)
         }
-        let path = (libraryDirectory as NSString).appendingPathComponent(Self.fileName)
         let pool: DatabasePool
         var attempts = 0
         while true {
@@ -30,10 +54,28 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
                 attempts += 1
                 usleep(100_000)
             } catch {
-                throw CatalogueError.cannotOpen(path: path, reason: Self.describe(error))
+                throw CatalogueError(error, path: path)
             }
         }
         try self.init(writer: pool, path: path)
+    }
+
+    /// A catalogue this process may only read. SQLite reads a WAL database read-only through its
+    /// `-wal` and `-shm` files when another process has them open; when they are absent (the catalogue
+    /// was closed cleanly) and cannot be created, only as an immutable file.
+    private convenience init(readingOnly path: String) throws {
+        let walFilesExist = FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm")
+        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        var configuration = Self.configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: "file:\(escaped)?" + (walFilesExist ? "mode=ro" : "immutable=1"),
+                                          configuration: configuration)
+            try self.init(writer: queue, path: path)
+        } catch {
+            throw CatalogueError(error, path: path)
+        }
     }
 
     /// A new, empty, migrated catalogue in memory.
@@ -43,9 +85,17 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
 
     init(writer: any DatabaseWriter, path: String) throws {
         self.writer = writer
+        self.path = path
+        let migrator = Schema.migrator()
+        let upToDate: Bool
         do {
-            let migrator = Schema.migrator()
-            guard try !writer.read(migrator.hasCompletedMigrations) else { return }
+            upToDate = try writer.read(migrator.hasCompletedMigrations)
+        } catch {
+            throw CatalogueError(error, path: path)
+        }
+        guard !upToDate else { return }
+        if writer.configuration.readonly { throw CatalogueError.readOnlyAndOutdated(path: path) }
+        do {
             // GRDB decides which migrations to run before running each in its own transaction, so
             // two processes opening a new or old catalogue at once could both run one: one at a
             // time, the second then finding nothing to do.
@@ -53,7 +103,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             defer { lock?.release() }
             try migrator.migrate(writer)
         } catch {
-            throw CatalogueError.migrationFailed(path: path, reason: Self.describe(error))
+            throw CatalogueError(error, path: path)
         }
     }
 
@@ -70,63 +120,76 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a killed process
             // loses nothing committed, a power cut at most the last commits, and the file is never
             // corrupted either way. Commits then cost little, so an import commits often (see ImportOptions).
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             try ColourRepository.registerDeltaE(in: db)
         }
         return configuration
     }
 
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? error.description }
-        return (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    /// Reads in a transaction; SQLite's errors become `CatalogueError`s that say what to do.
+    private func reading<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.read(body)
+        } catch let error as DatabaseError {
+            throw CatalogueError(error, path: path)
+        }
+    }
+
+    /// Writes in a transaction; SQLite's errors become `CatalogueError`s, the body's own errors pass through.
+    private func writing<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.write(body)
+        } catch let error as DatabaseError {
+            throw CatalogueError(error, path: path)
+        }
     }
 
     // MARK: PhotoCatalogue
 
     public func knownStamps() throws -> [String: FileStamp] {
-        try writer.read { try PhotoRepository(db: $0).knownStamps() }
+        try reading { try PhotoRepository(db: $0).knownStamps() }
     }
 
     public func containsPhoto(withSHA256 sha256: String) throws -> Bool {
-        try writer.read { try PhotoRepository(db: $0).contains(sha256: sha256) }
+        try reading { try PhotoRepository(db: $0).contains(sha256: sha256) }
     }
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
-            try writer.write { db in try body(SQLiteCatalogueWriter(db: db)) }
+            try writing { db in try body(SQLiteCatalogueWriter(db: db)) }
         }
     }
 
     public func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
-        try writer.read { try PhotoRepository(db: $0).photos(matching: query) }
+        try reading { try PhotoRepository(db: $0).photos(matching: query) }
     }
 
     public func photo(id: PhotoID) throws -> CataloguedPhoto? {
-        try writer.read { try PhotoRepository(db: $0).photo(id: id) }
+        try reading { try PhotoRepository(db: $0).photo(id: id) }
     }
 
     public func photosNeedingAnalysis() throws -> [CataloguedPhoto] {
-        try writer.read { try PhotoRepository(db: $0).photosNeedingAnalysis() }
+        try reading { try PhotoRepository(db: $0).photosNeedingAnalysis() }
     }
 
     public func failures() throws -> [ImportFailure] {
-        try writer.read { try FailureRepository(db: $0).all() }
+        try reading { try FailureRepository(db: $0).all() }
     }
 
     public func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant? {
-        try writer.read { try VariantRepository(db: $0).variant(of: photoID, kind: kind, parameters: parameters) }
+        try reading { try VariantRepository(db: $0).variant(of: photoID, kind: kind, parameters: parameters) }
     }
 
     public func recordVariant(_ variant: Variant) throws {
-        try writer.write { try VariantRepository(db: $0).record(variant) }
+        try writing { try VariantRepository(db: $0).record(variant) }
     }
 
     public func variantPaths() throws -> Set<String> {
-        try writer.read { Set(try String.fetchAll($0, sql: "SELECT path FROM variant")) }
+        try reading { Set(try String.fetchAll($0, sql: "SELECT path FROM variant")) }
     }
 
     public func allVariants() throws -> [Variant] {
-        try writer.read { try VariantRepository(db: $0).all() }
+        try reading { try VariantRepository(db: $0).all() }
     }
 
     public func removeVariant(atPath path: String) throws {
@@ -134,7 +197,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     }
 
     public func search(_ search: ColourSearch) throws -> [ColourMatch] {
-        try writer.read { db in
+        try reading { db in
             let hits = try ColourRepository(db: db).search(search)
             let photos = Dictionary(uniqueKeysWithValues: try PhotoRepository(db: db).photos(ids: hits.map(\.photoID)).map { ($0.id, $0) })
             return hits.compactMap { hit in
@@ -149,7 +212,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     /// Every table with its columns, and every index with its table, as SQLite reports them:
     /// for the test that checks migrations give exactly the schema the code expects.
     public func schema() throws -> (tables: [String: [String]], indexes: [String: String], triggers: [String]) {
-        try writer.read { db in
+        try reading { db in
             var tables: [String: [String]] = [:]
             for table in try String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%'
@@ -166,12 +229,19 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
 
     /// The SQLite journal mode ("wal" on disk).
     public func journalMode() throws -> String {
-        try writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "" }
+        try reading { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "" }
     }
 
     /// Runs `PRAGMA integrity_check`; "ok" when the file is sound.
     public func integrityCheck() throws -> String {
-        try writer.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") ?? "" }
+        let problems: [String]
+        do {
+            problems = try reading { try String.fetchAll($0, sql: "PRAGMA integrity_check(100)") }
+        } catch CatalogueError.damaged {
+            return "damaged beyond reading (SQLite's integrity check cannot read its pages)"
+        }
+        guard problems != ["ok"], let first = problems.first else { return "ok" }
+        return problems.count == 1 ? first : "\(problems.count) problems, the first: \(first)"
     }
 }
 

@@ -80,7 +80,7 @@ public struct AnalysisService: Sendable {
         do {
             data = try fileSystem.contents(of: photo.path)
         } catch {
-            return .failure(.unreadable(path: photo.path, reason: PhotoInspector.describe(error)))
+            return .failure(.unreadable(path: photo.path, reason: error.plainDescription))
         }
         guard hasher.sha256(data) == photo.facts.sha256 else {
             return .failure(.undecodable(path: photo.path, reason: "the file has changed since it was imported: import it again instead"))

@@ -24,6 +24,9 @@ public struct CheckReport: Sendable {
 
     public init() {}
 
+    /// SQLite found nothing wrong with the catalogue's file.
+    public var isSound: Bool { integrity == "ok" }
+
     /// Nothing wrong is left (after a repair, what it could not repair).
     public var isClean: Bool {
         integrity == "ok" && missingPhotos.isEmpty && changedPhotos.isEmpty
@@ -51,6 +54,8 @@ public struct CatalogueCheck: Sendable {
     public func run(repair: Bool, forgetMissing: Bool = false) throws -> CheckReport {
         var report = CheckReport()
         report.integrity = try catalogue.integrityCheck()
+        // A damaged catalogue is reported, not walked or repaired: what it says about files may be wrong.
+        guard report.isSound else { return report }
         if repair && forgetMissing {
             report.forgotten = try RemovalService(fileSystem: fileSystem, catalogue: catalogue).removeMissing()
         }

@@ -223,7 +223,7 @@ public struct ExportService: Sendable {
                     } catch let error as ExportError {
                         throw error
                     } catch {
-                        summary.failures.append((photo.id, source.path ?? photo.path, PhotoInspector.describe(error)))
+                        summary.failures.append((photo.id, source.path ?? photo.path, error.plainDescription))
                     }
                 }
             }
@@ -374,7 +374,7 @@ public final class FolderDestination: ExportDestination {
         do {
             try fileSystem.writeAtomically(data, to: path(name))
         } catch {
-            throw ExportError.cannotWrite(path(name), PhotoInspector.describe(error))
+            throw ExportError.cannotWrite(path(name), error.plainDescription)
         }
     }
 

@@ -1,5 +1,6 @@
 import Catalogue
 import Foundation
+import Imaging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,6 +52,20 @@ public protocol FileSystem: Sendable {
     func remove(_ path: String) throws
 }
 
+/// A file or folder the local file system could not write, with the system's reason.
+public struct FileWriteError: Error, Equatable, LocalizedError {
+    /// What was being done, with the path: "cannot create the folder /x".
+    public var what: String
+    public var reason: String
+
+    public init(_ what: String, reason: String) {
+        self.what = what
+        self.reason = reason
+    }
+
+    public var errorDescription: String? { "\(what): \(reason)" }
+}
+
 /// The suffix of files being written: anything with it after a crash is a leftover.
 public let partialFileSuffix = ".partial"
 
@@ -71,11 +86,11 @@ public struct LocalFileSystem: FileSystem {
     public func writeAtomically(_ data: Data, to path: String) throws {
         try Self.makeFolders((path as NSString).deletingLastPathComponent)
         let temporary = path + "." + UUID().uuidString + partialFileSuffix
-        try Self.create(temporary, with: data)
+        try Self.create(temporary, with: data, named: path)
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = Self.posixError("cannot write \(path)")
             try? FileManager.default.removeItem(atPath: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot move \(temporary) into place: \(reason)"])
+            throw error
         }
     }
 
@@ -85,9 +100,10 @@ public struct LocalFileSystem: FileSystem {
 
     /// A new file holding `data`, created with mode 0664 less the user's umask: the umask decides, and
     /// the file is never writable by others whatever it is.
-    static func create(_ path: String, with data: Data) throws {
+    /// Errors name the file as `name` (the path the user knows, not the temporary one).
+    static func create(_ path: String, with data: Data, named name: String? = nil) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o664)
-        guard descriptor >= 0 else { throw posixError("cannot create \(path)") }
+        guard descriptor >= 0 else { throw posixError("cannot create \(name ?? path)") }
         defer { close(descriptor) }
         try data.withUnsafeBytes { raw in
             var offset = 0
@@ -95,7 +111,7 @@ public struct LocalFileSystem: FileSystem {
                 let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw posixError("cannot write \(path)")
+                    throw posixError("cannot write \(name ?? path)")
                 }
                 offset += written
             }
@@ -110,8 +126,9 @@ public struct LocalFileSystem: FileSystem {
         guard mkdir(path, 0o775) == 0 || errno == EEXIST else { throw posixError("cannot create the folder \(path)") }
     }
 
-    private static func posixError(_ what: String) -> CocoaError {
-        CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(what): \(String(cString: strerror(errno)))"])
+    private static func posixError(_ what: String) -> FileWriteError {
+        let reason = String(cString: strerror(errno))
+        return FileWriteError(what, reason: reason.prefix(1).lowercased() + reason.dropFirst())
     }
 
     public func walk(_ roots: [String]) -> WalkResult {
@@ -222,7 +239,7 @@ extension FileSystem {
                 try remove(path)
                 removed += 1
             } catch {
-                left.append((path, PhotoInspector.describe(error)))
+                left.append((path, error.plainDescription))
             }
         }
         return (removed, left)

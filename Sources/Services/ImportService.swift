@@ -169,7 +169,7 @@ public struct ImportService: Sendable {
         do {
             data = try fileSystem.contents(of: file.path)
         } catch {
-            return .failed("cannot read the file: \(PhotoInspector.describe(error))")
+            return .failed("cannot read the file: \(error.plainDescription)")
         }
         guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else {
             let named = Self.photoExtensions.contains((file.path as NSString).pathExtension.lowercased())

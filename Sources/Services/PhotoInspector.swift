@@ -77,7 +77,7 @@ public struct PhotoInspector: Sendable {
         do {
             data = try fileSystem.contents(of: path)
         } catch {
-            throw .unreadable(path: path, reason: Self.describe(error))
+            throw .unreadable(path: path, reason: error.plainDescription)
         }
         return try inspect(data, path: path)
     }
@@ -103,13 +103,7 @@ public struct PhotoInspector: Sendable {
                                         appliesOrientation: true)
             return try decoder.decode(data, options: options)
         } catch {
-            throw .undecodable(path: path, reason: Self.describe(error))
+            throw .undecodable(path: path, reason: error.plainDescription)
         }
-    }
-
-    /// An error as a message for the user: its description when it has one.
-    public static func describe(_ error: any Error) -> String {
-        if let localized = error as? LocalizedError, let description = localized.errorDescription { return description }
-        return String(describing: error)
     }
 }

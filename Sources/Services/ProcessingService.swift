@@ -172,13 +172,16 @@ public struct ProcessingService: Sendable {
         }
         guard !missing.isEmpty else { return outcome }
 
+        guard fileSystem.exists(photo.path) else {
+            throw PhotoFailure(reason: "the file is gone: import its new place, or forget it with showhide gallery remove \(photo.id)")
+        }
         let data: Data
         let decoded: DecodedImage
         do {
             data = try fileSystem.contents(of: photo.path)
             decoded = try decoder.decode(data, options: DecodeOptions(appliesOrientation: true))
         } catch {
-            throw PhotoFailure(reason: PhotoInspector.describe(error))
+            throw PhotoFailure(reason: error.plainDescription)
         }
         guard hasher.sha256(data) == photo.facts.sha256 else {
             throw PhotoFailure(reason: "the file has changed since it was imported: import it again first")
@@ -207,7 +210,7 @@ public struct ProcessingService: Sendable {
                 try catalogue.recordVariant(variant)
                 outcome.made.append(variant)
             } catch {
-                throw PhotoFailure(reason: PhotoInspector.describe(error))
+                throw PhotoFailure(reason: error.plainDescription)
             }
         }
         return outcome

@@ -15,8 +15,8 @@ public struct AppEnvironment: Sendable {
     public var exifReader: any ExifReading
     public var hasher: any ContentHashing
     public var clock: any WallClock
-    /// Opens the catalogue in a library folder (created when missing).
-    public var openCatalogue: @Sendable (String) throws -> any PhotoCatalogue
+    /// Opens the catalogue in a library folder, creating it only when the opening allows.
+    public var openCatalogue: @Sendable (String, CatalogueOpening) throws -> any PhotoCatalogue
     /// The process's environment variables.
     public var variables: [String: String]
     /// The home folder, for the default library location.
@@ -31,7 +31,7 @@ public struct AppEnvironment: Sendable {
         console: Console, fileSystem: any FileSystem, decoder: any ImageDecoding,
         encoder: any ImageEncoding, exifReader: any ExifReading,
         hasher: any ContentHashing = CryptoHasher(), clock: any WallClock = SystemClock(),
-        openCatalogue: @escaping @Sendable (String) throws -> any PhotoCatalogue = { _ in try SQLiteCatalogue.inMemory() },
+        openCatalogue: @escaping @Sendable (String, CatalogueOpening) throws -> any PhotoCatalogue = { _, _ in try SQLiteCatalogue.inMemory() },
         variables: [String: String] = [:], homeDirectory: String = "/home/user",
         currentDirectory: String = "/", processorCount: Int = 2,
         makeZip: @escaping @Sendable (String, ConflictPolicy, Date) throws -> any ExportDestination = {
@@ -65,7 +65,7 @@ public struct AppEnvironment: Sendable {
             exifReader: LibExifReader(),
             hasher: CryptoHasher(),
             clock: SystemClock(),
-            openCatalogue: { try SQLiteCatalogue(libraryDirectory: $0) },
+            openCatalogue: { try SQLiteCatalogue(libraryDirectory: $0, opening: $1) },
             variables: process.environment,
             // $HOME first, as every XDG tool does; the password database only when it is unset.
             homeDirectory: process.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }

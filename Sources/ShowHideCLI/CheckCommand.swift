@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalogue
 import Foundation
+import Imaging
 import Services
 
 /// `showhide gallery check [--repair] [--json]`
@@ -12,7 +13,7 @@ struct CheckCommand: AsyncParsableCommand {
         Changes nothing unless --repair is given; a repair removes only variant rows whose files are gone and \
         files under the library's variants folder that no row records. Missing and changed photos are reported, \
         not removed (import the folder again to analyse changed files), unless --forget-missing is given too. \
-        Exit status 1 when something is left wrong.
+        Exit status 1 when something is left wrong; 65 when the catalogue itself is damaged (restore a backup).
         """
     )
 
@@ -36,10 +37,23 @@ struct CheckCommand: AsyncParsableCommand {
     }
 
     func run(in environment: AppEnvironment) throws {
-        let catalogue = try library.openCatalogue(in: environment)
+        let catalogue: any PhotoCatalogue
+        do {
+            catalogue = try environment.openCatalogue(library.directory(in: environment), .existingOnly)
+        } catch CatalogueError.damaged {
+            // Too damaged to open: that is the check's finding, not a failure to run it.
+            var report = CheckReport()
+            report.integrity = "damaged beyond reading (SQLite cannot open its tables)"
+            try CheckPresenter(console: environment.console).present(report, asJSON: json)
+            throw ExitStatus.damaged
+        } catch {
+            environment.console.warn("showhide: \(error.plainDescription)")
+            throw ExitStatus.of(error)
+        }
         let report = try CatalogueCheck(fileSystem: environment.fileSystem, catalogue: catalogue,
                                         libraryDirectory: library.directory(in: environment)).run(repair: repair, forgetMissing: forgetMissing)
         try CheckPresenter(console: environment.console).present(report, asJSON: json)
+        if !report.isSound { throw ExitStatus.damaged }
         if !report.isClean { throw ExitStatus.someFilesFailed }
     }
 }
@@ -80,6 +94,10 @@ struct CheckPresenter {
             return
         }
         console.print("integrity: \(report.integrity)")
+        guard report.isSound else {
+            console.print("the catalogue is damaged: restore it from a backup (showhide gallery backup makes one); nothing else was checked")
+            return
+        }
         for photo in report.forgotten.removed { console.print("repaired: forgot photo \(photo.id) \(photo.path) (its file was gone)") }
         for photo in report.forgotten.moved {
             console.print("repaired: photo \(photo.id) now at its duplicate \(photo.path) (its file was gone)")

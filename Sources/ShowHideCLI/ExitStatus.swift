@@ -1,4 +1,6 @@
 import ArgumentParser
+import Catalogue
+import Services
 
 /// The exit statuses showhide documents in Docs/Usage.md.
 public enum ExitStatus {
@@ -10,8 +12,24 @@ public enum ExitStatus {
     public static let notFound = ExitCode(2)
     /// A wrong argument or option (ArgumentParser's usage status, EX_USAGE).
     public static let usage = ExitCode(64)
+    /// The catalogue is damaged: SQLite finds it malformed (EX_DATAERR).
+    public static let damaged = ExitCode(65)
     /// The catalogue or another resource the whole command needs could not be opened (EX_UNAVAILABLE).
     public static let unavailable = ExitCode(69)
     /// The export's folder or zip file could not be written, or exists and may not be replaced (EX_CANTCREAT).
     public static let cannotCreate = ExitCode(73)
+}
+
+extension ExitStatus {
+    /// The status that ends a command on this error: the catalogue's errors 69 (65 when damaged),
+    /// an export's or a file's that could not be written 73, anything else 1.
+    static func of(_ error: any Error) -> ExitCode {
+        switch error {
+        case let error as ExitCode: return error
+        case CatalogueError.damaged: return damaged
+        case is CatalogueError: return unavailable
+        case is ExportError, is FileWriteError: return cannotCreate
+        default: return someFilesFailed
+        }
+    }
 }

@@ -47,7 +47,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run(in environment: AppEnvironment) async throws {
-        let catalogue = try library.openCatalogue(in: environment)
+        let catalogue = try library.openCatalogue(in: environment, opening: .creatingWhenMissing)
         let service = environment.importService(catalogue: catalogue)
         let summary = try await service.importPhotos(
             from: paths.map(environment.absolutePath),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalogue
 import Foundation
+import Imaging
 
 /// `--library DIR`, shared by every command that uses the catalogue.
 struct LibraryOptions: ParsableArguments {
@@ -23,15 +24,15 @@ struct LibraryOptions: ParsableArguments {
         return (environment.homeDirectory as NSString).appendingPathComponent(".local/share/showhide")
     }
 
-    /// The opened catalogue, or exit status 69 with the reason on standard error.
-    func openCatalogue(in environment: AppEnvironment) throws -> any PhotoCatalogue {
+    /// The opened catalogue; created only by `opening: .creatingWhenMissing` (import). When it cannot
+    /// be opened, the reason goes to standard error and the command ends (exit 69, or 65 when damaged).
+    func openCatalogue(in environment: AppEnvironment, opening: CatalogueOpening = .existingOnly) throws -> any PhotoCatalogue {
         let directory = directory(in: environment)
         do {
-            return try environment.openCatalogue(directory)
+            return try environment.openCatalogue(directory, opening)
         } catch {
-            let reason = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
-            environment.console.warn("showhide: \(reason)")
-            throw ExitStatus.unavailable
+            environment.console.warn("showhide: \(error.plainDescription)")
+            throw ExitStatus.of(error)
         }
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Imaging
 
 /// `showhide`: the root command.
 @available(macOS 10.15, *)
@@ -8,8 +10,8 @@ public struct ShowHideCommand: AsyncParsableCommand {
         abstract: "A photo gallery manager that finds each photo's colours and makes show and hide variants.",
         discussion: """
         Exit statuses: 0 success; 1 some files could not be read or processed (they are listed); \
-        2 not found; 64 wrong arguments; 69 the catalogue could not be opened; 73 an export could not be \
-        written. See Docs/Usage.md.
+        2 not found; 64 wrong arguments; 65 the catalogue is damaged; 69 the catalogue could not be opened; \
+        73 an export could not be written. See Docs/Usage.md.
         """,
         version: "0.1.0",
         subcommands: [GalleryCommand.self, ExportCommand.self, InspireCommand.self, InspectCommand.self]
@@ -19,9 +21,79 @@ public struct ShowHideCommand: AsyncParsableCommand {
 }
 
 extension ShowHideCommand {
-    /// Parses the process's arguments and runs the chosen command. Named apart from `main()`
-    /// because top-level code would otherwise pick ParsableCommand's synchronous overload.
+    /// Parses the process's arguments and runs the chosen command. An error the command did not
+    /// handle is said in words on standard error and ends the process with its documented status.
     public static func run() async {
-        await (main as () async -> Void)()
+        let code = await run(CommandLine.arguments.dropFirst().map { $0 }) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        Foundation.exit(code.rawValue)
+    }
+
+    /// Runs the command named by `arguments`; what goes wrong goes to `warn`. Returns the exit status.
+    static func run(_ arguments: [String], warn: (String) -> Void) async -> ExitCode {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot(LibraryArgument.movedToSubcommand(arguments))
+        } catch {
+            return reportParsing(error, warn: warn)
+        }
+        do {
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                var command = command
+                try command.run()
+            }
+            return ExitStatus.success
+        } catch let error as ExitCode {
+            return error
+        } catch let error where error is CleanExit || error is ValidationError || isArgumentParsers(error) {
+            return reportParsing(error, warn: warn)
+        } catch {
+            warn("showhide: \(error.plainDescription)")
+            return ExitStatus.of(error)
+        }
+    }
+
+    /// ArgumentParser's own errors (its help command throws one to print the help).
+    private static func isArgumentParsers(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+    }
+
+    /// Help, version and usage errors as ArgumentParser words them.
+    private static func reportParsing(_ error: any Error, warn: (String) -> Void) -> ExitCode {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            if code == ExitStatus.success { print(message) } else { warn(message) }
+        }
+        return code
+    }
+}
+
+/// `--library DIR` may be given before the subcommand (`showhide --library X gallery list`); the
+/// commands that take it declare it themselves, so it is moved after the subcommand's name.
+enum LibraryArgument {
+    static func movedToSubcommand(_ arguments: [String]) -> [String] {
+        var rest: [String] = []
+        var moved: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if argument == "--" {
+                rest += arguments[index...]
+                break
+            }
+            if argument == "--library", index + 1 < arguments.endIndex {
+                moved += [argument, arguments[index + 1]]
+                index += 2
+                continue
+            }
+            if argument.hasPrefix("--library=") { moved.append(argument) } else { rest.append(argument) }
+            index += 1
+        }
+        guard !moved.isEmpty else { return arguments }
+        let terminator = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: moved, at: terminator)
+        return rest
     }
 }

@@ -248,7 +248,7 @@ extension AppEnvironment {
     public static func fake(console: Console, files: FakeFileSystem, catalogue: any PhotoCatalogue,
                             encoder: any ImageEncoding = RecordingEncoder(), currentDirectory: String = "/") -> AppEnvironment {
         AppEnvironment(console: console, fileSystem: files, decoder: FakePhotoCodec(), encoder: encoder, exifReader: FakeExifReader(),
-                       clock: FakeClock(), openCatalogue: { _ in catalogue }, variables: ["SHOWHIDE_LIBRARY": "/library"],
+                       clock: FakeClock(), openCatalogue: { _, _ in catalogue }, variables: ["SHOWHIDE_LIBRARY": "/library"],
                        currentDirectory: currentDirectory)
     }
 }

@@ -154,14 +154,45 @@ final class SchemaTests: XCTestCase {
         XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: directory.path)) { error in
             let description = (error as? LocalizedError)?.errorDescription ?? ""
             XCTAssertTrue(description.contains("catalogue.sqlite"), description)
-            XCTAssertTrue(description.contains("not a database"), description)
+            XCTAssertEqual(error as? CatalogueError, .damaged(path: directory.appendingPathComponent("catalogue.sqlite").path))
+            XCTAssertTrue(description.contains("is damaged; restore it from a backup"), description)
         }
+    }
+
+    func testSQLiteResultCodesBecomeErrorsThatSayWhatToDo() {
+        func mapped(_ code: ResultCode) -> CatalogueError {
+            CatalogueError(DatabaseError(resultCode: code, message: "SQL text", sql: "SELECT secret"), path: "/l/c.sqlite")
+        }
+        XCTAssertEqual(mapped(.SQLITE_CORRUPT), .damaged(path: "/l/c.sqlite"))
+        XCTAssertEqual(mapped(.SQLITE_NOTADB), .damaged(path: "/l/c.sqlite"))
+        XCTAssertEqual(mapped(.SQLITE_READONLY), .readOnly(path: "/l/c.sqlite"))
+        XCTAssertEqual(mapped(.SQLITE_BUSY), .busy(path: "/l/c.sqlite"))
+        XCTAssertEqual(mapped(.SQLITE_FULL), .diskFull(path: "/l/c.sqlite"))
+        XCTAssertEqual(mapped(.SQLITE_IOERR), .inputOutput(path: "/l/c.sqlite"))
+        XCTAssertEqual(mapped(.SQLITE_CANTOPEN), .cannotOpen(path: "/l/c.sqlite", reason: "permission denied or the file cannot be opened"))
+        XCTAssertEqual(mapped(.SQLITE_MISMATCH), .failed(path: "/l/c.sqlite", code: 20))
+        XCTAssertEqual(CatalogueError(CocoaError(.fileNoSuchFile), path: "/l/c.sqlite"),
+                       .cannotOpen(path: "/l/c.sqlite", reason: "no such file or directory"))
+        for code in [ResultCode.SQLITE_CORRUPT, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_MISMATCH] {
+            let text = mapped(code).errorDescription ?? ""
+            XCTAssertTrue(text.contains("/l/c.sqlite"), text)
+            XCTAssertFalse(text.contains("SQL text") || text.contains("SELECT"), text)
+        }
+    }
+
+    func testReadingCommandsFindNoCatalogueAndCreateNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-none-\(UUID().uuidString)")
+        XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: directory.path, opening: .existingOnly)) { error in
+            XCTAssertEqual(error as? CatalogueError, .noCatalogue(directory: directory.path))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path))
     }
 
     func testErrorDescriptionsNameWhatFailed() {
         XCTAssertEqual(CatalogueError.cannotOpen(path: "/x", reason: "r").errorDescription, "cannot open the catalogue /x: r")
         XCTAssertEqual(CatalogueError.migrationFailed(path: "/x", reason: "r").errorDescription, "cannot bring the catalogue /x up to date: r")
-        XCTAssertEqual(CatalogueError.corruptRow(table: "photo", reason: "r").errorDescription, "the catalogue holds an unreadable photo row: r")
+        XCTAssertEqual(CatalogueError.corruptRow(table: "photo", reason: "r").errorDescription,
+                       "the catalogue holds an unreadable photo row: r; run showhide gallery check")
     }
 }
 

@@ -103,9 +103,13 @@ struct ShowhideBinary {
         return environment
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    /// Runs showhide, directly or through a `launcher` command (`setpriv --reuid=65534 …`).
+    func run(_ arguments: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
+             launcher: [String] = []) throws -> Run {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? url
+        let arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [url.path] + arguments
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         process.arguments = arguments
         process.environment = Self.environment(merging: environment)
         let output = Pipe(), errors = Pipe()

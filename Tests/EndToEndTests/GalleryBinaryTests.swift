@@ -117,12 +117,45 @@ final class GalleryBinaryTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: library + "/catalogue.sqlite"))
     }
 
-    func testACatalogueThatCannotBeOpenedExitsWith69() throws {
+    func testACatalogueThatCannotBeCreatedExitsWith69() throws {
         let blocker = directory.appendingPathComponent("blocker").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
-        let result = try binary.run(["gallery", "list", "--library", blocker + "/library"])
+        let result = try binary.run(["gallery", "import", photos.path, "--library", blocker + "/library"])
         XCTAssertEqual(result.status, 69)
-        XCTAssertTrue(result.errors.contains("cannot create the library folder"), result.errors)
+        XCTAssertTrue(result.errors.hasPrefix("showhide: cannot create the library folder \(blocker)/library: "), result.errors)
+        XCTAssertFalse(result.errors.contains("Domain="), result.errors)
+    }
+
+    func testCommandsThatOnlyReadNeverCreateACatalogue() throws {
+        let mistyped = directory.appendingPathComponent("librray").path
+        for command in [["gallery", "list"], ["gallery", "search", "--colour", "red"], ["gallery", "show", "1"], ["gallery", "check"],
+                        ["gallery", "failures"], ["inspire"], ["gallery", "process", "1"], ["gallery", "remove", "1"]] {
+            let result = try binary.run(command + ["--library", mistyped])
+            XCTAssertEqual(result.status, 69, "\(command)")
+            XCTAssertEqual(result.errors, "showhide: no catalogue in \(mistyped); import photos first: showhide gallery import PATH\n")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: mistyped))
+    }
+
+    func testTheLibraryOptionGoesBeforeOrAfterTheSubcommand() throws {
+        XCTAssertEqual(try binary.run(["gallery", "import", photos.path, "--library", library]).status, 1)
+        for arguments in [["--library", library, "gallery", "list", "--json"], ["gallery", "--library", library, "list", "--json"],
+                          ["--library=\(library)", "gallery", "list", "--json"], ["gallery", "list", "--json", "--library", library]] {
+            let result = try binary.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.errors)")
+            let photos = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]
+            XCTAssertEqual(photos?.count, 2, "\(arguments)")
+        }
+    }
+
+    func testARelativeLibraryIsMadeAbsoluteOnce() throws {
+        let result = try binary.run(["gallery", "import", photos.path], environment: ["SHOWHIDE_LIBRARY": "relative/lib"],
+                                    workingDirectory: directory.path)
+        XCTAssertEqual(result.status, 1, result.errors)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory.path + "/relative/lib/catalogue.sqlite"))
+        let elsewhere = try binary.run(["gallery", "list"], environment: ["SHOWHIDE_LIBRARY": directory.path + "/relative/lib"],
+                                       workingDirectory: "/")
+        XCTAssertEqual(elsewhere.status, 0, elsewhere.errors)
     }
 }
 
@@ -134,7 +167,7 @@ extension GalleryBinaryTests {
         XCTAssertEqual(result.status, 0, result.errors)
         XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/.local/share/showhide/catalogue.sqlite"))
         let data = directory.appendingPathComponent("data").path
-        result = try binary.run(["gallery", "list"], environment: ["HOME": home, "SHOWHIDE_LIBRARY": "", "XDG_DATA_HOME": data])
+        result = try binary.run(["gallery", "import", photos.path], environment: ["HOME": home, "SHOWHIDE_LIBRARY": "", "XDG_DATA_HOME": data])
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: data + "/showhide/catalogue.sqlite"))
     }

@@ -85,6 +85,11 @@ final class ProcessBinaryTests: XCTestCase {
         let run = try binary.run(["gallery", "process", "--library", library])
         XCTAssertEqual(run.status, 64)
         XCTAssertTrue(run.errors.contains("Name the photos to process, or use --all."), run.errors)
+        XCTAssertEqual(try binary.run(["gallery", "process", "7", "--library", library]).status, 69, "no catalogue yet")
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        XCTAssertEqual(try binary.run(["gallery", "import", empty.path, "--library", library]).status, 0)
         XCTAssertEqual(try binary.run(["gallery", "process", "7", "--library", library]).status, 2)
     }
 }

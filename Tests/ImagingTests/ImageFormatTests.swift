@@ -21,3 +21,30 @@ final class ImageFormatTests: XCTestCase {
         XCTAssertEqual(ImageFormat.png.fileExtension, "png")
     }
 }
+
+/// Errors in words: what `plainDescription` makes of our errors, Foundation's and the system's.
+final class ErrorDescriptionTests: XCTestCase {
+    struct Worded: LocalizedError { var errorDescription: String? { "the photo is too small" } }
+    enum Plain: Error { case tooBig }
+
+    func testOurOwnDescriptionsAreKept() {
+        XCTAssertEqual(Worded().plainDescription, "the photo is too small")
+        XCTAssertEqual(ImagingError.invalidDimensions(width: 0, height: 2).plainDescription, "an image must be at least 1×1 pixels, not 0×2")
+        XCTAssertEqual(Plain.tooBig.plainDescription, "tooBig")
+    }
+
+    func testFoundationErrorsBecomeTheSystemsReason() throws {
+        XCTAssertThrowsError(try Data(contentsOf: URL(fileURLWithPath: "/nonexistent/file"))) { error in
+            XCTAssertEqual(error.plainDescription, "no such file or directory")
+        }
+        XCTAssertThrowsError(try Data(contentsOf: URL(fileURLWithPath: "/"))) { error in
+            XCTAssertEqual(error.plainDescription, "is a directory")
+        }
+        let underlying = NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))
+        XCTAssertEqual(CocoaError(.fileReadUnknown, userInfo: [NSUnderlyingErrorKey: underlying]).plainDescription, "permission denied")
+        XCTAssertEqual(CocoaError(.fileWriteOutOfSpace).plainDescription, "no space left on device")
+        XCTAssertEqual(CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write /x"]).plainDescription, "cannot write /x")
+        XCTAssertEqual(CocoaError(.coderValueNotFound).plainDescription, "the system reported error \(CocoaError.coderValueNotFound.rawValue)")
+        XCTAssertEqual(NSError(domain: "Elsewhere", code: 7).plainDescription, "an unexpected error (Elsewhere 7)")
+    }
+}

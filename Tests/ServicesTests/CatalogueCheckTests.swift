@@ -45,7 +45,6 @@ final class CatalogueCheckTests: XCTestCase {
         let lost = try XCTUnwrap(catalogue.variants.first { $0.photoID == photos[2].id })
         try files.remove(lost.path)
         files["/library/variants/ab/stray.jpg"] = Data("stray".utf8)
-        catalogue.integrity = "row 3 missing from index photo_path"
         let writes = files.writtenPaths.count
 
         let report = try check().run(repair: false)
@@ -54,7 +53,7 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertEqual(report.changedPhotos, [.init(id: photos[1].id, path: "/photos/b.jpg")])
         XCTAssertEqual(report.variantsWithoutFiles.map(\.path), [lost.path])
         XCTAssertEqual(report.strayVariantFiles, ["/library/variants/ab/stray.jpg"])
-        XCTAssertEqual(report.integrity, "row 3 missing from index photo_path")
+        XCTAssertTrue(report.isSound)
         XCTAssertFalse(report.isClean)
         XCTAssertEqual(catalogue.variants.count, 6, "nothing removed without --repair")
         XCTAssertNotNil(files["/library/variants/ab/stray.jpg"])
@@ -67,5 +66,22 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertNil(files["/library/variants/ab/stray.jpg"])
         XCTAssertEqual(catalogue.allPhotos.count, 3, "photos are never removed: the drive may be unmounted")
         XCTAssertFalse(repaired.isClean, "the missing and changed photos are still there to be dealt with")
+    }
+
+    func testADamagedCatalogueIsReportedAndNeitherWalkedNorRepaired() async throws {
+        _ = try await library()
+        try files.remove("/photos/a.jpg")
+        files["/library/variants/ab/stray.jpg"] = Data("stray".utf8)
+        catalogue.integrity = "row 3 missing from index photo_path"
+
+        let report = try check().run(repair: true, forgetMissing: true)
+
+        XCTAssertEqual(report.integrity, "row 3 missing from index photo_path")
+        XCTAssertFalse(report.isSound)
+        XCTAssertFalse(report.isClean)
+        XCTAssertEqual(report.photos, 0, "the photo rows were not read")
+        XCTAssertEqual(report.missingPhotos, [])
+        XCTAssertEqual(catalogue.allPhotos.count, 3, "nothing forgotten")
+        XCTAssertNotNil(files["/library/variants/ab/stray.jpg"], "nothing removed")
     }
 }

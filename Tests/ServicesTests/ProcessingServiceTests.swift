@@ -111,7 +111,7 @@ final class ProcessingServiceTests: XCTestCase {
 
         XCTAssertEqual(summary.failures.map(\.path), ["/photos/a.jpg", "/photos/b.jpg"])
         XCTAssertEqual(summary.failures[0].reason, "the file has changed since it was imported: import it again first")
-        XCTAssertEqual(summary.failures[1].reason, "no such file: /photos/b.jpg")
+        XCTAssertEqual(summary.failures[1].reason, "the file is gone: import its new place, or forget it with showhide gallery remove 2")
         XCTAssertEqual(Set(summary.made.map(\.photoID)), [photos[2].id])
     }
 

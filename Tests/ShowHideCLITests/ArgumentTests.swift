@@ -1,4 +1,7 @@
 import ArgumentParser
+import Catalogue
+import Foundation
+import Services
 @testable import ShowHideCLI
 import XCTest
 
@@ -52,5 +55,40 @@ final class CountedTests: XCTestCase {
         XCTAssertEqual(counted(0, "photo"), "0 photos")
         XCTAssertEqual(counted(2, "variant file"), "2 variant files")
         XCTAssertEqual(counted(3, "child", plural: "children"), "3 children")
+    }
+}
+
+/// `--library` before the subcommand, and the errors no command handled.
+final class RootCommandTests: XCTestCase {
+    func testTheLibraryOptionMovesAfterTheSubcommand() {
+        XCTAssertEqual(LibraryArgument.movedToSubcommand(["--library", "/l", "gallery", "list", "--json"]),
+                       ["gallery", "list", "--json", "--library", "/l"])
+        XCTAssertEqual(LibraryArgument.movedToSubcommand(["gallery", "--library=/l", "list"]), ["gallery", "list", "--library=/l"])
+        XCTAssertEqual(LibraryArgument.movedToSubcommand(["gallery", "import", "a", "--", "--library", "b"]),
+                       ["gallery", "import", "a", "--", "--library", "b"], "after -- it is a file name")
+        XCTAssertEqual(LibraryArgument.movedToSubcommand(["--library", "/l", "gallery", "import", "--", "-x"]),
+                       ["gallery", "import", "--library", "/l", "--", "-x"])
+        XCTAssertEqual(LibraryArgument.movedToSubcommand(["gallery", "list", "--library"]), ["gallery", "list", "--library"],
+                       "a missing value is left for the parser to explain")
+    }
+
+    func testUsageErrorsAreArgumentParsersAndOtherErrorsAreSaidInWords() async {
+        var warnings: [String] = []
+        let usage = await ShowHideCommand.run(["gallery", "list", "--bogus"]) { warnings.append($0) }
+        XCTAssertEqual(usage, ExitStatus.usage)
+        XCTAssertTrue(warnings.first?.hasPrefix("Error: Unknown option '--bogus'") == true, "\(warnings)")
+        warnings = []
+        let help = await ShowHideCommand.run(["help", "gallery"]) { warnings.append($0) }
+        XCTAssertEqual(help, ExitStatus.success)
+        XCTAssertEqual(warnings, [])
+    }
+
+    func testEachErrorHasItsDocumentedStatus() {
+        XCTAssertEqual(ExitStatus.of(CatalogueError.damaged(path: "/c")), ExitStatus.damaged)
+        XCTAssertEqual(ExitStatus.of(CatalogueError.readOnly(path: "/c")), ExitStatus.unavailable)
+        XCTAssertEqual(ExitStatus.of(ExportError.destinationExists("/x")), ExitStatus.cannotCreate)
+        XCTAssertEqual(ExitStatus.of(FileWriteError("cannot write /x", reason: "no space left on device")), ExitStatus.cannotCreate)
+        XCTAssertEqual(ExitStatus.of(ExitStatus.notFound), ExitStatus.notFound)
+        XCTAssertEqual(ExitStatus.of(CocoaError(.fileNoSuchFile)), ExitStatus.someFilesFailed)
     }
 }

@@ -71,4 +71,25 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).map(\.path), ["/lib/red.jpg"])
         XCTAssertTrue(blueVariants.allSatisfy { files[$0] == nil }, "its variant files went with it")
     }
+
+    func testACatalogueTooDamagedToOpenIsTheCheckFindingWithStatus65() throws {
+        var environment = environment()
+        environment.openCatalogue = { _, _ in throw CatalogueError.damaged(path: "/library/catalogue.sqlite") }
+        XCTAssertThrowsError(try CheckCommand.parse([]).run(in: environment)) { error in
+            XCTAssertEqual(error as? ExitCode, ExitStatus.damaged)
+        }
+        XCTAssertEqual(spy.output.lines, ["integrity: damaged beyond reading (SQLite cannot open its tables)",
+                                          "the catalogue is damaged: restore it from a backup (showhide gallery backup makes one); "
+                                          + "nothing else was checked"])
+        XCTAssertEqual(spy.errors.text, "")
+    }
+
+    func testACatalogueThatCannotBeOpenedForAnotherReasonIsSaidOnStandardError() throws {
+        var environment = environment()
+        environment.openCatalogue = { _, _ in throw CatalogueError.noCatalogue(directory: "/library") }
+        XCTAssertThrowsError(try CheckCommand.parse([]).run(in: environment)) { error in
+            XCTAssertEqual(error as? ExitCode, ExitStatus.unavailable)
+        }
+        XCTAssertEqual(spy.errors.lines, ["showhide: no catalogue in /library; import photos first: showhide gallery import PATH"])
+    }
 }

@@ -26,7 +26,7 @@ final class GalleryCommandTests: XCTestCase {
         return AppEnvironment(
             console: console ?? spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: UnusedEncoder(),
             exifReader: FakeExifReader(), hasher: CryptoHasher(), clock: clock,
-            openCatalogue: { directory in
+            openCatalogue: { directory, _ in
                 opened.append(directory)
                 if failingOpen { throw CatalogueError.cannotOpen(path: directory + "/catalogue.sqlite", reason: "disk I/O error") }
                 return catalogue

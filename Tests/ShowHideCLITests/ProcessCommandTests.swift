@@ -70,7 +70,7 @@ final class ProcessCommandTests: XCTestCase {
         }
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
         XCTAssertEqual(json["photos"] as? Int, 1)
-        XCTAssertEqual((json["failures"] as? [[String: String]])?.first?["reason"], "no such file: /lib/red.jpg")
+        XCTAssertEqual((json["failures"] as? [[String: String]])?.first?["reason"], "the file is gone: import its new place, or forget it with showhide gallery remove 2")
     }
 
     func testAnUnknownIDExitsWithStatusTwo() async throws {

@@ -25,7 +25,7 @@ final class SearchCommandTests: XCTestCase {
     func environment(console: Console? = nil) -> AppEnvironment {
         let catalogue = self.catalogue!
         return AppEnvironment(console: console ?? spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: UnusedEncoder(),
-                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _ in catalogue })
+                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _, _ in catalogue })
     }
 
     func testAcceptsColourAndColorNamesAndHex() throws {
