@@ -25,6 +25,8 @@ public enum CatalogueError: Error, Equatable, LocalizedError {
     case inputOutput(path: String)
     case failed(path: String, code: Int32)
     case corruptRow(table: String, reason: String)
+    case backupExists(path: String)
+    case cannotWriteBackup(path: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -57,6 +59,10 @@ public enum CatalogueError: Error, Equatable, LocalizedError {
             return "the catalogue \(path) could not be used (SQLite result \(code))"
         case let .corruptRow(table, reason):
             return "the catalogue holds an unreadable \(table) row: \(reason); run showhide gallery check"
+        case let .backupExists(path):
+            return "\(path) exists already: choose another name, or give --overwrite"
+        case let .cannotWriteBackup(path, reason):
+            return "cannot write the backup \(path): \(reason)"
         }
     }
 

@@ -58,4 +58,22 @@ public protocol PhotoCatalogue: Sendable {
     func removeVariant(atPath path: String) throws
     /// SQLite's `PRAGMA integrity_check`: "ok", or what is wrong.
     func integrityCheck() throws -> String
+    /// Copies the catalogue as it is at one moment (writers may go on) into a new file at `path`,
+    /// checks the copy's integrity, and only then gives it that name.
+    /// - Parameter replacing: whether a file already at `path` may be replaced.
+    /// - Throws: `CatalogueError.backupExists`, `.cannotWriteBackup`, or the catalogue's own errors.
+    func backup(to path: String, replacing: Bool) throws -> CatalogueBackup
+}
+
+/// What a backup copied.
+public struct CatalogueBackup: Equatable, Sendable {
+    public var path: String
+    public var photos: Int
+    public var bytes: Int
+
+    public init(path: String, photos: Int, bytes: Int) {
+        self.path = path
+        self.photos = photos
+        self.bytes = bytes
+    }
 }

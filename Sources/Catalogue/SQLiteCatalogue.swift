@@ -243,6 +243,48 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         guard problems != ["ok"], let first = problems.first else { return "ok" }
         return problems.count == 1 ? first : "\(problems.count) problems, the first: \(first)"
     }
+
+    public func backup(to path: String, replacing: Bool) throws -> CatalogueBackup {
+        if !replacing && FileManager.default.fileExists(atPath: path) { throw CatalogueError.backupExists(path: path) }
+        let temporary = path + "." + UUID().uuidString + ".partial"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) } }
+        let copy: DatabaseQueue
+        do {
+            copy = try DatabaseQueue(path: temporary)
+        } catch {
+            throw CatalogueError.cannotWriteBackup(path: path, reason: Self.reason(opening: error, path))
+        }
+        // The online backup copies one consistent snapshot, page by page, while other processes write.
+        do {
+            try writer.backup(to: copy)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR {
+            throw CatalogueError.cannotWriteBackup(path: path, reason: error.resultCode == .SQLITE_FULL ? "the disk is full" : "input/output error")
+        } catch let error as DatabaseError {
+            throw CatalogueError(error, path: self.path)
+        }
+        let (integrity, photos) = try copy.read { db in
+            (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0)
+        }
+        try copy.close()
+        guard integrity == ["ok"] else {
+            throw CatalogueError.cannotWriteBackup(path: path, reason: "the copy failed SQLite's integrity check: \(integrity.first ?? "")")
+        }
+        guard rename(temporary, path) == 0 else {
+            throw CatalogueError.cannotWriteBackup(path: path, reason: String(cString: strerror(errno)).lowercased())
+        }
+        var info = stat()
+        return CatalogueBackup(path: path, photos: photos, bytes: stat(path, &info) == 0 ? Int(info.st_size) : 0)
+    }
+
+    /// Why a new database file could not be made at `path`: the folder's state, in words.
+    private static func reason(opening error: any Error, _ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder) { return "the folder \(folder) does not exist" }
+        if !isFolder.boolValue { return "\(folder) is a file, not a folder" }
+        if access(folder, W_OK) != 0 { return "the folder \(folder) is not writable" }
+        return "SQLite cannot create a file there"
+    }
 }
 
 /// `CatalogueWriting` inside one GRDB transaction.

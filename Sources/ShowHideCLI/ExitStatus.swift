@@ -27,6 +27,7 @@ extension ExitStatus {
         switch error {
         case let error as ExitCode: return error
         case CatalogueError.damaged: return damaged
+        case CatalogueError.backupExists, CatalogueError.cannotWriteBackup: return cannotCreate
         case is CatalogueError: return unavailable
         case is ExportError, is FileWriteError: return cannotCreate
         default: return someFilesFailed

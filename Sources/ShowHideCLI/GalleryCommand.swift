@@ -9,7 +9,7 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
         abstract: "Import photos into the catalogue and look at what it holds.",
-        subcommands: [ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, ProcessCommand.self, AnalyseCommand.self, RemoveCommand.self, VariantsCommand.self,
+        subcommands: [ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, ProcessCommand.self, AnalyseCommand.self, RemoveCommand.self, VariantsCommand.self, BackupCommand.self,
                       CheckCommand.self, FailuresCommand.self]
     )
 }

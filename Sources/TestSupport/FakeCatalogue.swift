@@ -126,6 +126,11 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
 
     public func integrityCheck() throws -> String { integrity }
 
+    /// The fake keeps no file to copy: a backup through it is a mistake in the test.
+    public func backup(to path: String, replacing: Bool) throws -> CatalogueBackup {
+        preconditionFailure("FakeCatalogue cannot back up; use SQLiteCatalogue for backups")
+    }
+
     public func failures() throws -> [ImportFailure] {
         lock.withLock { state.failures.values.sorted { $0.path < $1.path } }
     }

@@ -1,4 +1,5 @@
 import Codecs
+import GRDB
 import Foundation
 import Imaging
 import TestSupport
@@ -75,5 +76,60 @@ final class CatalogueStateBinaryTests: XCTestCase {
         XCTAssertEqual(remove.errors, "showhide: the catalogue \(catalogueFile) is read-only and this command changes it; "
                        + "copy the library somewhere writable, or use a command that only reads\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: catalogueFile + "-wal"), "nothing written beside it")
+    }
+}
+
+extension CatalogueStateBinaryTests {
+    func testABackupTakenDuringAnImportIsSoundAndCanBeUsedAsALibrary() throws {
+        let more = directory.appendingPathComponent("more-photos")
+        try LibraryFixture.writePhotos(600, into: more, size: 64)
+        let importing = try RunningShowhide(binary, ["gallery", "import", more.path, "--jobs", "1", "--library", library],
+                                            outputFolder: directory)
+        var duringImport: [String] = []
+        var index = 0
+        while importing.process.isRunning {
+            let copy = directory.appendingPathComponent("backup\(index).sqlite").path
+            let backup = try binary.run(["gallery", "backup", copy, "--library", library])
+            XCTAssertEqual(backup.status, 0, backup.errors)
+            XCTAssertTrue(backup.output.hasPrefix("backed up "), backup.output)
+            if importing.process.isRunning { duringImport.append(copy) }
+            index += 1
+        }
+        XCTAssertEqual(importing.wait().status, 0)
+        XCTAssertFalse(duringImport.isEmpty, "at least one backup finished while the import ran")
+
+        for copy in duringImport {
+            let queue = try DatabaseQueue(path: copy)
+            let (integrity, photos) = try queue.read { db in
+                (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0)
+            }
+            XCTAssertEqual(integrity, ["ok"], copy)
+            XCTAssertTrue((40...640).contains(photos), "\(photos) photos in \(copy)")
+        }
+        let restored = directory.appendingPathComponent("restored")
+        try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: duringImport[0], toPath: restored.appendingPathComponent("catalogue.sqlite").path)
+        let list = try binary.run(["gallery", "list", "--json", "--library", restored.path])
+        XCTAssertEqual(list.status, 0, list.errors)
+        XCTAssertGreaterThanOrEqual((try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [Any])?.count ?? 0, 40)
+    }
+
+    func testABackupNeverReplacesAFileUnlessToldAndSaysWhyItCannotWrite() throws {
+        let copy = directory.appendingPathComponent("copy.sqlite").path
+        XCTAssertEqual(try binary.run(["gallery", "backup", copy, "--library", library]).status, 0)
+        let again = try binary.run(["gallery", "backup", copy, "--library", library])
+        XCTAssertEqual(again.status, 73)
+        XCTAssertEqual(again.errors, "showhide: \(copy) exists already: choose another name, or give --overwrite\n")
+        let replaced = try binary.run(["gallery", "backup", copy, "--overwrite", "--json", "--library", library])
+        XCTAssertEqual(replaced.status, 0, replaced.errors)
+        let json = try JSONSerialization.jsonObject(with: Data(replaced.output.utf8)) as? [String: Any]
+        XCTAssertEqual(json?["photos"] as? Int, 40)
+        XCTAssertEqual(json?["integrity"] as? String, "ok")
+        let nowhere = directory.appendingPathComponent("no/such/folder/copy.sqlite").path
+        let missing = try binary.run(["gallery", "backup", nowhere, "--library", library])
+        XCTAssertEqual(missing.status, 73)
+        XCTAssertEqual(missing.errors, "showhide: cannot write the backup \(nowhere): the folder \(directory.path)/no/such/folder does not exist\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".partial") }
+        XCTAssertEqual(leftovers, [])
     }
 }

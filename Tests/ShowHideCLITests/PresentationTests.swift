@@ -1,3 +1,4 @@
+import Catalogue
 import Foundation
 import Imaging
 import Services
@@ -64,5 +65,48 @@ final class PresentationTests: XCTestCase {
         XCTAssertTrue(live.fileSystem is LocalFileSystem)
         XCTAssertEqual(String(describing: type(of: live.decoder)), "ImageCodec")
         XCTAssertEqual(String(describing: type(of: live.exifReader)), "LibExifReader")
+    }
+}
+
+/// `gallery backup` through a real SQLite catalogue in a temporary folder.
+final class BackupCommandTests: XCTestCase {
+    let spy = SpyConsole()
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-backup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func testTheCopyHoldsThePhotosAndIsSaidInOneLine() async throws {
+        let files = FakeFileSystem()
+        files["/lib/red.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "red", colour: "#D01020")
+        let library = directory.appendingPathComponent("library").path
+        var environment = AppEnvironment.fake(console: spy.console, files: files, catalogue: try SQLiteCatalogue.inMemory())
+        environment.openCatalogue = { try SQLiteCatalogue(libraryDirectory: $0, opening: $1) }
+        try await ImportCommand.parse(["/lib", "--library", library]).run(in: environment)
+        spy.output.clear()
+
+        let copy = directory.appendingPathComponent("copy.sqlite").path
+        try BackupCommand.parse([copy, "--library", library]).run(in: environment)
+        XCTAssertEqual(spy.output.lines.count, 1)
+        XCTAssertTrue(spy.output.text.hasPrefix("backed up 1 photo to \(copy) (0."), spy.output.text)
+        XCTAssertTrue(spy.output.text.hasSuffix(" MB); its integrity check passed\n"), spy.output.text)
+        let restored = directory.appendingPathComponent("restored")
+        try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: copy, toPath: restored.appendingPathComponent("catalogue.sqlite").path)
+        let catalogue = try SQLiteCatalogue(libraryDirectory: restored.path, opening: .existingOnly)
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).map(\.path), ["/lib/red.jpg"])
+
+        XCTAssertThrowsError(try BackupCommand.parse([copy, "--library", library]).run(in: environment)) { error in
+            XCTAssertEqual(error as? CatalogueError, .backupExists(path: copy))
+        }
+        XCTAssertThrowsError(try BackupCommand.parse([""])) { error in
+            XCTAssertEqual(BackupCommand.message(for: error), "Name the file to write the backup into.")
+        }
     }
 }

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Catalogue
+import Foundation
+
+/// `showhide gallery backup FILE [--overwrite] [--json]`
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the catalogue into a file, safely while other commands use it.",
+        discussion: """
+        SQLite's online backup copies the catalogue as it is at one moment, even during an import; the copy \
+        is checked with SQLite's integrity check before it takes its name. This is the way to copy a catalogue \
+        (copying the file by hand during a write can tear it). To restore, put the copy in a library folder \
+        as catalogue.sqlite. Variant files are not copied: `gallery process` makes them again. \
+        Exit status 73 when the file cannot be written or exists (without --overwrite).
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The file to write the copy into.", valueName: "file"))
+    var file: String
+
+    @Flag(name: .long, help: "Replace the file if it exists.")
+    var overwrite = false
+
+    @Flag(name: .long, help: "Print the summary as JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func validate() throws {
+        if file.isEmpty { throw ValidationError("Name the file to write the backup into.") }
+    }
+
+    func run() async throws {
+        try run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        let backup = try catalogue.backup(to: environment.absolutePath(file), replacing: overwrite)
+        try BackupPresenter(console: environment.console).present(backup, asJSON: json)
+    }
+}
+
+/// "backed up 40 photos to FILE (1.2 MB); its integrity check passed", or JSON.
+struct BackupPresenter {
+    let console: Console
+
+    struct BackupJSON: Encodable {
+        var path: String
+        var photos: Int
+        var bytes: Int
+        var integrity = "ok"
+    }
+
+    func present(_ backup: CatalogueBackup, asJSON: Bool) throws {
+        if asJSON {
+            console.print(try JSONOutput.encode(BackupJSON(path: backup.path, photos: backup.photos, bytes: backup.bytes)))
+            return
+        }
+        let megabytes = String(format: "%.1f MB", Double(backup.bytes) / 1_000_000)
+        console.print("backed up \(counted(backup.photos, "photo")) to \(backup.path) (\(megabytes)); its integrity check passed")
+    }
+}
