@@ -79,8 +79,11 @@ let package = Package(
                 "Services", "Codecs", "Catalogue", "ColourScience", "Imaging", "Archives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            ],
+            plugins: ["EmbedBuildInfo"]
         ),
+        // The commit a build comes from, for --version.
+        .plugin(name: "EmbedBuildInfo", capability: .buildTool(), path: "Sources/EmbedBuildInfo"),
         .executableTarget(name: "showhide", dependencies: ["ShowHideCLI"]),
 
         // MARK: Benchmarks (release mode, through scripts/bench; not part of the tests)

@@ -31,7 +31,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --colour: match only each photo's accent colour.")
     var accent = false
 
-    @Option(name: .long, parsing: .unconditional, help: "With --colour: the largest CIEDE2000 difference that matches (default 6).")
+    @Option(name: .long, parsing: .unconditional, help: "With --colour: the largest CIEDE2000 difference that matches.")
     var within: Double = ColourSearch.defaultWithin
 
     @Option(name: .long, parsing: .unconditional, help: "Variants keep this CIELAB hue angle (degrees) instead of each photo's accent (or --colour).")

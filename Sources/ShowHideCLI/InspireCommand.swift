@@ -12,7 +12,7 @@ struct InspireCommand: AsyncParsableCommand {
         abstract: "The photos that would make the most striking show and hide pictures, and why.",
         discussion: """
         Photos are ranked by splash potential: one vivid accent colour covering a modest part of the frame \
-        against a rest that does not compete (see Docs/Usage.md for the score). --html writes a web page with \
+        against a rest that does not compete (--json gives each term of the score). --html writes a web page with \
         each photo, its show and hide variants (made when missing), palette, reason and camera facts.
         """
     )

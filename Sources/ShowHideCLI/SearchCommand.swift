@@ -23,7 +23,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Match only the accent colour, the one a person would single out.")
     var accent = false
 
-    @Option(name: .long, parsing: .unconditional, help: "For a colour: the largest CIEDE2000 difference that matches (default 6).")
+    @Option(name: .long, parsing: .unconditional, help: "For a colour: the largest CIEDE2000 difference that matches.")
     var within: Double = ColourSearch.defaultWithin
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The least share of the photo the colour must cover.", valueName: "percent"))

@@ -11,11 +11,14 @@ public struct ShowHideCommand: AsyncParsableCommand {
         discussion: """
         Exit statuses: 0 success; 1 some files could not be read or processed (they are listed); \
         2 not found; 64 wrong arguments; 65 the catalogue is damaged; 69 the catalogue could not be opened; \
-        73 an export could not be written. See Docs/Usage.md.
+        73 an export could not be written. The whole manual: man showhide (scripts/install puts it in place).
         """,
-        version: "0.1.0",
+        version: "\(version) (commit \(buildCommit))",
         subcommands: [GalleryCommand.self, ExportCommand.self, InspireCommand.self, InspectCommand.self]
     )
+
+    /// showhide's version; the commit is added at build time.
+    public static let version = "0.2.0"
 
     public init() {}
 }

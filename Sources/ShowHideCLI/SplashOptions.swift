@@ -8,7 +8,7 @@ extension SplashMethod: ExpressibleByArgument {}
 /// How show and hide variants are made: the options `gallery process`, `export` and `inspire` share.
 struct SplashOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "object: whole objects of the colour (default); hue: every pixel of its hue, wherever it is.", valueName: "mode"))
+        "object: whole objects of the colour; hue: every pixel of its hue, wherever it is.", valueName: "mode"))
     var mode: SplashMethod = .object
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(

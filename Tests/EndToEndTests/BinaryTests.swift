@@ -123,3 +123,39 @@ struct ShowhideBinary {
                    output: String(decoding: outputData, as: UTF8.self), errors: String(decoding: errorData, as: UTF8.self))
     }
 }
+
+extension BinaryTests {
+    func testVersionNamesTheCommitItWasBuiltFrom() throws {
+        let result = try run(["--version"])
+        XCTAssertEqual(result.status, 0)
+        let pattern = #"^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}( with local changes)?|unknown)\)\n$"#
+        XCTAssertNotNil(result.output.range(of: pattern, options: .regularExpression), result.output)
+    }
+
+    static let commands = [["gallery", "import"], ["gallery", "list"], ["gallery", "search"], ["gallery", "show"],
+                           ["gallery", "process"], ["gallery", "analyse"], ["gallery", "remove"], ["gallery", "variants"],
+                           ["gallery", "backup"], ["gallery", "check"], ["gallery", "failures"], ["export"], ["inspire"], ["inspect"]]
+
+    func testHelpShowsEachDefaultOnceAndPointsToTheManual() throws {
+        XCTAssertTrue(try run(["--help"]).output.contains("man showhide"))
+        for command in Self.commands {
+            let help = try run(command + ["--help"])
+            XCTAssertEqual(help.status, 0, "\(command)")
+            // Each option's entry: from a line starting "  -" to the next.
+            let entries = help.output.components(separatedBy: "\n  -")
+            for entry in entries {
+                let defaults = entry.components(separatedBy: "default").count - 1
+                XCTAssertLessThanOrEqual(defaults, 1, "\(command): \(entry)")
+            }
+            XCTAssertFalse(help.output.contains("Docs/"), "\(command): an installed user has no Docs folder")
+        }
+    }
+
+    func testCompletionScriptsAreGenerated() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try run(["--generate-completion-script", shell])
+            XCTAssertEqual(result.status, 0, shell)
+            XCTAssertTrue(result.output.contains("gallery"), shell)
+        }
+    }
+}
