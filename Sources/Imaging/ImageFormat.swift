@@ -25,3 +25,42 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
         }
     }
 }
+
+/// Photo formats showhide recognises but does not read yet, by their first bytes (and, for camera
+/// raw files built on TIFF, the name's extension, as their first bytes are TIFF's).
+public enum UnsupportedPhotoFormat {
+    /// How many leading bytes `sniff` needs at most.
+    public static let signatureLength = 16
+
+    /// TIFF-based camera raw formats, by extension.
+    private static let tiffRawExtensions: Set<String> = [
+        "nef", "nrw", "arw", "srf", "sr2", "dng", "pef", "erf", "3fr", "kdc", "dcr", "mos", "iiq", "rwl", "srw", "mef",
+    ]
+
+    /// The format's name for people ("HEIC", "WebP", "camera raw (NEF)"), or nil when `bytes` start
+    /// like none of them.
+    public static func sniff<Bytes: Collection>(_ bytes: Bytes, fileExtension: String) -> String? where Bytes.Element == UInt8 {
+        let head = Array(bytes.prefix(signatureLength))
+        func ascii(_ range: Range<Int>) -> String? {
+            head.count >= range.upperBound ? String(decoding: head[range], as: UTF8.self) : nil
+        }
+        let raw = fileExtension.lowercased()
+        if ascii(4..<8) == "ftyp", let brand = ascii(8..<12) {
+            switch brand {
+            case "heic", "heix", "heim", "heis", "hevc", "hevx": return "HEIC"
+            case "mif1", "msf1", "heif": return "HEIF"
+            case "avif", "avis": return "AVIF"
+            case "crx ": return "camera raw (CR3)"
+            default: return nil
+            }
+        }
+        if ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" { return "WebP" }
+        if ascii(0..<15) == "FUJIFILMCCD-RAW" { return "camera raw (RAF)" }
+        if head.starts(with: [0x49, 0x49, 0x52, 0x4F]) || head.starts(with: [0x49, 0x49, 0x52, 0x53]) { return "camera raw (ORF)" }
+        if head.starts(with: [0x49, 0x49, 0x55, 0x00]) { return "camera raw (RW2)" }
+        let tiff = head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+        guard tiff else { return nil }
+        if ascii(8..<10) == "CR" { return "camera raw (CR2)" }
+        return tiffRawExtensions.contains(raw) ? "camera raw (\(raw.uppercased()))" : "TIFF"
+    }
+}

@@ -38,6 +38,8 @@ public struct ImportSummary: Equatable, Sendable {
     public var duplicates = 0
     /// Files that are not photos (by content and name), skipped.
     public var skipped = 0
+    /// Photos in a format showhide does not read yet (HEIC, WebP, TIFF, camera raw), skipped.
+    public var unsupported: [UnsupportedFile] = []
     /// Files and folders that could not be imported, with reasons.
     public var failures: [ImportFailure] = []
     /// Wall time of the whole import, in seconds.
@@ -46,6 +48,18 @@ public struct ImportSummary: Equatable, Sendable {
     public var failed: Int { failures.count }
 
     public init() {}
+}
+
+/// A photo file in a format showhide recognises but does not read yet.
+public struct UnsupportedFile: Equatable, Sendable {
+    public var path: String
+    /// The format's name for people: "HEIC", "WebP", "camera raw (NEF)".
+    public var format: String
+
+    public init(path: String, format: String) {
+        self.path = path
+        self.format = format
+    }
 }
 
 /// Told how far an import has come.
@@ -94,6 +108,8 @@ public struct ImportService: Sendable {
     /// What examining one file found, before the catalogue decides what it means.
     enum Examination: Sendable {
         case notAPhoto
+        /// A photo in a format not read yet ("HEIC").
+        case unsupported(format: String)
         case failed(String)
         /// The content is catalogued already: no need to decode it again.
         case knownContent(sha256: String)
@@ -172,6 +188,10 @@ public struct ImportService: Sendable {
             return .failed("cannot read the file: \(error.plainDescription)")
         }
         guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else {
+            let fileExtension = (file.path as NSString).pathExtension
+            if let format = UnsupportedPhotoFormat.sniff(data.prefix(UnsupportedPhotoFormat.signatureLength), fileExtension: fileExtension) {
+                return .unsupported(format: format)
+            }
             let named = Self.photoExtensions.contains((file.path as NSString).pathExtension.lowercased())
             guard named else { return .notAPhoto }
             return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG or PNG file (unrecognised first bytes)")
@@ -206,6 +226,8 @@ public struct ImportService: Sendable {
                 switch examination {
                 case .notAPhoto:
                     outcome.skipped += 1
+                case let .unsupported(format):
+                    outcome.unsupported.append(UnsupportedFile(path: file.path, format: format))
                 case let .failed(reason):
                     let failure = ImportFailure(path: file.path, reason: reason, failedAt: now)
                     try writer.recordFailure(failure)
@@ -231,6 +253,7 @@ public struct ImportService: Sendable {
         summary.moved += outcome.moved
         summary.duplicates += outcome.duplicates
         summary.skipped += outcome.skipped
+        summary.unsupported += outcome.unsupported
         summary.failures += outcome.failures
     }
 

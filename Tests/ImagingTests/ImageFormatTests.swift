@@ -48,3 +48,32 @@ final class ErrorDescriptionTests: XCTestCase {
         XCTAssertEqual(NSError(domain: "Elsewhere", code: 7).plainDescription, "an unexpected error (Elsewhere 7)")
     }
 }
+
+/// Photos showhide does not read yet are recognised by their first bytes, so an import can name them.
+final class UnsupportedPhotoFormatTests: XCTestCase {
+    static func isoFile(brand: String) -> [UInt8] { [0, 0, 0, 0x18] + Array("ftyp\(brand)".utf8) + [0, 0, 0, 0] }
+
+    func format(_ bytes: [UInt8], _ fileExtension: String = "") -> String? {
+        UnsupportedPhotoFormat.sniff(bytes, fileExtension: fileExtension)
+    }
+
+    func testEachFormatByItsFirstBytes() {
+        XCTAssertEqual(format(Self.isoFile(brand: "heic")), "HEIC")
+        XCTAssertEqual(format(Self.isoFile(brand: "mif1")), "HEIF")
+        XCTAssertEqual(format(Self.isoFile(brand: "avif")), "AVIF")
+        XCTAssertEqual(format(Self.isoFile(brand: "crx ")), "camera raw (CR3)")
+        XCTAssertNil(format(Self.isoFile(brand: "qt  ")), "a QuickTime movie is not a photo")
+        XCTAssertEqual(format(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)), "WebP")
+        XCTAssertNil(format(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)), "a WAVE sound is not a photo")
+        XCTAssertEqual(format(Array("FUJIFILMCCD-RAW 0201".utf8)), "camera raw (RAF)")
+        XCTAssertEqual(format([0x49, 0x49, 0x52, 0x4F, 8, 0, 0, 0]), "camera raw (ORF)")
+        XCTAssertEqual(format([0x49, 0x49, 0x55, 0x00, 8, 0, 0, 0]), "camera raw (RW2)")
+        XCTAssertEqual(format([0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 2, 0]), "camera raw (CR2)")
+        XCTAssertEqual(format([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8], "tif"), "TIFF")
+        XCTAssertEqual(format([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], "NEF"), "camera raw (NEF)", "TIFF inside, raw by name")
+        XCTAssertEqual(format([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], "dng"), "camera raw (DNG)")
+        XCTAssertNil(format(Array("ftyp".utf8)), "too short to hold a brand")
+        XCTAssertNil(format([0xFF, 0xD8, 0xFF, 0xE0]), "a JPEG is read, not unsupported")
+        XCTAssertNil(format([]))
+    }
+}

@@ -246,6 +246,27 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(summary.imported, 1)
     }
 
+    func testPhotosInFormatsNotReadYetAreNamedApartFromOtherFiles() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/phone/IMG_0001.HEIC"] = Data([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0])
+        files["/lib/phone/sticker.jpg"] = Data(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8))
+        files["/lib/raw/DSC_0001.NEF"] = Data([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        files["/lib/notes.txt"] = Data("shopping list".utf8)
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.unsupported, [
+            UnsupportedFile(path: "/lib/phone/IMG_0001.HEIC", format: "HEIC"),
+            UnsupportedFile(path: "/lib/phone/sticker.jpg", format: "WebP"),
+            UnsupportedFile(path: "/lib/raw/DSC_0001.NEF", format: "camera raw (NEF)"),
+        ])
+        XCTAssertEqual(summary.skipped, 1, "only the text file is not a photo")
+        XCTAssertEqual(summary.failed, 0, "a photo in another format is not a broken photo")
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(try catalogue.failures(), [])
+        XCTAssertEqual(try catalogue.knownStamps().count, 1, "read again by the next import, when a decoder may exist")
+    }
+
     func testAPNGNamedJPGIsImportedByItsContent() async throws {
         files["/lib/photo.png.jpg"] = FakePhoto.data(seed: "x")
         let summary = try await importLibrary()
