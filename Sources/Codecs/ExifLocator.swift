@@ -16,11 +16,17 @@ public enum ExifLocator {
     }
 
     private static func jpegExif(in data: Data) -> Data? {
-        // Read in place: this runs for every photo imported, and the bytes are the whole file.
-        data.withUnsafeBytes { raw in jpegExif(in: raw.bindMemory(to: UInt8.self)) }
+        jpegExifRange(in: data).map { Data(data[$0]) }
     }
 
-    private static func jpegExif(in bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+    /// Where the EXIF block ("Exif\0\0" + TIFF data) of a JPEG's APP1 segment is, as indices of `data`.
+    static func jpegExifRange(in data: Data) -> Range<Int>? {
+        // Read in place: this runs for every photo imported, and the bytes are the whole file.
+        data.withUnsafeBytes { raw in jpegExifRange(in: raw.bindMemory(to: UInt8.self)) }
+            .map { ($0.lowerBound + data.startIndex)..<($0.upperBound + data.startIndex) }
+    }
+
+    private static func jpegExifRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         var offset = 2
         while offset + 4 <= bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
@@ -32,7 +38,7 @@ public enum ExifLocator {
             guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
             let payload = (offset + 4)..<(offset + 2 + length)
             if marker == 0xE1, bytes[payload].starts(with: exifHeader) {
-                return Data(bytes[payload])
+                return payload
             }
             offset += 2 + length
         }

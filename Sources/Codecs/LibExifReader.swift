@@ -18,6 +18,10 @@ public struct LibExifReader: ExifReading, Sendable {
 
     /// The block with its GPS directory emptied (libexif writes no GPS pointer for an empty one), for
     /// exports that must not carry the place a photo was taken. nil when libexif cannot rewrite it.
+    public func removingGPS(fromJPEG data: Data) -> Data? {
+        ExifGPSRemoval.removingGPS(fromJPEG: data)
+    }
+
     public func removingGPS(from block: Data) -> Data? {
         guard let exif = Self.load(block) else { return nil }
         defer { exif_data_unref(exif) }

@@ -311,6 +311,10 @@ public struct ExportService: Sendable {
         guard format != source.format || size != source.pixelSize || hasGPS else {
             return (data, source.pixelSize)
         }
+        // Only the GPS to remove: the EXIF block changes, the image data stays the file's own.
+        if format == source.format && size == source.pixelSize, let stripped = exifReader.removingGPS(fromJPEG: data) {
+            return (stripped, source.pixelSize)
+        }
         var image = try decoder.decode(data, options: DecodeOptions(appliesOrientation: true)).image
         if let limit = options.maximumLongSide { image = image.downscaled(toLongSide: limit) }
         var exif = format == .jpeg ? exifReader.uprightExifBlock(from: data) : nil

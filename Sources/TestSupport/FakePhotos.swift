@@ -129,6 +129,7 @@ public struct FakeExifReader: ExifReading {
     public func uprightExifBlock(from data: Data) -> Data? { nil }
 
     public func removingGPS(from block: Data) -> Data? { nil }
+    public func removingGPS(fromJPEG data: Data) -> Data? { nil }
 }
 
 /// A fixed clock that moves only when told.

@@ -211,6 +211,11 @@ public final class StubExifReader: ExifReading, @unchecked Sendable {
         XCTFail("unexpected GPS removal from \(block.count) bytes")
         return nil
     }
+
+    public func removingGPS(fromJPEG data: Data) -> Data? {
+        XCTFail("unexpected GPS removal from a \(data.count)-byte JPEG")
+        return nil
+    }
 }
 
 /// An encoder that must never be called.

@@ -27,6 +27,65 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertNil(reader.removingGPS(from: Data("Exif".utf8)), "not a block")
     }
 
+    /// The scan data: from the first start-of-scan marker on.
+    static func imageData(of jpeg: Data) -> Data {
+        let bytes = [UInt8](jpeg)
+        let start = (0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA } ?? 0
+        return Data(bytes[start...])
+    }
+
+    func testRemovingGPSFromAJPEGLeavesItsImageDataAndEveryOtherTag() throws {
+        for order in [ExifFixture.ByteOrder.little, .big] {
+            let original = try jpeg(with: .camera(byteOrder: order))
+            let before = try XCTUnwrap(reader.readExif(from: original))
+            XCTAssertNotNil(before.gps)
+
+            let stripped = try XCTUnwrap(reader.removingGPS(fromJPEG: original), "\(order)")
+
+            XCTAssertEqual(stripped.count, original.count, "the EXIF block keeps its length")
+            XCTAssertEqual(Self.imageData(of: stripped), Self.imageData(of: original), "the image data is byte for byte the same")
+            let block = try XCTUnwrap(ExifLocator.jpegExifRange(in: original))
+            XCTAssertEqual(stripped[..<block.lowerBound], original[..<block.lowerBound], "bytes before the EXIF block")
+            XCTAssertEqual(stripped[block.upperBound...], original[block.upperBound...], "bytes after the EXIF block")
+            let after = try XCTUnwrap(reader.readExif(from: stripped))
+            XCTAssertNil(after.gps)
+            XCTAssertFalse(after.allTags.keys.contains { $0.hasPrefix("GPS.") }, "\(after.allTags.keys.sorted())")
+            var expected = before.allTags.filter { !$0.key.hasPrefix("GPS.") }
+            expected.removeValue(forKey: "IFD0.GPSInfo")
+            XCTAssertEqual(after.allTags.filter { $0.key != "IFD0.GPSInfo" }, expected, "\(order)")
+            XCTAssertEqual(try JPEGCodec().decode(stripped, options: DecodeOptions()).image, try JPEGCodec().decode(original, options: DecodeOptions()).image)
+            XCTAssertNil(reader.removingGPS(fromJPEG: stripped), "nothing left to remove")
+        }
+    }
+
+    func testDamagedEXIFBlocksNeverMakeGPSRemovalReachOutsideTheBlock() throws {
+        let original = try jpeg(with: .camera(byteOrder: .big))
+        let block = try XCTUnwrap(ExifLocator.jpegExifRange(in: original))
+        var random = SeededGenerator(state: 20_261_124)
+        var changed = 0
+        for _ in 0..<2000 {
+            var damaged = original
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                damaged[Int.random(in: block, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            guard let stripped = reader.removingGPS(fromJPEG: damaged) else { continue }
+            changed += 1
+            XCTAssertEqual(stripped.count, damaged.count)
+            XCTAssertEqual(stripped[block.upperBound...], damaged[block.upperBound...])
+            XCTAssertEqual(stripped[..<block.lowerBound], damaged[..<block.lowerBound])
+        }
+        XCTAssertGreaterThan(changed, 1000, "most damaged blocks still have a GPS directory to remove")
+    }
+
+    func testAJPEGWithoutGPSOrEXIFIsLeftAlone() throws {
+        var fixture = ExifFixture.camera()
+        fixture.gps = []
+        XCTAssertNil(reader.removingGPS(fromJPEG: try jpeg(with: fixture)))
+        XCTAssertNil(reader.removingGPS(fromJPEG: try Fixture.jpeg(photo, exif: nil)))
+        XCTAssertNil(reader.removingGPS(fromJPEG: Data([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x08] + Array("Exif".utf8) + [0, 0])),
+                     "a block too short to hold a TIFF header")
+    }
+
     func testReadsEveryTypedFieldWrittenByTheTestInBothByteOrders() throws {
         for order in [ExifFixture.ByteOrder.little, .big] {
             let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera(byteOrder: order))), "\(order)")

@@ -1,4 +1,4 @@
-import Codecs
+@testable import Codecs
 import Foundation
 import Imaging
 import Services
@@ -79,5 +79,29 @@ final class ExportBinaryTests: XCTestCase {
         XCTAssertEqual(resumed.status, 0, resumed.errors)
         XCTAssertTrue(resumed.output.hasPrefix("exported 1 file (0.0 MB)"), resumed.output)
         XCTAssertTrue(resumed.output.contains("kept 3"), resumed.output)
+    }
+}
+
+extension ExportBinaryTests {
+    func testStrippingGPSKeepsTheOriginalsImageDataByteForByte() throws {
+        var street = TestImage.solid(RGBA(red: 120, green: 120, blue: 120), width: 64, height: 48)
+        for y in 8..<24 { for x in 8..<24 { street[x, y] = RGBA(red: 210, green: 20, blue: 30) } }
+        let original = try codec.encode(street, as: .jpeg, options: EncodeOptions(quality: 90, exif: ExifFixture.camera().encoded()))
+        try original.write(to: URL(fileURLWithPath: path("photos/street.jpg")))
+        let library = ["--library", path("library")]
+        XCTAssertEqual(try binary.run(["gallery", "import", path("photos")] + library).status, 0)
+
+        let export = try binary.run(["export", "--all", "--variant", "original", "--strip-gps", "--to", path("out")] + library)
+        XCTAssertEqual(export.status, 0, export.errors)
+        let exported = try Data(contentsOf: URL(fileURLWithPath: path("out/2021-06-15_street_original.jpg")))
+
+        let block = try XCTUnwrap(ExifLocator.jpegExifRange(in: original))
+        XCTAssertEqual(exported.count, original.count)
+        XCTAssertEqual(exported[block.upperBound...], original[block.upperBound...], "every byte after the EXIF block, the image data included")
+        XCTAssertEqual(exported[..<block.lowerBound], original[..<block.lowerBound])
+        let exif = try XCTUnwrap(try LibExifReader().readExif(from: exported))
+        XCTAssertNil(exif.gps)
+        XCTAssertEqual(exif.make, "Fixture Optics")
+        XCTAssertNotNil(try LibExifReader().readExif(from: original)?.gps, "the original had a position")
     }
 }

@@ -34,18 +34,6 @@ final class HostileFilesBinaryTests: XCTestCase {
         written += 1
     }
 
-    /// The same pseudo-random bytes on every run: a failure can be reproduced.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func jpeg(exif: ExifFixture? = ExifFixture.camera(), width: Int = 64, height: Int = 48) throws -> Data {
         try codec.encode(TestImage.gradient(width: width, height: height), as: .jpeg,
                          options: EncodeOptions(quality: 85, exif: exif?.encoded()))

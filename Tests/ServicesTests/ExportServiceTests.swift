@@ -41,6 +41,11 @@ struct GPSExifReader: ExifReading {
     func readExif(from data: Data) throws -> ExifMetadata? { ExifMetadata(gps: GPSPosition(latitude: 60, longitude: 24)) }
     func uprightExifBlock(from data: Data) -> Data? { Data("block with gps".utf8) }
     func removingGPS(from block: Data) -> Data? { Data("block without gps".utf8) }
+    /// In place when `inPlace`: the file with "gps" replaced by "---" (same length).
+    var inPlace = false
+    func removingGPS(fromJPEG data: Data) -> Data? {
+        inPlace ? Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "gps", with: "---").utf8) : nil
+    }
 }
 
 final class ExportServiceTests: XCTestCase {
@@ -175,6 +180,20 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(summary.written.map(\.width), [10, 10])
         XCTAssertEqual(encoder.encoded.first?.options.quality, 70)
         XCTAssertNil(encoder.encoded.first?.options.exif, "PNGs carry no EXIF block")
+    }
+
+    func testStrippingGPSChangesOnlyTheEXIFWhenNothingElseChanges() async throws {
+        let photos = try await twoPhotos()
+        files["/photos/bus.jpg"] = Data("jpeg with gps and pixels".utf8)
+        let destination = SpyDestination()
+        var reader = GPSExifReader()
+        reader.inPlace = true
+
+        _ = try await service(exifReader: reader).export(
+            Array(photos.prefix(1)), options: ExportOptions(variants: [.original], stripGPS: true), to: destination)
+
+        XCTAssertEqual(destination.files["2021-06-01_bus_original.jpg"], Data("jpeg with --- and pixels".utf8))
+        XCTAssertEqual(encoder.encoded.count, 0, "not decoded and encoded again")
     }
 
     func testStrippingGPSRewritesTheEXIFOfJPEGsThatHaveIt() async throws {
