@@ -77,7 +77,7 @@ struct AnalysePresenter {
 
     func present(_ summary: AnalysisSummary, asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(SummaryJSON(
+            console.printJSON(try JSONOutput.encode(SummaryJSON(
                 analysed: summary.analysed,
                 accentsChanged: summary.accentsChanged.map { ChangeJSON(id: $0.photoID, before: $0.before?.rawValue, after: $0.after?.rawValue) },
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },

@@ -55,7 +55,7 @@ struct BackupPresenter {
 
     func present(_ backup: CatalogueBackup, asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(BackupJSON(path: backup.path, photos: backup.photos, bytes: backup.bytes)))
+            console.printJSON(try JSONOutput.encode(BackupJSON(path: backup.path, photos: backup.photos, bytes: backup.bytes)))
             return
         }
         let megabytes = String(format: "%.1f MB", Double(backup.bytes) / 1_000_000)

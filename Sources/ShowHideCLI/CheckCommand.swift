@@ -83,7 +83,7 @@ struct CheckPresenter {
 
     func present(_ report: CheckReport, asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(ReportJSON(
+            console.printJSON(try JSONOutput.encode(ReportJSON(
                 integrity: report.integrity, photos: report.photos,
                 missingPhotos: report.missingPhotos.map { .init(id: $0.id, path: $0.path) },
                 changedPhotos: report.changedPhotos.map { .init(id: $0.id, path: $0.path) },

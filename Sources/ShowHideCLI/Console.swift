@@ -25,7 +25,8 @@ public final class FileDescriptorOutput: TextOutput, @unchecked Sendable {
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 }
 
-/// Where commands write: results to `output`, diagnostics and progress to `errors`.
+/// Where commands write: results to `output`, diagnostics and progress to `errors`. Lines are
+/// written with their control characters escaped, so a file name cannot drive the terminal.
 public struct Console: Sendable {
     public let output: any TextOutput
     public let errors: any TextOutput
@@ -33,38 +34,74 @@ public struct Console: Sendable {
     public let errorsIsTerminal: Bool
     /// ANSI colour, off when `NO_COLOR` is set or output is not a terminal.
     public let usesColour: Bool
+    /// The columns tables must fit in; nil when output is not a terminal (a pipe gets whole lines).
+    public let width: Int?
+    let text: TerminalText
 
-    public init(output: any TextOutput, errors: any TextOutput, errorsIsTerminal: Bool = false, usesColour: Bool = false) {
+    public init(output: any TextOutput, errors: any TextOutput, errorsIsTerminal: Bool = false, usesColour: Bool = false,
+                width: Int? = nil) {
         self.output = output
         self.errors = errors
         self.errorsIsTerminal = errorsIsTerminal
         self.usesColour = usesColour
+        self.width = width
+        text = TerminalText()
     }
 
-    /// The process's own standard output and error, honouring `NO_COLOR` (https://no-color.org).
-    public static func standard(environment: [String: String]) -> Console {
-        let output = FileDescriptorOutput(descriptor: STDOUT_FILENO)
-        let errors = FileDescriptorOutput(descriptor: STDERR_FILENO)
+    /// The process's own standard output and error, honouring `NO_COLOR` (https://no-color.org) and
+    /// `COLUMNS`. `isTerminal` and `terminalWidth` ask about a file descriptor (injected for tests).
+    public static func standard(environment: [String: String],
+                                isTerminal: (Int32) -> Bool = { isatty($0) == 1 },
+                                terminalWidth: (Int32) -> Int? = Console.terminalWidth) -> Console {
         let colourAllowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        let outputIsTerminal = isTerminal(STDOUT_FILENO)
+        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         return Console(
-            output: output, errors: errors,
-            errorsIsTerminal: errors.isTerminal,
-            usesColour: colourAllowed && output.isTerminal
+            output: FileDescriptorOutput(descriptor: STDOUT_FILENO), errors: FileDescriptorOutput(descriptor: STDERR_FILENO),
+            errorsIsTerminal: isTerminal(STDERR_FILENO),
+            usesColour: colourAllowed && outputIsTerminal,
+            width: outputIsTerminal ? columns ?? terminalWidth(STDOUT_FILENO) : columns
         )
+    }
+
+    /// The columns of the terminal on `descriptor`, as the kernel reports them.
+    public static func terminalWidth(_ descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// Prints one line to standard output.
     public func print(_ line: String) {
-        output.write(line + "\n")
+        output.write(text.rendered(line) + "\n")
     }
 
     /// Prints one diagnostic line to standard error.
     public func warn(_ line: String) {
-        errors.write(line + "\n")
+        errors.write(text.rendered(line) + "\n")
+    }
+
+    /// Prints JSON (or other text that is escaped already) as it is.
+    public func printJSON(_ json: String) {
+        output.write(json + "\n")
+    }
+
+    /// Prints a table fitted to the terminal's width.
+    func print(_ table: TextTable) {
+        table.render(width: width, bold: bold).forEach(print)
     }
 
     /// `text` in bold, when colour is on.
     public func bold(_ text: String) -> String {
-        usesColour ? "\u{1B}[1m\(text)\u{1B}[0m" : text
+        style(text, "1")
+    }
+
+    /// `text` with the background colour `red`, `green`, `blue`, when colour is on.
+    func background(_ text: String, red: UInt8, green: UInt8, blue: UInt8) -> String {
+        style(text, "48;2;\(red);\(green);\(blue)")
+    }
+
+    private func style(_ text: String, _ code: String) -> String {
+        usesColour ? self.text.mark(code) + text + self.text.mark("0") : text
     }
 }

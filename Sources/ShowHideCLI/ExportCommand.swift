@@ -208,7 +208,7 @@ struct ExportPresenter {
                 madeVariants: summary.madeVariants, withoutAccent: summary.withoutAccent,
                 failures: summary.failures.map { FailureJSON(photo: $0.photoID, path: $0.path, reason: $0.reason) },
                 seconds: (summary.seconds * 100).rounded() / 100)
-            console.print(try JSONOutput.encode(json))
+            console.printJSON(try JSONOutput.encode(json))
             return
         }
         if dryRun {

@@ -157,7 +157,7 @@ struct ImportPresenter {
 
     func present(_ summary: ImportSummary, asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(SummaryJSON(
+            console.printJSON(try JSONOutput.encode(SummaryJSON(
                 found: summary.found, imported: summary.imported, unchanged: summary.unchanged, moved: summary.moved,
                 duplicates: summary.duplicates, skipped: summary.skipped, failed: summary.failed,
                 seconds: (summary.seconds * 1000).rounded() / 1000,
@@ -195,14 +195,14 @@ struct PhotoPresenter {
 
     func presentList(_ photos: [CataloguedPhoto], asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(photos.map { PhotoJSON($0) }))
+            console.printJSON(try JSONOutput.encode(photos.map { PhotoJSON($0) }))
             return
         }
         guard !photos.isEmpty else {
             console.warn("The catalogue has no photos that match.")
             return
         }
-        var table = TextTable(headers: ["ID", "FILE", "TAKEN", "CAMERA", "PIXELS", "COLOURS"])
+        var table = TextTable(headers: ["ID", "FILE", "TAKEN", "CAMERA", "PIXELS", "COLOURS"], fits: [.keep, .elide, .wrap, .elide, .keep, .wrap])
         for photo in photos {
             table.append([
                 String(photo.id),
@@ -213,12 +213,12 @@ struct PhotoPresenter {
                 ColourText(console: console).summary(photo.facts.colours),
             ])
         }
-        table.render(bold: console.bold).forEach(console.print)
+        console.print(table)
     }
 
     func presentDetail(_ photo: CataloguedPhoto, asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(PhotoJSON(photo, detailed: true)))
+            console.printJSON(try JSONOutput.encode(PhotoJSON(photo, detailed: true)))
             return
         }
         let exif = photo.facts.exif
@@ -306,7 +306,7 @@ struct FailurePresenter {
 
     func present(_ failures: [ImportFailure], asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(failures.map {
+            console.printJSON(try JSONOutput.encode(failures.map {
                 FailureRecordJSON(path: $0.path, reason: $0.reason, failedAt: ISO8601.string($0.failedAt))
             }))
             return
@@ -315,9 +315,9 @@ struct FailurePresenter {
             console.warn("No import failures.")
             return
         }
-        var table = TextTable(headers: ["PATH", "REASON"])
+        var table = TextTable(headers: ["PATH", "REASON"], fits: [.elide, .wrap])
         failures.forEach { table.append([$0.path, $0.reason]) }
-        table.render(bold: console.bold).forEach(console.print)
+        console.print(table)
     }
 }
 
@@ -375,7 +375,8 @@ struct ColourText {
     /// Two cells painted in `hex`, or nothing without colour.
     func swatch(_ hex: String) -> String {
         guard console.usesColour, let rgba = RGBA(parsing: hex) else { return "" }
-        return "\u{1B}[48;2;\(rgba.red);\(rgba.green);\(rgba.blue)m  \u{1B}[0m"
+        // No-break spaces: a wrapped column keeps a swatch whole.
+        return console.background("\u{00A0}\u{00A0}", red: rgba.red, green: rgba.green, blue: rgba.blue)
     }
 
     /// "▇▇ #CC141E red 6%".

@@ -30,11 +30,11 @@ struct InspectionPresenter {
                 },
                 failures: failures.map { FailureJSON(path: $0.path, reason: $0.reason) }
             )
-            console.print(try JSONOutput.encode(report))
+            console.printJSON(try JSONOutput.encode(report))
             return
         }
         if !inspections.isEmpty {
-            var table = TextTable(headers: ["FILE", "FORMAT", "PIXELS", "CAMERA", "TAKEN"])
+            var table = TextTable(headers: ["FILE", "FORMAT", "PIXELS", "CAMERA", "TAKEN"], fits: [.elide, .keep, .keep, .elide, .keep])
             for inspection in inspections {
                 table.append([
                     inspection.path,
@@ -44,7 +44,7 @@ struct InspectionPresenter {
                     inspection.exif?.takenAt?.iso8601 ?? "-",
                 ])
             }
-            table.render(bold: console.bold).forEach(console.print)
+            console.print(table)
         }
         for failure in failures {
             console.warn("showhide: \(failure.path): \(failure.reason)")

@@ -102,7 +102,7 @@ struct InspirationPresenter {
 
     func present(_ entries: [InspirationEntry], asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(entries.map { entry in
+            console.printJSON(try JSONOutput.encode(entries.map { entry in
                 let potential = entry.potential
                 return EntryJSON(rank: entry.rank, score: potential.score,
                                  terms: .init(vividness: PhotoJSON.rounded(potential.vividness), size: PhotoJSON.rounded(potential.size),
@@ -119,12 +119,12 @@ struct InspirationPresenter {
             console.warn("No photo has an accent colour to splash.")
             return
         }
-        var table = TextTable(headers: ["#", "ID", "FILE", "SCORE", "WHY", "COLOURS"])
+        var table = TextTable(headers: ["#", "ID", "FILE", "SCORE", "WHY", "COLOURS"], fits: [.keep, .keep, .elide, .keep, .wrap, .wrap])
         for entry in entries {
             table.append([String(entry.rank), String(entry.photo.id), (entry.photo.path as NSString).lastPathComponent,
                           String(format: "%.1f", entry.potential.score), entry.potential.reason,
                           ColourText(console: console).summary(entry.photo.facts.colours)])
         }
-        table.render(bold: console.bold).forEach(console.print)
+        console.print(table)
     }
 }

@@ -107,7 +107,7 @@ struct ProcessPresenter {
 
     func present(_ summary: ProcessingSummary, photos: Int, asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(SummaryJSON(
+            console.printJSON(try JSONOutput.encode(SummaryJSON(
                 photos: photos, made: summary.made.map(VariantJSON.init), unchanged: summary.unchanged,
                 skipped: summary.skipped.map { SkippedJSON(id: $0.photoID, reason: $0.reason) },
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },

@@ -65,7 +65,7 @@ struct RemovePresenter {
 
     func present(_ summary: RemovalSummary, asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(SummaryJSON(
+            console.printJSON(try JSONOutput.encode(SummaryJSON(
                 removed: summary.removed.map { PhotoPathJSON(id: $0.id, path: $0.path) },
                 moved: summary.moved.map { PhotoPathJSON(id: $0.id, path: $0.path) },
                 forgottenDuplicates: summary.forgottenDuplicates,

@@ -91,7 +91,7 @@ struct SearchPresenter {
 
     func present(_ matches: [ColourMatch], asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(matches.map {
+            console.printJSON(try JSONOutput.encode(matches.map {
                 ResultJSON(photo: PhotoJSON($0.photo), match: MatchJSON(
                     hex: $0.matchedLab.hex, name: $0.matchedName.rawValue, coverage: PhotoJSON.rounded($0.coverage),
                     deltaE: $0.deltaE.map { PhotoJSON.rounded($0, 2) }, score: PhotoJSON.rounded($0.score)))
@@ -103,7 +103,7 @@ struct SearchPresenter {
             return
         }
         let colourText = ColourText(console: console)
-        var table = TextTable(headers: ["ID", "FILE", "SHARE", "ΔE00", "MATCH", "COLOURS"])
+        var table = TextTable(headers: ["ID", "FILE", "SHARE", "ΔE00", "MATCH", "COLOURS"], fits: [.keep, .elide, .keep, .keep, .elide, .wrap])
         for match in matches {
             let swatch = colourText.swatch(match.matchedLab.hex)
             table.append([
@@ -115,6 +115,6 @@ struct SearchPresenter {
                 (swatch.isEmpty ? "" : swatch + " ") + colourText.summary(match.photo.facts.colours),
             ])
         }
-        table.render(bold: console.bold).forEach(console.print)
+        console.print(table)
     }
 }

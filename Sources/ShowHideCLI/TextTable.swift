@@ -1,31 +1,81 @@
 import Foundation
 
-/// A plain-text table with left-aligned columns, for human-readable listings.
+/// A plain-text table with left-aligned columns, for human-readable listings. Given a width (the
+/// terminal's), it fits it: columns marked `.elide` lose the middle of their text, columns marked
+/// `.wrap` continue on the next lines, the others keep their width.
 struct TextTable {
+    enum Fit {
+        case keep
+        case elide
+        case wrap
+    }
+
     let headers: [String]
+    let fits: [Fit]
     var rows: [[String]] = []
 
-    init(headers: [String]) {
+    init(headers: [String], fits: [Fit]? = nil) {
         self.headers = headers
+        self.fits = fits ?? headers.map { _ in .keep }
     }
 
     mutating func append(_ row: [String]) {
         rows.append(row)
     }
 
-    /// The table, one string per line, without trailing spaces.
-    func render(bold: (String) -> String = { $0 }) -> [String] {
-        var widths = headers.map(\.count)
-        for row in rows {
-            for (column, cell) in row.enumerated() where column < widths.count {
-                widths[column] = max(widths[column], cell.count)
+    /// The narrowest an elided column becomes.
+    static let narrowest = 12
+    /// The narrowest a wrapped column becomes.
+    static let narrowestWrapped = 10
+
+    /// The table, one string per line, without trailing spaces, within `width` columns when it can be.
+    func render(width: Int? = nil, bold: (String) -> String = { $0 }) -> [String] {
+        let widths = columnWidths(fitting: width)
+        func lines(_ cells: [String]) -> [String] {
+            let columns: [[String]] = cells.enumerated().map { column, cell in
+                guard column < widths.count, TerminalText.width(cell) > widths[column] else { return [cell] }
+                switch fits[column] {
+                case .keep: return [cell]
+                case .elide: return [TerminalText.elided(cell, to: widths[column])]
+                case .wrap: return TerminalText.wrapped(cell, to: widths[column])
+                }
+            }
+            let height = columns.map(\.count).max() ?? 1
+            return (0..<height).map { index in
+                let line = columns.enumerated().map { column, parts in
+                    let part = index < parts.count ? parts[index] : ""
+                    guard column < columns.count - 1 else { return part }
+                    return part + String(repeating: " ", count: max(0, widths[column] - TerminalText.width(part)))
+                }.joined(separator: "  ")
+                return String(line.reversed().drop { $0 == " " }.reversed())
             }
         }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
+        return [bold(lines(headers).joined())] + rows.flatMap(lines)
+    }
+
+    /// Each column's width: its widest cell, or less for elided and wrapped columns when the table
+    /// would be wider than `width`.
+    func columnWidths(fitting width: Int?) -> [Int] {
+        var widths = headers.map(TerminalText.width)
+        for row in rows {
+            for (column, cell) in row.enumerated() where column < widths.count {
+                widths[column] = max(widths[column], TerminalText.width(cell))
+            }
         }
-        return [bold(line(headers))] + rows.map(line)
+        guard let width else { return widths }
+        var excess = widths.reduce(0, +) + 2 * (widths.count - 1) - width
+        // The widest column gives up a column first; an elided one counts as narrower than it is,
+        // as eliding loses letters where wrapping loses nothing.
+        func weight(_ column: Int) -> Double { Double(widths[column]) * (fits[column] == .elide ? 0.75 : 1) }
+        while excess > 0 {
+            let shrinkable = widths.indices.filter { column in
+                let floor = fits[column] == .elide ? Self.narrowest : Self.narrowestWrapped
+                return fits[column] != .keep && widths[column] > max(floor, TerminalText.width(headers[column]))
+            }
+            guard let widest = shrinkable.max(by: { weight($0) < weight($1) }) else { break }
+            widths[widest] -= 1
+            excess -= 1
+        }
+        return widths
     }
 }

@@ -53,24 +53,24 @@ struct VariantsPresenter {
 
     func present(_ variants: [Variant], asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(variants.map(VariantJSON.init)))
+            console.printJSON(try JSONOutput.encode(variants.map(VariantJSON.init)))
             return
         }
         guard !variants.isEmpty else {
             console.warn("No variants have been made.")
             return
         }
-        var table = TextTable(headers: ["PHOTO", "KIND", "SIZE", "MADE WITH", "CREATED", "FILE"])
+        var table = TextTable(headers: ["PHOTO", "KIND", "SIZE", "MADE WITH", "CREATED", "FILE"], fits: [.keep, .keep, .keep, .wrap, .keep, .elide])
         for variant in variants {
             table.append([String(variant.photoID), variant.kind, variant.pixelSize.description, PhotoPresenter.parameters(of: variant),
                           String(ISO8601.string(variant.createdAt).prefix(19)), variant.path])
         }
-        table.render(bold: console.bold).forEach(console.print)
+        console.print(table)
     }
 
     func present(_ summary: PruneSummary, asJSON: Bool) throws {
         if asJSON {
-            console.print(try JSONOutput.encode(PruneJSON(removed: summary.removed.map(VariantJSON.init),
+            console.printJSON(try JSONOutput.encode(PruneJSON(removed: summary.removed.map(VariantJSON.init),
                                                           filesLeft: summary.filesLeft.map { FailureJSON(path: $0.path, reason: $0.reason) })))
             return
         }

@@ -117,6 +117,39 @@ final class GalleryBinaryTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: library + "/catalogue.sqlite"))
     }
 
+    func testANameWithAnEscapeAndANewlineIsPrintedEscaped() throws {
+        try FileManager.default.removeItem(at: photos.appendingPathComponent("cut.jpg"))
+        let hostile = "bad\u{1B}]0;pwned\u{07}\nname.jpg"
+        try FileManager.default.moveItem(at: photos.appendingPathComponent("trip/camera.jpg"), to: photos.appendingPathComponent(hostile))
+        try Data("not a jpeg".utf8).write(to: photos.appendingPathComponent("cut\u{1B}[2J.jpg"))
+        let imported = try binary.run(["gallery", "import", photos.path, "--library", library])
+        XCTAssertEqual(imported.status, 1)
+        XCTAssertTrue(imported.errors.contains("failed: \(photos.path)/cut\\e[2J.jpg: named like a photo"), imported.errors)
+        for arguments in [["gallery", "list"], ["gallery", "show", "1"], ["gallery", "failures"], ["inspect", photos.appendingPathComponent(hostile).path]] {
+            let run = try binary.run(arguments + (arguments[0] == "inspect" ? [] : ["--library", library]))
+            let text = run.output + run.errors
+            XCTAssertFalse(text.contains("\u{1B}") || text.contains("\u{07}"), "\(arguments): \(text)")
+            XCTAssertTrue(text.contains("bad\\e]0;pwned\\x07\\nname.jpg") || text.contains("cut\\e[2J.jpg"), "\(arguments): \(text)")
+        }
+        let json = try binary.run(["gallery", "list", "--json", "--library", library])
+        let paths = (try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        XCTAssertTrue(paths?.contains(photos.appendingPathComponent(hostile).path) == true, "JSON keeps the name itself, escaped by JSON")
+    }
+
+    func testTablesFitCOLUMNS() throws {
+        let name = "a-very-long-file-name-from-a-phone-that-goes-on-and-on-IMG_20240101_123456789.png"
+        try FileManager.default.moveItem(at: photos.appendingPathComponent("tiny.png"), to: photos.appendingPathComponent(name))
+        _ = try binary.run(["gallery", "import", photos.path, "--library", library])
+        for arguments in [["gallery", "list"], ["gallery", "failures"], ["gallery", "search", "--colour", "red"]] {
+            let run = try binary.run(arguments + ["--library", library], environment: ["COLUMNS": "60"])
+            let lines = run.output.split(separator: "\n")
+            XCTAssertFalse(lines.isEmpty, "\(arguments): \(run.errors)")
+            for line in lines { XCTAssertLessThanOrEqual(line.count, 60, "\(arguments): \(line)") }
+        }
+        let wide = try binary.run(["gallery", "list", "--library", library])
+        XCTAssertTrue(wide.output.contains(name), "without COLUMNS a pipe gets whole lines")
+    }
+
     func testAPhoneFolderSaysWhichPhotosAreNotReadYet() throws {
         try FileManager.default.removeItem(at: photos.appendingPathComponent("cut.jpg"))
         try Data([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]).write(to: photos.appendingPathComponent("IMG_0001.HEIC"))

@@ -16,13 +16,33 @@ final class PresentationTests: XCTestCase {
     }
 
     func testBoldOnlyWithColour() {
-        XCTAssertEqual(SpyConsole(usesColour: false).console.bold("x"), "x")
-        XCTAssertEqual(SpyConsole(usesColour: true).console.bold("x"), "\u{1B}[1mx\u{1B}[0m")
+        let plain = SpyConsole(usesColour: false)
+        plain.console.print(plain.console.bold("x"))
+        XCTAssertEqual(plain.output.text, "x\n")
+        let coloured = SpyConsole(usesColour: true)
+        coloured.console.print(coloured.console.bold("x"))
+        XCTAssertEqual(coloured.output.text, "\u{1B}[1mx\u{1B}[0m\n")
     }
 
-    func testNoColourIsHonoured() {
-        XCTAssertFalse(Console.standard(environment: ["NO_COLOR": "1"]).usesColour)
-        XCTAssertFalse(Console.standard(environment: ["TERM": "dumb"]).usesColour)
+    func testColourOnlyOnATerminalAndNeverWithNO_COLOROrADumbTerminal() {
+        let terminal: (Int32) -> Bool = { _ in true }
+        XCTAssertTrue(Console.standard(environment: [:], isTerminal: terminal).usesColour)
+        XCTAssertFalse(Console.standard(environment: ["NO_COLOR": "1"], isTerminal: terminal).usesColour)
+        XCTAssertTrue(Console.standard(environment: ["NO_COLOR": ""], isTerminal: terminal).usesColour, "an empty NO_COLOR is unset")
+        XCTAssertFalse(Console.standard(environment: ["TERM": "dumb"], isTerminal: terminal).usesColour)
+        XCTAssertFalse(Console.standard(environment: [:], isTerminal: { _ in false }).usesColour)
+        XCTAssertTrue(Console.standard(environment: [:], isTerminal: { $0 == STDERR_FILENO }).errorsIsTerminal)
+        XCTAssertFalse(Console.standard(environment: [:], isTerminal: { $0 == STDERR_FILENO }).usesColour)
+    }
+
+    func testTablesFitTheTerminalOrCOLUMNSAndPipesGetWholeLines() {
+        let terminal: (Int32) -> Bool = { _ in true }
+        XCTAssertEqual(Console.standard(environment: [:], isTerminal: terminal, terminalWidth: { _ in 100 }).width, 100)
+        XCTAssertEqual(Console.standard(environment: ["COLUMNS": "72"], isTerminal: terminal, terminalWidth: { _ in 100 }).width, 72)
+        XCTAssertEqual(Console.standard(environment: ["COLUMNS": "x"], isTerminal: terminal, terminalWidth: { _ in 100 }).width, 100)
+        XCTAssertNil(Console.standard(environment: [:], isTerminal: { _ in false }, terminalWidth: { _ in 100 }).width)
+        XCTAssertEqual(Console.standard(environment: ["COLUMNS": "60"], isTerminal: { _ in false }).width, 60,
+                       "COLUMNS set by hand is honoured in a pipe too")
     }
 
     func testCameraNamesDoNotRepeatTheMake() {
@@ -108,5 +128,70 @@ final class BackupCommandTests: XCTestCase {
         XCTAssertThrowsError(try BackupCommand.parse([""])) { error in
             XCTAssertEqual(BackupCommand.message(for: error), "Name the file to write the backup into.")
         }
+    }
+}
+
+/// What reaches the terminal: control characters escaped, only showhide's own styles as ANSI.
+final class TerminalTextTests: XCTestCase {
+    func testControlCharactersAreEscapedAndEverythingElseKept() {
+        XCTAssertEqual(TerminalText.escaped("bad\u{1B}]0;pwned\u{07}\nname\t.jpg\r"), "bad\\e]0;pwned\\x07\\nname\\t.jpg\\r")
+        XCTAssertEqual(TerminalText.escaped("\u{7F}\u{9B}\u{00}"), "\\x7F\\x9B\\x00")
+        XCTAssertEqual(TerminalText.escaped("café, ΔE00 5 — 東京.jpg"), "café, ΔE00 5 — 東京.jpg")
+    }
+
+    func testOnlyMarksWithTheConsolesKeyBecomeStyles() {
+        let text = TerminalText(key: "k1")
+        let other = TerminalText(key: "k2")
+        XCTAssertEqual(text.rendered(text.mark("1") + "x" + text.mark("0")), "\u{1B}[1mx\u{1B}[0m")
+        XCTAssertEqual(text.rendered(other.mark("31") + "x"), "\u{E000}k231\u{E001}x", "a forged mark stays text")
+        XCTAssertEqual(text.rendered("name\u{1B}[31m"), "name\\e[31m")
+        XCTAssertEqual(text.rendered(text.mark("1")), "\u{1B}[1m")
+        XCTAssertNotEqual(TerminalText().key, TerminalText().key)
+    }
+
+    func testWidthElisionAndWrapping() {
+        let text = TerminalText(key: "k")
+        XCTAssertEqual(TerminalText.width(text.mark("48;2;1;2;3") + "\u{00A0}\u{00A0}" + text.mark("0") + " red"), 6)
+        XCTAssertEqual(TerminalText.width("a\nb"), 4, "an escape takes the columns it is written in")
+        XCTAssertEqual(TerminalText.elided("IMG_20240101_0001.jpg", to: 13), "IMG_20…01.jpg")
+        XCTAssertEqual(TerminalText.elided("short.jpg", to: 13), "short.jpg")
+        XCTAssertEqual(TerminalText.wrapped("one vivid red subject (4% of the frame)", to: 14),
+                       ["one vivid red", "subject (4% of", "the frame)"])
+        XCTAssertEqual(TerminalText.wrapped("abcdefghijklmnop", to: 6), ["abcdef", "ghijkl", "mnop"])
+        let swatch = text.mark("48;2;1;2;3") + "\u{00A0}\u{00A0}" + text.mark("0")
+        XCTAssertEqual(TerminalText.wrapped(String(repeating: swatch, count: 5) + " grey", to: 6),
+                       [String(repeating: swatch, count: 5), "grey"], "a swatch is never cut")
+    }
+
+    func testATableFitsItsWidthByElidingAndWrapping() {
+        var table = TextTable(headers: ["ID", "FILE", "WHY"], fits: [.keep, .elide, .wrap])
+        table.append(["7", "IMG_20240101_000123456789.jpg", "one vivid red subject (4% of the frame), strong contrast"])
+        table.append(["12", "b.jpg", "calm"])
+        XCTAssertEqual(table.render(), [
+            "ID  FILE                           WHY",
+            "7   IMG_20240101_000123456789.jpg  one vivid red subject (4% of the frame), strong contrast",
+            "12  b.jpg                          calm",
+        ], "no width: whole lines")
+        let fitted = table.render(width: 40)
+        XCTAssertEqual(fitted, [
+            "ID  FILE                 WHY",
+            "7   IMG_20240…56789.jpg  one vivid red",
+            "                         subject (4% of",
+            "                         the frame),",
+            "                         strong contrast",
+            "12  b.jpg                calm",
+        ])
+        XCTAssertTrue(fitted.allSatisfy { $0.count <= 40 }, "\(fitted)")
+        XCTAssertEqual(table.render(width: 5), [
+            "ID  FILE          WHY",
+            "7   IMG_20…9.jpg  one vivid",
+            "                  red",
+            "                  subject",
+            "                  (4% of the",
+            "                  frame),",
+            "                  strong",
+            "                  contrast",
+            "12  b.jpg         calm",
+        ], "too narrow: columns stop at their floors")
     }
 }

@@ -78,7 +78,7 @@ final class SearchCommandTests: XCTestCase {
     func testSwatchesAreDrawnOnlyWithColour() throws {
         let coloured = SpyConsole(usesColour: true)
         try SearchCommand.parse(["--colour", "red"]).run(in: environment(console: coloured.console))
-        XCTAssertTrue(coloured.output.text.contains("\u{1B}[48;2;208;16;32m  \u{1B}[0m"), coloured.output.text)
+        XCTAssertTrue(coloured.output.text.contains("\u{1B}[48;2;208;16;32m\u{00A0}\u{00A0}\u{1B}[0m"), coloured.output.text)
         try SearchCommand.parse(["--colour", "red"]).run(in: environment())
         XCTAssertFalse(spy.output.text.contains("\u{1B}["))
     }
