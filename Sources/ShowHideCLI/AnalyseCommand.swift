@@ -24,8 +24,7 @@ struct AnalyseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Analyse every photo, not only those analysed by earlier rules.")
     var all = false
 
-    @Option(name: .long, parsing: .unconditional, help: "Photos analysed at once (default: the number of cores).")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOptions
 
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
@@ -34,7 +33,6 @@ struct AnalyseCommand: AsyncParsableCommand {
 
     func validate() throws {
         if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
 
     func run() async throws {
@@ -52,7 +50,7 @@ struct AnalyseCommand: AsyncParsableCommand {
             photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
         }
         let summary = try await environment.analysisService(catalogue: catalogue)
-            .analyse(photos, jobs: jobs ?? environment.processorCount, progress: environment.progress())
+            .analyse(photos, jobs: jobs.count(in: environment), progress: environment.progress())
         try AnalysePresenter(console: environment.console).present(summary, asJSON: json)
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
     }

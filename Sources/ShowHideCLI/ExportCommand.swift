@@ -24,9 +24,10 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Export every photo that matches the filters (all photos without filters).")
     var all = false
 
-    @Option(name: [.customLong("colour"), .customLong("color")], help: ArgumentHelp(
-        "Export the photos of this colour, as `gallery search` finds them: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"))
-    var colour: String?
+    @Option(name: ColourArgument.names, help: ArgumentHelp(
+        "Export the photos of this colour, as `gallery search` finds them: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"),
+        transform: ColourArgument.parse)
+    var colour: ColourArgument?
 
     @Flag(name: .long, help: "With --colour: match only each photo's accent colour.")
     var accent = false
@@ -41,8 +42,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var filters: PhotoFilterOptions
 
-    @Option(name: .long, help: ArgumentHelp("What to export of each photo: show, hide, original or all.", valueName: "variant"))
-    var variant = "show"
+    @Option(name: .long, help: ArgumentHelp("What to export of each photo.", valueName: "variant"))
+    var variant = ExportVariantChoice.show
 
     @Option(name: .long, help: ArgumentHelp("Write the files into this folder (made when missing).", valueName: "dir"))
     var to: String?
@@ -51,7 +52,7 @@ struct ExportCommand: AsyncParsableCommand {
     var zip: String?
 
     @Option(name: .long, help: ArgumentHelp("File format: same (as the photo), jpeg or png.", valueName: "format"))
-    var format = "same"
+    var format = ExportFormat.same
 
     @Option(name: .long, parsing: .unconditional, help: "JPEG quality of files that are re-encoded and of variants made on the way, 1–100.")
     var quality = 90
@@ -68,29 +69,24 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("When a file name is taken: unique (add _2, _3, …), overwrite, or skip (resume).",
                                             valueName: "policy"))
-    var onConflict = "unique"
+    var onConflict = ConflictPolicy.unique
 
     @Option(name: .long, help: ArgumentHelp("The manifest: json, or csv for manifest.csv as well.", valueName: "kind"))
-    var manifest = "json"
+    var manifest = ManifestKind.json
 
     @Flag(name: .long, help: "Print what would be written, and write and make nothing.")
     var dryRun = false
 
-    @Option(name: .long, parsing: .unconditional, help: "Variants made at once (default: the number of cores).")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOptions
 
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
 
     @OptionGroup var library: LibraryOptions
 
-    var variants: [ExportVariant]? {
-        variant == "all" ? ExportVariant.allCases : ExportVariant(rawValue: variant).map { [$0] }
-    }
+    var variants: [ExportVariant] { variant.variants }
 
-    var colourTarget: ColourTarget? {
-        colour.flatMap(ColourTarget.init(parsing:))
-    }
+    var colourTarget: ColourTarget? { colour?.target }
 
     /// What the variants keep: the hue asked for, else the colour the photos were chosen for (so that
     /// an export of orange photos keeps their orange), else each photo's accent or its candidate.
@@ -102,23 +98,13 @@ struct ExportCommand: AsyncParsableCommand {
         let selections = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (colour == nil ? 0 : 1)
         if selections == 0 { throw ValidationError("Choose the photos: --id ID (repeatable), --all, or --colour C.") }
         if selections > 1 { throw ValidationError("Give only one of --id, --all and --colour.") }
-        if colour != nil && colourTarget == nil {
-            throw ValidationError("'\(colour ?? "")' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b).")
-        }
         if (to == nil) == (zip == nil) { throw ValidationError("Give --to DIR or --zip FILE (one of them).") }
-        if variants == nil { throw ValidationError("--variant takes show, hide, original or all, not '\(variant)'.") }
-        if ExportFormat(rawValue: format) == nil { throw ValidationError("--format takes same, jpeg or png, not '\(format)'.") }
-        if ConflictPolicy(rawValue: onConflict) == nil {
-            throw ValidationError("--on-conflict takes unique, overwrite or skip, not '\(onConflict)'.")
-        }
-        if !["json", "csv"].contains(manifest) { throw ValidationError("--manifest takes json or csv, not '\(manifest)'.") }
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
         guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
         let target = try variantTarget()
         // Originals alone may be of any colour; show and hide variants need a hue to keep.
-        if variants?.contains(where: { $0 != .original }) ?? false { try SplashOptions.requireHue(target, typed: colour) }
+        if variants.contains(where: { $0 != .original }) { try SplashOptions.requireHue(target, typed: colour?.text) }
         do {
             _ = try FileNameTemplate(template)
         } catch {
@@ -134,10 +120,10 @@ struct ExportCommand: AsyncParsableCommand {
         let catalogue = try library.openCatalogue(in: environment)
         let photos = try select(from: catalogue, environment)
         let options = ExportOptions(
-            variants: variants!, format: ExportFormat(rawValue: format)!, quality: quality, maximumLongSide: maxSize,
-            stripGPS: stripGPS, template: try FileNameTemplate(template), onConflict: ConflictPolicy(rawValue: onConflict)!,
-            csvManifest: manifest == "csv", dryRun: dryRun,
-            processing: splash.processing(target: try variantTarget(), quality: quality, jobs: jobs ?? environment.processorCount))
+            variants: variants, format: format, quality: quality, maximumLongSide: maxSize,
+            stripGPS: stripGPS, template: try FileNameTemplate(template), onConflict: onConflict,
+            csvManifest: manifest == .csv, dryRun: dryRun,
+            processing: splash.processing(target: try variantTarget(), quality: quality, jobs: jobs.count(in: environment)))
         let service = ExportService(
             fileSystem: environment.fileSystem, decoder: environment.decoder, encoder: environment.encoder,
             exifReader: environment.exifReader, hasher: environment.hasher, catalogue: catalogue, clock: environment.clock,

@@ -29,8 +29,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "Folders or files to import.")
     var paths: [String] = []
 
-    @Option(name: .long, parsing: .unconditional, help: "Files examined at once (default: the number of cores).")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOptions
 
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
@@ -39,7 +38,6 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("Name at least one folder or file to import.") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
 
     func run() async throws {
@@ -51,7 +49,7 @@ struct ImportCommand: AsyncParsableCommand {
         let service = environment.importService(catalogue: catalogue)
         let summary = try await service.importPhotos(
             from: paths.map(environment.absolutePath),
-            options: ImportOptions(jobs: jobs ?? environment.processorCount),
+            options: ImportOptions(jobs: jobs.count(in: environment)),
             progress: environment.progress()
         )
         try ImportPresenter(console: environment.console).present(summary, asJSON: json)

@@ -17,9 +17,9 @@ struct InspireCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: [.customLong("colour"), .customLong("color")], help: ArgumentHelp(
-        "Only photos whose accent is this colour: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"))
-    var colour: String?
+    @Option(name: ColourArgument.names, help: ArgumentHelp(
+        "Only photos whose accent is this colour: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"), transform: ColourArgument.parse)
+    var colour: ColourArgument?
 
     @OptionGroup var filters: PhotoFilterOptions
 
@@ -35,14 +35,9 @@ struct InspireCommand: AsyncParsableCommand {
 
     static let defaultLimit = 20
 
-    var target: ColourTarget? {
-        colour.flatMap(ColourTarget.init(parsing:))
-    }
+    var target: ColourTarget? { colour?.target }
 
     func validate() throws {
-        if colour != nil && target == nil {
-            throw ValidationError("'\(colour ?? "")' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b).")
-        }
         if json && html != nil { throw ValidationError("Give --json or --html, not both.") }
         _ = try splash.target(given: target.map { .colour($0.lab) })
     }

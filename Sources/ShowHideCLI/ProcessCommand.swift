@@ -25,9 +25,10 @@ struct ProcessCommand: AsyncParsableCommand {
 
     @OptionGroup var filters: PhotoFilterOptions
 
-    @Option(name: [.customLong("colour"), .customLong("color")], help: ArgumentHelp(
-        "Keep this colour instead of each photo's accent: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"))
-    var colour: String?
+    @Option(name: ColourArgument.names, help: ArgumentHelp(
+        "Keep this colour instead of each photo's accent: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"),
+        transform: ColourArgument.parse)
+    var colour: ColourArgument?
 
     @Option(name: .long, parsing: .unconditional, help: "Keep this CIELAB hue angle (degrees) instead of each photo's accent.")
     var hue: Double?
@@ -37,8 +38,7 @@ struct ProcessCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "JPEG quality of JPEG variants, 1–100.")
     var quality = 90
 
-    @Option(name: .long, parsing: .unconditional, help: "Photos processed at once (default: the number of cores).")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOptions
 
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
@@ -48,7 +48,7 @@ struct ProcessCommand: AsyncParsableCommand {
     /// The colour or hue asked for; nil when none was (or it is not a colour).
     var given: SplashTarget? {
         if let hue { return .hue(hue) }
-        return colour.flatMap(ColourTarget.init(parsing:)).map { .colour($0.lab) }
+        return colour.map { .colour($0.target.lab) }
     }
 
     /// What the variants keep: the colour or hue asked for, else each photo's accent (or its
@@ -59,11 +59,9 @@ struct ProcessCommand: AsyncParsableCommand {
         if ids.isEmpty && !all { throw ValidationError("Name the photos to process, or use --all.") }
         if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
         if colour != nil && hue != nil { throw ValidationError("Give --colour or --hue, not both.") }
-        if colour != nil && given == nil { throw ValidationError("'\(colour ?? "")' is not a colour: use a name, #RRGGBB or rgb(r,g,b).") }
         _ = try splash.target(given: given)
-        try SplashOptions.requireHue(given, typed: colour)
+        try SplashOptions.requireHue(given, typed: colour?.text)
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
     }
 
     func run() async throws {
@@ -80,7 +78,7 @@ struct ProcessCommand: AsyncParsableCommand {
         }
         let service = environment.processingService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let options = splash.processing(target: try splash.target(given: given), quality: quality,
-                                        jobs: jobs ?? environment.processorCount)
+                                        jobs: jobs.count(in: environment))
         let summary = try await service.process(photos, options: options, progress: environment.progress())
         try ProcessPresenter(console: environment.console).present(summary, photos: photos.count, asJSON: json)
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }

@@ -16,9 +16,9 @@ struct SearchCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: [.customLong("colour"), .customLong("color")], help: ArgumentHelp(
-        "The colour to look for: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"))
-    var colour: String
+    @Option(name: ColourArgument.names, help: ArgumentHelp(
+        "The colour to look for: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"), transform: ColourArgument.parse)
+    var colour: ColourArgument
 
     @Flag(name: .long, help: "Match only the accent colour, the one a person would single out.")
     var accent = false
@@ -39,14 +39,9 @@ struct SearchCommand: AsyncParsableCommand {
     /// Results shown when --limit is not given.
     static let defaultLimit = 20
 
-    var target: ColourTarget? {
-        ColourTarget(parsing: colour)
-    }
+    var target: ColourTarget { colour.target }
 
     func validate() throws {
-        guard target != nil else {
-            throw ValidationError("'\(colour)' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b).")
-        }
         guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
         guard (0...100).contains(minCoverage) else { throw ValidationError("--min-coverage takes a percentage from 0 to 100.") }
     }
@@ -57,7 +52,7 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
-        let search = ColourSearch(target: target!, accentOnly: accent, within: within, minimumCoverage: minCoverage / 100,
+        let search = ColourSearch(target: target, accentOnly: accent, within: within, minimumCoverage: minCoverage / 100,
                                   filters: filters.query(defaultLimit: Self.defaultLimit))
         try SearchPresenter(console: environment.console).present(try catalogue.search(search), asJSON: json)
     }

@@ -34,14 +34,20 @@ final class ExportCommandTests: XCTestCase {
     }
 
     func testValidation() {
-        for arguments in [["--to", "/o"], ["--all", "--id", "1", "--to", "/o"], ["--all"], ["--all", "--to", "/o", "--zip", "/z.zip"],
-                          ["--all", "--to", "/o", "--variant", "both"], ["--all", "--to", "/o", "--format", "gif"],
-                          ["--all", "--to", "/o", "--on-conflict", "ask"], ["--all", "--to", "/o", "--manifest", "xml"],
-                          ["--all", "--to", "/o", "--quality", "0"], ["--all", "--to", "/o", "--max-size", "0"],
-                          ["--all", "--to", "/o", "--template", "{nope}.{ext}"], ["--colour", "teal", "--to", "/o"],
-                          ["--colour", "red", "--within", "0", "--to", "/o"], ["--all", "--to", "/o", "--jobs", "0"],
-                          ["--colour", "red", "--accent-rank", "2", "--to", "/o"], ["--all", "--to", "/o", "--mode", "x"]] {
-            XCTAssertThrowsError(try ExportCommand.parse(arguments), "\(arguments)")
+        let refused: [([String], String)] = [
+            (["--to", "/o"], "Choose the photos: --id ID (repeatable), --all, or --colour C."), (["--all", "--id", "1", "--to", "/o"], "Give only one of --id, --all and --colour."), (["--all"], "Give --to DIR or --zip FILE (one of them)."),
+            (["--all", "--to", "/o", "--zip", "/z.zip"], "Give --to DIR or --zip FILE (one of them)."), (["--all", "--to", "/o", "--variant", "both"], "The value 'both' is invalid for '--variant <variant>'. Please provide one of 'show', 'hide', 'original' or 'all'."),
+            (["--all", "--to", "/o", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'same', 'jpeg' or 'png'."), (["--all", "--to", "/o", "--on-conflict", "ask"], "The value 'ask' is invalid for '--on-conflict <policy>'. Please provide one of 'unique', 'overwrite' or 'skip'."),
+            (["--all", "--to", "/o", "--manifest", "xml"], "The value 'xml' is invalid for '--manifest <kind>'. Please provide one of 'json' and 'csv'."), (["--all", "--to", "/o", "--quality", "0"], "--quality takes 1 to 100."),
+            (["--all", "--to", "/o", "--max-size", "0"], "--max-size must be at least 1 pixel."), (["--all", "--to", "/o", "--template", "{nope}.{ext}"], "--template: the file name template '{nope}.{ext}' is wrong: {nope} is not a field (fields: {camera}, {colour}, {date}, {ext}, {id}, {name}, {time}, {variant})."),
+            (["--colour", "teal", "--to", "/o"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b)."), (["--colour", "red", "--within", "0", "--to", "/o"], "--within takes a ΔE00 between 0 and 100."),
+            (["--all", "--to", "/o", "--jobs", "0"], "--jobs must be at least 1, not 0."), (["--colour", "red", "--accent-rank", "2", "--to", "/o"], "Give --accent-rank or a colour or hue to keep, not both."),
+            (["--all", "--to", "/o", "--mode", "x"], "The value 'x' is invalid for '--mode <mode>'. Please provide one of 'object' and 'hue'."),
+        ]
+        for (arguments, message) in refused {
+            XCTAssertThrowsError(try ExportCommand.parse(arguments), "\(arguments)") { error in
+                XCTAssertEqual(ExportCommand.message(for: error), message, "\(arguments)")
+            }
         }
         XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o", "--variant", "all"]).variants, ExportVariant.allCases)
         // Variants keep the colour the photos were chosen for, or the hue asked for; else the accent.

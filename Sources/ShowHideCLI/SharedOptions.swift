@@ -1,0 +1,61 @@
+import ArgumentParser
+import Catalogue
+import ColourScience
+import Services
+
+/// `--jobs N`, shared by the commands that work on several photos at once.
+struct JobsOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: "Photos worked on at once (default: the number of cores).")
+    var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+    }
+
+    /// The jobs asked for, else one per core.
+    func count(in environment: AppEnvironment) -> Int {
+        jobs ?? environment.processorCount
+    }
+}
+
+/// A colour as typed after `--colour` (or `--color`): a name, #RRGGBB or rgb(r,g,b), parsed and
+/// explained the same way by every command that takes one.
+struct ColourArgument: ExpressibleByArgument, Equatable {
+    /// What was typed, for messages ("'grey' has no hue…").
+    let text: String
+    let target: ColourTarget
+
+    init?(argument: String) {
+        guard let target = ColourTarget(parsing: argument) else { return nil }
+        text = argument
+        self.target = target
+    }
+
+    /// Both spellings of the option.
+    static let names: NameSpecification = [.customLong("colour"), .customLong("color")]
+
+    /// Parses `text`, or explains what a colour may be.
+    static func parse(_ text: String) throws -> ColourArgument {
+        guard let colour = ColourArgument(argument: text) else {
+            throw ValidationError("'\(text)' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b).")
+        }
+        return colour
+    }
+}
+
+/// What `export --variant` takes: one kind of file, or all of them.
+enum ExportVariantChoice: String, CaseIterable, ExpressibleByArgument {
+    case show, hide, original, all
+
+    var variants: [ExportVariant] {
+        self == .all ? ExportVariant.allCases : [ExportVariant(rawValue: rawValue)!]
+    }
+}
+
+/// What `export --manifest` takes: the JSON manifest alone, or a CSV one as well.
+enum ManifestKind: String, CaseIterable, ExpressibleByArgument {
+    case json, csv
+}
+
+extension ExportFormat: ExpressibleByArgument {}
+extension ConflictPolicy: ExpressibleByArgument {}
