@@ -5,8 +5,9 @@ import Foundation
 import Imaging
 import Services
 
-/// Everything a command needs from the outside world. `live()` is the one place where the
-/// real implementations are chosen; tests build their own with fakes and spies.
+/// Everything a command needs from the outside world, and the one place services are made from
+/// it. `live()` is the one place where the real implementations are chosen; tests use `.fake`
+/// (TestSupport) or build their own with fakes and spies.
 public struct AppEnvironment: Sendable {
     public var console: Console
     public var fileSystem: any FileSystem
@@ -29,14 +30,10 @@ public struct AppEnvironment: Sendable {
 
     public init(
         console: Console, fileSystem: any FileSystem, decoder: any ImageDecoding,
-        encoder: any ImageEncoding, exifReader: any ExifReading,
-        hasher: any ContentHashing = CryptoHasher(), clock: any WallClock = SystemClock(),
-        openCatalogue: @escaping @Sendable (String, CatalogueOpening) throws -> any PhotoCatalogue = { _, _ in try SQLiteCatalogue.inMemory() },
-        variables: [String: String] = [:], homeDirectory: String = "/home/user",
-        currentDirectory: String = "/", processorCount: Int = 2,
-        makeZip: @escaping @Sendable (String, ConflictPolicy, Date) throws -> any ExportDestination = {
-            try ZipDestination(path: $0, onConflict: $1, modified: $2)
-        }
+        encoder: any ImageEncoding, exifReader: any ExifReading, hasher: any ContentHashing, clock: any WallClock,
+        openCatalogue: @escaping @Sendable (String, CatalogueOpening) throws -> any PhotoCatalogue,
+        variables: [String: String], homeDirectory: String, currentDirectory: String, processorCount: Int,
+        makeZip: @escaping @Sendable (String, ConflictPolicy, Date) throws -> any ExportDestination
     ) {
         self.console = console
         self.fileSystem = fileSystem
@@ -71,7 +68,8 @@ public struct AppEnvironment: Sendable {
             homeDirectory: process.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? FileManager.default.homeDirectoryForCurrentUser.path,
             currentDirectory: FileManager.default.currentDirectoryPath,
-            processorCount: process.activeProcessorCount
+            processorCount: process.activeProcessorCount,
+            makeZip: { try ZipDestination(path: $0, onConflict: $1, modified: $2) }
         )
     }
 
@@ -90,6 +88,21 @@ public struct AppEnvironment: Sendable {
 
     func removalService(catalogue: any PhotoCatalogue) -> RemovalService {
         RemovalService(fileSystem: fileSystem, catalogue: catalogue)
+    }
+
+    func exportService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ExportService {
+        ExportService(fileSystem: fileSystem, decoder: decoder, encoder: encoder, exifReader: exifReader, hasher: hasher,
+                      catalogue: catalogue, clock: clock,
+                      variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory))
+    }
+
+    func inspirationService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> InspirationService {
+        InspirationService(fileSystem: fileSystem, decoder: decoder, encoder: encoder, catalogue: catalogue,
+                           variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory))
+    }
+
+    func catalogueCheck(catalogue: any PhotoCatalogue, libraryDirectory: String) -> CatalogueCheck {
+        CatalogueCheck(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory)
     }
 
     func variantPruning(catalogue: any PhotoCatalogue) -> VariantPruning {

@@ -249,11 +249,20 @@ public final class LockedList<Element: Sendable>: @unchecked Sendable {
 
 extension AppEnvironment {
     /// The environment command tests run in: fake photos and EXIF, a fixed clock, this catalogue
-    /// whatever folder is asked for, and the library at /library.
+    /// whatever folder is asked for, the library at /library, two cores, and zips that must not be made.
     public static func fake(console: Console, files: FakeFileSystem, catalogue: any PhotoCatalogue,
-                            encoder: any ImageEncoding = RecordingEncoder(), currentDirectory: String = "/") -> AppEnvironment {
-        AppEnvironment(console: console, fileSystem: files, decoder: FakePhotoCodec(), encoder: encoder, exifReader: FakeExifReader(),
-                       clock: FakeClock(), openCatalogue: { _, _ in catalogue }, variables: ["SHOWHIDE_LIBRARY": "/library"],
-                       currentDirectory: currentDirectory)
+                            decoder: any ImageDecoding = FakePhotoCodec(), encoder: any ImageEncoding = RecordingEncoder(),
+                            exifReader: any ExifReading = FakeExifReader(), clock: any WallClock = FakeClock(),
+                            variables: [String: String] = ["SHOWHIDE_LIBRARY": "/library"],
+                            currentDirectory: String = "/") -> AppEnvironment {
+        AppEnvironment(console: console, fileSystem: files, decoder: decoder, encoder: encoder, exifReader: exifReader,
+                       hasher: CryptoHasher(), clock: clock, openCatalogue: { _, _ in catalogue }, variables: variables,
+                       homeDirectory: "/home/user", currentDirectory: currentDirectory, processorCount: 2,
+                       makeZip: { path, _, _ in
+                           XCTFail("unexpected zip \(path)")
+                           throw UnexpectedZip()
+                       })
     }
+
+    struct UnexpectedZip: Error {}
 }

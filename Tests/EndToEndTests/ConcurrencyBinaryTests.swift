@@ -39,6 +39,12 @@ final class ConcurrencyBinaryTests: XCTestCase {
         while whole.process.isRunning || part.process.isRunning {
             searches.append(try binary.run(["gallery", "search", "--colour", "red", "--library", library.path, "--json"]))
         }
+        // A search before either import has created the catalogue finds none, and says so.
+        let beforeCatalogue = searches.prefix { $0.status == 69 }
+        for run in beforeCatalogue {
+            XCTAssertEqual(run.errors, "showhide: no catalogue in \(library.path); import photos first: showhide gallery import PATH\n")
+        }
+        searches.removeFirst(beforeCatalogue.count)
         for run in [whole.wait(), part.wait()] + searches {
             XCTAssertEqual(run.status, 0, run.errors)
             XCTAssertFalse(run.errors.lowercased().contains("locked"), run.errors)

@@ -23,16 +23,15 @@ final class GalleryCommandTests: XCTestCase {
                      failingOpen: Bool = false) -> AppEnvironment {
         let catalogue = self.catalogue!
         let opened = openedLibraries
-        return AppEnvironment(
-            console: console ?? spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: UnusedEncoder(),
-            exifReader: FakeExifReader(), hasher: CryptoHasher(), clock: clock,
-            openCatalogue: { directory, _ in
-                opened.append(directory)
-                if failingOpen { throw CatalogueError.cannotOpen(path: directory + "/catalogue.sqlite", reason: "disk I/O error") }
-                return catalogue
-            },
-            variables: variables, homeDirectory: "/home/ada", currentDirectory: "/work", processorCount: 2
-        )
+        var environment = AppEnvironment.fake(console: console ?? spy.console, files: files, catalogue: catalogue,
+                                              encoder: UnusedEncoder(), clock: clock, variables: variables, currentDirectory: "/work")
+        environment.homeDirectory = "/home/ada"
+        environment.openCatalogue = { directory, opening in
+            opened.append(directory, opening)
+            if failingOpen { throw CatalogueError.cannotOpen(path: directory + "/catalogue.sqlite", reason: "disk I/O error") }
+            return catalogue
+        }
+        return environment
     }
 
     func addPhotos() {
@@ -97,6 +96,14 @@ final class GalleryCommandTests: XCTestCase {
         let unsupported = try XCTUnwrap(json["unsupported"] as? [[String: String]])
         XCTAssertEqual(unsupported.map { $0["path"] ?? "" }, ["/lib/IMG_1.HEIC", "/lib/IMG_2.heic", "/lib/scan.tif"])
         XCTAssertEqual(unsupported.map { $0["format"] ?? "" }, ["HEIC", "HEIC", "TIFF"])
+    }
+
+    func testOnlyImportMayCreateTheCatalogue() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        try ListCommand.parse([]).run(in: environment())
+        try await SearchCommand.parse(["--colour", "red"]).run(in: environment())
+        XCTAssertEqual(openedLibraries.openings, [.creatingWhenMissing, .existingOnly, .existingOnly])
     }
 
     func testImportWithoutFailuresExitsNormally() async throws {
@@ -315,9 +322,10 @@ final class GalleryCommandTests: XCTestCase {
 /// Which library folders a test environment was asked to open.
 final class OpenedLibraries: @unchecked Sendable {
     private let lock = NSLock()
-    private var directories: [String] = []
-    func append(_ directory: String) { lock.withLock { directories.append(directory) } }
-    var all: [String] { lock.withLock { directories } }
+    private var opened: [(directory: String, opening: CatalogueOpening)] = []
+    func append(_ directory: String, _ opening: CatalogueOpening) { lock.withLock { opened.append((directory, opening)) } }
+    var all: [String] { lock.withLock { opened.map(\.directory) } }
+    var openings: [CatalogueOpening] { lock.withLock { opened.map(\.opening) } }
 }
 
 func XCTAssertThrowsErrorAsync(_ expression: @autoclosure () async throws -> Void,

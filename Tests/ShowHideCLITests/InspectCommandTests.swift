@@ -13,8 +13,8 @@ final class InspectCommandTests: XCTestCase {
     let exifReader = StubExifReader()
 
     func environment(files: [String: Data]) -> AppEnvironment {
-        AppEnvironment(console: spy.console, fileSystem: FakeFileSystem(files: files), decoder: decoder,
-                       encoder: UnusedEncoder(), exifReader: exifReader, variables: [:])
+        .fake(console: spy.console, files: FakeFileSystem(files: files), catalogue: FakeCatalogue(), decoder: decoder,
+              encoder: UnusedEncoder(), exifReader: exifReader, variables: [:])
     }
 
     func stubPhoto() {

@@ -24,8 +24,7 @@ final class SearchCommandTests: XCTestCase {
 
     func environment(console: Console? = nil) -> AppEnvironment {
         let catalogue = self.catalogue!
-        return AppEnvironment(console: console ?? spy.console, fileSystem: files, decoder: FakePhotoCodec(), encoder: UnusedEncoder(),
-                              exifReader: FakeExifReader(), clock: FakeClock(), openCatalogue: { _, _ in catalogue })
+        return .fake(console: console ?? spy.console, files: files, catalogue: catalogue, encoder: UnusedEncoder(), variables: [:])
     }
 
     func testAcceptsColourAndColorNamesAndHex() throws {

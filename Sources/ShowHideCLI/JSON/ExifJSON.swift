@@ -34,21 +34,6 @@ struct ExifJSON: Encodable, Equatable {
     }
 }
 
-/// One file that could not be used, in JSON.
-struct FailureJSON: Encodable, Equatable {
-    var path: String
-    var reason: String
-}
-
-enum JSONOutput {
-    /// Stable, readable JSON: sorted keys, no escaped slashes.
-    static func encode<Value: Encodable>(_ value: Value) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-}
-
 extension ExifMetadata {
     /// "Make Model", without the make repeated when the model already starts with it.
     var cameraName: String? {

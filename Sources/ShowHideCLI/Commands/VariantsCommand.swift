@@ -1,0 +1,43 @@
+import ArgumentParser
+import Catalogue
+import Foundation
+import Services
+
+/// `showhide gallery variants [ID...] [--prune] [--json]`
+struct VariantsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "variants",
+        abstract: "List the variants made of photos (all, or the ids named), or prune them to the newest parameter set.",
+        discussion: """
+        Every parameter set processing was given makes its own variants, and all are kept. --prune keeps, for each \
+        photo, the parameter set made last and forgets the others: their catalogue rows, then their files.
+        """
+    )
+
+    @Argument(help: "Ids of the photos (as `gallery list` shows them); all photos without ids.")
+    var ids: [Int64] = []
+
+    @Flag(name: .long, help: "Keep only each photo's newest parameter set; forget the other variants and delete their files.")
+    var prune = false
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() async throws {
+        try run(in: .live())
+    }
+
+    func run(in environment: AppEnvironment) throws {
+        let catalogue = try library.openCatalogue(in: environment)
+        let photos = ids.isEmpty ? nil : Set(try ids.map { try environment.photo(id: $0, in: catalogue).id })
+        let presenter = VariantsPresenter(console: environment.console)
+        if prune {
+            let summary = try environment.variantPruning(catalogue: catalogue).prune(photos: photos)
+            try presenter.present(summary, asJSON: json)
+        } else {
+            try presenter.present(try catalogue.allVariants().filter { photos?.contains($0.photoID) ?? true }, asJSON: json)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+enum ISO8601 {
+    static func string(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,45 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Services
+
+/// The end of an analysis: the photos whose accent changed, the failures, and one summary line; or JSON.
+struct AnalysePresenter {
+    let console: Console
+
+    struct SummaryJSON: Encodable {
+        var analysed: Int
+        var accentsChanged: [ChangeJSON]
+        var failures: [FailureJSON]
+        var seconds: Double
+    }
+
+    struct ChangeJSON: Encodable {
+        var id: Int64
+        var before: String?
+        var after: String?
+    }
+
+    func present(_ summary: AnalysisSummary, asJSON: Bool) throws {
+        if asJSON {
+            console.printJSON(try JSONOutput.encode(SummaryJSON(
+                analysed: summary.analysed,
+                accentsChanged: summary.accentsChanged.map { ChangeJSON(id: $0.photoID, before: $0.before?.rawValue, after: $0.after?.rawValue) },
+                failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
+                seconds: (summary.seconds * 1000).rounded() / 1000)))
+            return
+        }
+        for change in summary.accentsChanged {
+            console.print("photo \(change.photoID): accent \(change.before?.rawValue ?? "none") → \(change.after?.rawValue ?? "none")")
+        }
+        for failure in summary.failures {
+            console.warn("failed: \(failure.path): \(failure.reason)")
+        }
+        if summary.analysed == 0 && summary.failures.isEmpty {
+            console.print("Nothing to analyse: every photo's colours are up to date.")
+            return
+        }
+        console.print("analysed \(counted(summary.analysed, "photo")), \(counted(summary.accentsChanged.count, "accent")) changed, "
+            + "failed \(summary.failures.count)" + String(format: " in %.2f s", summary.seconds))
+    }
+}

@@ -1,0 +1,72 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+/// The end of an export: a summary line and the failures, what would be written, or JSON.
+struct ExportPresenter {
+    let console: Console
+
+    struct FailureJSON: Encodable {
+        var photo: Int64
+        var path: String
+        var reason: String
+    }
+
+    struct PlannedJSON: Encodable {
+        var file: String
+        var photo: Int64
+        var variant: String
+        var needsMaking: Bool
+    }
+
+    struct SummaryJSON: Encodable {
+        var destination: String
+        var dryRun: Bool
+        var files: [ExportedFile]
+        var planned: [PlannedJSON]
+        var written: Int
+        var kept: Int
+        var bytes: Int
+        var madeVariants: Int
+        var withoutAccent: [Int64]
+        var failures: [FailureJSON]
+        var seconds: Double
+    }
+
+    func present(_ summary: ExportSummary, destination: String, dryRun: Bool, asJSON: Bool) throws {
+        if asJSON {
+            let json = SummaryJSON(
+                destination: destination, dryRun: dryRun, files: summary.files,
+                planned: summary.planned.map { PlannedJSON(file: $0.file, photo: $0.photo, variant: $0.variant.rawValue, needsMaking: $0.needsMaking) },
+                written: summary.written.count, kept: summary.kept.count, bytes: summary.bytesWritten,
+                madeVariants: summary.madeVariants, withoutAccent: summary.withoutAccent,
+                failures: summary.failures.map { FailureJSON(photo: $0.photoID, path: $0.path, reason: $0.reason) },
+                seconds: (summary.seconds * 100).rounded() / 100)
+            console.printJSON(try JSONOutput.encode(json))
+            return
+        }
+        if dryRun {
+            for planned in summary.planned {
+                console.print("would write \(planned.file) (photo \(planned.photo), \(planned.variant.rawValue)"
+                              + (planned.needsMaking ? ", variant to be made)" : ")"))
+            }
+            let withoutAccent = summary.withoutAccent.count
+            console.print("would write \(counted(summary.planned.count, "file")) to \(destination)"
+                          + (withoutAccent == 0 ? "" : "; \(counted(withoutAccent, "photo")) \(withoutAccent == 1 ? "has" : "have") no accent colour"))
+            return
+        }
+        for failure in summary.failures {
+            console.warn("failed: photo \(failure.photoID) \(failure.path): \(failure.reason)")
+        }
+        console.print("exported \(counted(summary.written.count, "file")) (\(Self.megabytes(summary.bytesWritten))) to \(destination), "
+                      + "made \(counted(summary.madeVariants, "variant")), kept \(summary.kept.count), "
+                      + "without an accent \(summary.withoutAccent.count), failed \(summary.failures.count) "
+                      + "in \(String(format: "%.2f", summary.seconds)) s")
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}

@@ -1,0 +1,61 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+/// The end of an import: one summary line, failures on standard error; or JSON.
+struct ImportPresenter {
+    let console: Console
+
+    struct SummaryJSON: Encodable {
+        var found: Int
+        var imported: Int
+        var unchanged: Int
+        var moved: Int
+        var duplicates: Int
+        var skipped: Int
+        var failed: Int
+        var seconds: Double
+        var failures: [FailureJSON]
+        var unsupported: [UnsupportedJSON]
+    }
+
+    struct UnsupportedJSON: Encodable {
+        var path: String
+        var format: String
+    }
+
+    func present(_ summary: ImportSummary, asJSON: Bool) throws {
+        if asJSON {
+            console.printJSON(try JSONOutput.encode(SummaryJSON(
+                found: summary.found, imported: summary.imported, unchanged: summary.unchanged, moved: summary.moved,
+                duplicates: summary.duplicates, skipped: summary.skipped, failed: summary.failed,
+                seconds: (summary.seconds * 1000).rounded() / 1000,
+                failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
+                unsupported: summary.unsupported.map { UnsupportedJSON(path: $0.path, format: $0.format) }
+            )))
+            return
+        }
+        for failure in summary.failures {
+            console.warn("failed: \(failure.path): \(failure.reason)")
+        }
+        for file in summary.unsupported {
+            console.warn("unsupported: \(file.path): \(file.format), which showhide does not read yet")
+        }
+        console.print(line(summary))
+    }
+
+    func line(_ summary: ImportSummary) -> String {
+        var parts = [
+            "imported \(summary.imported)", "unchanged \(summary.unchanged)", "moved \(summary.moved)",
+            "duplicates \(summary.duplicates)", "failed \(summary.failed)",
+        ]
+        if !summary.unsupported.isEmpty {
+            let formats = Set(summary.unsupported.map(\.format)).sorted().joined(separator: ", ")
+            parts.append("unsupported \(summary.unsupported.count) (\(formats): not read yet)")
+        }
+        if summary.skipped > 0 { parts.append("skipped \(summary.skipped) (not photos)") }
+        return parts.joined(separator: ", ") + String(format: " in %.2f s", summary.seconds)
+    }
+}

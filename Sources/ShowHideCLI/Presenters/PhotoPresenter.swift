@@ -1,0 +1,110 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+/// Photo listings and single photos, as tables or JSON.
+struct PhotoPresenter {
+    let console: Console
+
+    func presentList(_ photos: [CataloguedPhoto], asJSON: Bool) throws {
+        if asJSON {
+            console.printJSON(try JSONOutput.encode(photos.map { PhotoJSON($0) }))
+            return
+        }
+        guard !photos.isEmpty else {
+            console.warn("The catalogue has no photos that match.")
+            return
+        }
+        var table = TextTable(headers: ["ID", "FILE", "TAKEN", "CAMERA", "PIXELS", "COLOURS"], fits: [.keep, .elide, .wrap, .elide, .keep, .wrap])
+        for photo in photos {
+            table.append([
+                String(photo.id),
+                (photo.path as NSString).lastPathComponent,
+                photo.facts.exif?.takenAt.map { $0.iso8601.replacingOccurrences(of: "T", with: " ").prefix(19).description } ?? "-",
+                photo.facts.exif?.cameraName ?? "-",
+                photo.facts.pixelSize.description,
+                ColourText(console: console).summary(photo.facts.colours),
+            ])
+        }
+        console.print(table)
+    }
+
+    func presentDetail(_ photo: CataloguedPhoto, asJSON: Bool) throws {
+        if asJSON {
+            console.printJSON(try JSONOutput.encode(PhotoJSON(photo, detailed: true)))
+            return
+        }
+        let exif = photo.facts.exif
+        var rows: [(String, String?)] = [
+            ("id", String(photo.id)),
+            ("path", photo.path),
+            ("format", photo.facts.format.rawValue.uppercased()),
+            ("pixels", photo.facts.pixelSize.description),
+            ("file size", "\(photo.stamp.size) bytes"),
+            ("sha256", photo.facts.sha256),
+            ("imported", ISO8601.string(photo.importedAt)),
+            ("camera", exif?.cameraName),
+            ("lens", exif?.lens),
+            ("taken", exif?.takenAt?.iso8601),
+            ("exposure", exif?.exposureTime.map(Self.exposure)),
+            ("f-number", exif?.fNumber.map { "f/" + Self.number($0) }),
+            ("ISO", exif?.iso.map(String.init)),
+            ("focal length", exif?.focalLength.map { Self.number($0) + " mm" }),
+            ("orientation", exif?.orientation.map { String($0.rawValue) }),
+            ("GPS", exif?.gps.map { gps in
+                var text = String(format: "%.6f, %.6f", gps.latitude, gps.longitude)
+                if let altitude = gps.altitude { text += String(format: ", %.1f m", altitude) }
+                return text
+            }),
+        ]
+        rows += photo.duplicatePaths.map { ("duplicate", $0) }
+        let colourText = ColourText(console: console)
+        if let colours = photo.facts.colours {
+            rows.append(("dominant", colours.dominant.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight) }))
+            rows.append(("accent", colours.accent.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage)
+                + String(format: ", hue %.0f°", $0.hue) } ?? "none (no colour stands out)"))
+            rows += colours.candidates.map {
+                ("candidate", colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage) + String(format: ", saliency %.2f", $0.saliency))
+            }
+            rows += colours.palette.map { ("palette", colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight)) }
+        }
+        rows += photo.variants.map { ("variant", "\($0.kind) \($0.pixelSize), \(Self.parameters(of: $0)): \($0.path)") }
+        let present = rows.compactMap { label, value in value.map { (label, $0) } }
+        let width = present.map(\.0.count).max() ?? 0
+        for (label, value) in present {
+            console.print(console.bold(label.padding(toLength: width, withPad: " ", startingAt: 0)) + "  " + value)
+        }
+        if let tags = exif?.allTags, !tags.isEmpty {
+            console.print(console.bold("EXIF tags"))
+            for key in tags.keys.sorted() {
+                console.print("  \(key): \(tags[key]!)")
+            }
+        }
+    }
+
+    /// The parameters a variant was made with, as a person reads them: "object mode, hue 34.5°,
+    /// tolerance 12°, feather 10°, chroma from 12, quality 90".
+    static func parameters(of variant: Variant) -> String {
+        let values = VariantSpec.parameterValues(ofKey: variant.parameters)
+        func degrees(_ name: String, _ label: String) -> String? { values[name].map { "\(label) \(number($0))°" } }
+        let parts: [String?] = [
+            variant.parameters.contains(#""method":"object""#) ? "object mode" : "hue mode",
+            degrees("hue", "hue"), degrees("tolerance", "tolerance"), degrees("feather", "feather"),
+            values["minimumChroma"].map { "chroma from \(number($0))" }, values["quality"].map { "quality \(number($0))" },
+        ]
+        return parts.compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// "1/250 s" for short exposures, "2.5 s" for long ones.
+    static func exposure(_ seconds: Double) -> String {
+        if seconds < 1, seconds > 0 { return "1/\(Int((1 / seconds).rounded())) s" }
+        return number(seconds) + " s"
+    }
+
+    /// A number without a pointless ".0".
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
+    }
+}

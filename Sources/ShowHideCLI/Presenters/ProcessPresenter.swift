@@ -1,0 +1,43 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+/// The end of processing: one summary line and the failures, or JSON.
+struct ProcessPresenter {
+    let console: Console
+
+    struct SummaryJSON: Encodable {
+        var photos: Int
+        var made: [VariantJSON]
+        var unchanged: Int
+        var skipped: [SkippedJSON]
+        var failures: [FailureJSON]
+        var seconds: Double
+    }
+
+    struct SkippedJSON: Encodable {
+        var id: Int64
+        var reason: String
+    }
+
+    func present(_ summary: ProcessingSummary, photos: Int, asJSON: Bool) throws {
+        if asJSON {
+            console.printJSON(try JSONOutput.encode(SummaryJSON(
+                photos: photos, made: summary.made.map(VariantJSON.init), unchanged: summary.unchanged,
+                skipped: summary.skipped.map { SkippedJSON(id: $0.photoID, reason: $0.reason) },
+                failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
+                seconds: (summary.seconds * 1000).rounded() / 1000)))
+            return
+        }
+        for skipped in summary.skipped {
+            console.warn("skipped: photo \(skipped.photoID): \(skipped.reason)")
+        }
+        for failure in summary.failures {
+            console.warn("failed: \(failure.path): \(failure.reason)")
+        }
+        console.print("made \(counted(summary.made.count, "variant")) of \(counted(photos, "photo")), unchanged \(summary.unchanged), "
+            + "skipped \(summary.skipped.count), failed \(summary.failures.count)" + String(format: " in %.2f s", summary.seconds))
+    }
+}

@@ -1,0 +1,52 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Services
+
+/// A one-line progress bar on standard error (only used when it is a terminal).
+final class ProgressBar: ImportProgress, @unchecked Sendable {
+    private let console: Console
+    private let clock: any WallClock
+    private let lock = NSLock()
+    private var started: Date?
+    private var lastDrawn: Date?
+    private let width = 30
+
+    init(console: Console, clock: any WallClock) {
+        self.console = console
+        self.clock = clock
+    }
+
+    func update(completed: Int, total: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = clock.now()
+        if started == nil { started = now }
+        // Redraw at most ten times a second, and always at the end.
+        if let lastDrawn, now.timeIntervalSince(lastDrawn) < 0.1, completed < total { return }
+        lastDrawn = now
+        console.errors.write("\r" + Self.line(completed: completed, total: total, elapsed: now.timeIntervalSince(started!), width: width))
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if lastDrawn != nil { console.errors.write("\r\u{1B}[K") }
+    }
+
+    /// "[=========>          ]  120/500  24.0/s  ETA 0:16"
+    static func line(completed: Int, total: Int, elapsed: TimeInterval, width: Int) -> String {
+        let fraction = total > 0 ? Double(completed) / Double(total) : 1
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "=", count: filled) + (filled < width ? ">" + String(repeating: " ", count: width - filled - 1) : "")
+        let rate = elapsed > 0 ? Double(completed) / elapsed : 0
+        var text = "[\(bar)] \(completed)/\(total)"
+        text += String(format: "  %.1f/s", rate)
+        if rate > 0, completed < total {
+            let remaining = Int((Double(total - completed) / rate).rounded())
+            text += String(format: "  ETA %d:%02d", remaining / 60, remaining % 60)
+        }
+        return text
+    }
+}
