@@ -31,8 +31,14 @@ final class AnalyseCommandTests: XCTestCase {
     }
 
     func testValidation() {
-        for arguments in [["1", "--all"], ["--jobs", "0"]] {
-            XCTAssertThrowsError(try AnalyseCommand.parse(arguments), "\(arguments)")
+        let refused: [([String], String)] = [
+            (["1", "--all"], "Give ids or --all, not both."),
+            (["--jobs", "0"], "--jobs must be at least 1, not 0."),
+        ]
+        for (arguments, message) in refused {
+            XCTAssertThrowsError(try AnalyseCommand.parse(arguments), "\(arguments)") { error in
+                XCTAssertEqual(AnalyseCommand.message(for: error), message, "\(arguments)")
+            }
         }
         XCTAssertNoThrow(try AnalyseCommand.parse([]))
         XCTAssertEqual(try GalleryCommand.parseAsRoot(["analyze", "2"]) is AnalyseCommand, true, "the American spelling works too")

@@ -41,8 +41,15 @@ final class InspireCommandTests: XCTestCase {
     }
 
     func testValidation() {
-        for arguments in [["--colour", "teal"], ["--json", "--html", "/p.html"], ["--limit", "-1"]] {
-            XCTAssertThrowsError(try InspireCommand.parse(arguments), "\(arguments)")
+        let refused: [([String], String)] = [
+            (["--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b)."),
+            (["--json", "--html", "/p.html"], "Give --json or --html, not both."),
+            (["--limit", "-1"], "--limit takes 1 or more, not -1."),
+        ]
+        for (arguments, message) in refused {
+            XCTAssertThrowsError(try InspireCommand.parse(arguments), "\(arguments)") { error in
+                XCTAssertEqual(InspireCommand.message(for: error), message, "\(arguments)")
+            }
         }
     }
 

@@ -44,11 +44,23 @@ final class ProcessCommandTests: XCTestCase {
     }
 
     func testValidation() {
-        for arguments in [[], ["1", "--all"], ["--all", "--hue", "3", "--colour", "red"], ["--all", "--colour", "teal"],
-                          ["--all", "--tolerance", "200"], ["--all", "--min-chroma", "-1"], ["--all", "--quality", "0"],
-                          ["--all", "--jobs", "0"], ["--all", "--mode", "pixels"], ["--all", "--accent-rank", "4"],
-                          ["--all", "--accent-rank", "2", "--hue", "30"], ["--all", "--accent-rank", "2", "--colour", "red"]] {
-            XCTAssertThrowsError(try ProcessCommand.parse(arguments), "\(arguments)")
+        let refused: [([String], String)] = [
+            (["1", "--all"], "Give ids or --all, not both."),
+            (["--all", "--hue", "3", "--colour", "red"], "Give --colour or --hue, not both."),
+            (["--all", "--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b)."),
+            (["--all", "--tolerance", "200"], "--tolerance and --feather take degrees from 0 to 180."),
+            (["--all", "--min-chroma", "-1"], "--min-chroma cannot be negative."),
+            (["--all", "--quality", "0"], "--quality takes 1 to 100."),
+            (["--all", "--jobs", "0"], "--jobs must be at least 1, not 0."),
+            (["--all", "--mode", "pixels"], "The value 'pixels' is invalid for '--mode <mode>'. Please provide one of 'object' and 'hue'."),
+            (["--all", "--accent-rank", "4"], "--accent-rank takes 1, 2 or 3."),
+            (["--all", "--accent-rank", "2", "--hue", "30"], "Give --accent-rank or a colour or hue to keep, not both."),
+            (["--all", "--accent-rank", "2", "--colour", "red"], "Give --accent-rank or a colour or hue to keep, not both."),
+        ]
+        for (arguments, message) in refused {
+            XCTAssertThrowsError(try ProcessCommand.parse(arguments), "\(arguments)") { error in
+                XCTAssertEqual(ProcessCommand.message(for: error), message, "\(arguments)")
+            }
         }
     }
 
