@@ -65,7 +65,13 @@ final class CatalogueStateBinaryTests: XCTestCase {
         if !launcher.isEmpty, (try? binary.run(["--version"], launcher: launcher))?.status != 0 {
             throw XCTSkip("running as root, and user 65534 cannot run \(binary.url.path): the read-only part is not tested here")
         }
-        func run(_ arguments: [String]) throws -> ShowhideBinary.Run { try binary.run(arguments, launcher: launcher) }
+        // Under coverage the binary writes a profile; the other user writes it where it may.
+        let profiles = directory.appendingPathComponent("profiles")
+        try FileManager.default.createDirectory(at: profiles, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o1777])
+        let environment = ["LLVM_PROFILE_FILE": profiles.path + "/%p.profraw"]
+        func run(_ arguments: [String]) throws -> ShowhideBinary.Run {
+            try binary.run(arguments, environment: environment, launcher: launcher)
+        }
         let list = try run(["gallery", "list", "--json", "--library", library])
         XCTAssertEqual(list.status, 0, list.errors)
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [Any])?.count, 40)
