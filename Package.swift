@@ -48,7 +48,7 @@ let package = Package(
             dependencies: ["Imaging", "CJPEGBridge", "CPNG", "CEXIF"]
         ),
 
-        // MARK: Catalogue: GRDB records and repositories, schema from Migrations/*.sql
+        // MARK: Catalogue: models and protocols; in SQLite: GRDB records and repositories, schema from Migrations/*.sql
         .executableTarget(name: "MigrationEmbedder", path: "Sources/MigrationEmbedder"),
         .plugin(
             name: "EmbedMigrations",
@@ -56,9 +56,11 @@ let package = Package(
             dependencies: ["MigrationEmbedder"],
             path: "Sources/EmbedMigrations"
         ),
+        // The domain models and the protocols services use: no GRDB, so no service can reach SQL.
+        .target(name: "Catalogue", dependencies: ["Imaging", "ColourScience"]),
         .target(
-            name: "Catalogue",
-            dependencies: ["Imaging", "ColourScience", .product(name: "GRDB", package: "GRDB.swift"),
+            name: "CatalogueSQLite",
+            dependencies: ["Catalogue", "Imaging", "ColourScience", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift")],
             plugins: ["EmbedMigrations"]
         ),
@@ -76,7 +78,7 @@ let package = Package(
         .target(
             name: "ShowHideCLI",
             dependencies: [
-                "Services", "Codecs", "Catalogue", "ColourScience", "Imaging", "Archives",
+                "Services", "Codecs", "Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "Archives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -87,17 +89,17 @@ let package = Package(
         .executableTarget(name: "showhide", dependencies: ["ShowHideCLI"]),
 
         // MARK: Benchmarks (release mode, through scripts/bench; not part of the tests)
-        .executableTarget(name: "SearchBenchmark", dependencies: ["Catalogue", "ColourScience", "Imaging"]),
+        .executableTarget(name: "SearchBenchmark", dependencies: ["Catalogue", "CatalogueSQLite", "ColourScience", "Imaging"]),
 
         // MARK: Quality of the eye (scripts/eval-colour on a labelled set; not part of the tests)
-        .executableTarget(name: "ColourEvaluation", dependencies: ["Services", "Catalogue", "Codecs", "ColourScience", "Imaging"]),
+        .executableTarget(name: "ColourEvaluation", dependencies: ["Services", "Catalogue", "CatalogueSQLite", "Codecs", "ColourScience", "Imaging"]),
 
         // MARK: Fuzzing (libFuzzer through scripts/fuzz; an ordinary build replays inputs)
         .executableTarget(name: "showhide-fuzz", dependencies: ["Codecs", "Imaging"]),
         .executableTarget(name: "FuzzSeeds", dependencies: ["Codecs", "Imaging", "TestSupport"]),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["Imaging", "Catalogue", "Services", "ShowHideCLI"]),
+        .target(name: "TestSupport", dependencies: ["Imaging", "Catalogue", "CatalogueSQLite", "Services", "ShowHideCLI"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "ColourScienceTests", dependencies: ["ColourScience", "Imaging", "TestSupport"]),
         .target(
@@ -107,19 +109,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "CJPEGFixtures"]),
-        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "ColourScience", "Imaging", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "TestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "Services", "TestSupport",
                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(
             name: "ShowHideCLITests",
-            dependencies: ["ShowHideCLI", "Services", "Catalogue", "ColourScience", "Codecs", "Imaging", "TestSupport"]
+            dependencies: ["ShowHideCLI", "Services", "Catalogue", "CatalogueSQLite", "ColourScience", "Codecs", "Imaging", "TestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "ColourScience", "Imaging", "Services", "TestSupport", "CJPEGFixtures",
+                                                         "Catalogue", "CatalogueSQLite",
                                                          .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         // Benchmarks (XCTest `measure` blocks) on generated images: run in release mode by scripts/bench,
         // skipped by scripts/test.
-        .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging", "Catalogue"]),
+        .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging", "Catalogue", "CatalogueSQLite"]),
     ]
 )

@@ -3,6 +3,7 @@
 // against hand-made masks, inspiration precision@10 and pale name matches, and writes the pictures
 // of a contact sheet. Run through scripts/eval-colour; not part of the tests.
 import Catalogue
+import CatalogueSQLite
 import Codecs
 import ColourScience
 import Foundation

@@ -1,5 +1,6 @@
 import Archives
 import Catalogue
+import CatalogueSQLite
 import Codecs
 import Foundation
 import Imaging

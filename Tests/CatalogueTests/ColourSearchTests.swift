@@ -1,4 +1,5 @@
 @testable import Catalogue
+@testable import CatalogueSQLite
 import ColourScience
 import Foundation
 import GRDB

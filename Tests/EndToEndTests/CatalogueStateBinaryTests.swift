@@ -4,6 +4,7 @@ import Foundation
 import Imaging
 import TestSupport
 import XCTest
+import CatalogueSQLite
 
 /// Catalogues as years leave them: damaged pages, read-only copies.
 final class CatalogueStateBinaryTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+import CatalogueSQLite
 
 /// Two `showhide` processes on one catalogue at once, as when a user starts a second import (or a
 /// search) before the first is done: both finish, neither reports a locked database, nothing is

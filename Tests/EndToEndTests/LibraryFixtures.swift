@@ -130,6 +130,7 @@ enum LibraryFixture {
 }
 
 import ZIPFoundation
+import CatalogueSQLite
 
 /// What a zip file holds, every entry read through (a cut archive fails here).
 enum ZipContents {

@@ -1,4 +1,5 @@
 import Catalogue
+import CatalogueSQLite
 import ColourScience
 import Foundation
 import Imaging

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalogue
+import CatalogueSQLite
 import Foundation
 import Services
 @testable import ShowHideCLI

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalogue
+import CatalogueSQLite
 import Foundation
 import Imaging
 import Services

@@ -1,4 +1,5 @@
 import Catalogue
+import CatalogueSQLite
 import Foundation
 import Imaging
 import Services

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalogue
+import CatalogueSQLite
 import ColourScience
 import Foundation
 import Imaging

@@ -1,3 +1,4 @@
+import Catalogue
 import Foundation
 import GRDB
 import Imaging

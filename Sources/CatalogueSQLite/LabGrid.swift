@@ -1,3 +1,4 @@
+import Catalogue
 import ColourScience
 
 /// The grid that indexes palette entries and accents by colour (`palette_cell` and `accent_cell`):

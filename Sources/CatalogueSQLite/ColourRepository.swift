@@ -1,3 +1,4 @@
+import Catalogue
 import ColourScience
 import Foundation
 import GRDB
