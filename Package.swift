@@ -124,6 +124,6 @@ let package = Package(
                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         // Benchmarks (XCTest `measure` blocks) on generated images: run in release mode by scripts/bench,
         // skipped by scripts/test.
-        .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging", "Catalogue", "CatalogueSQLite"]),
+        .testTarget(name: "PerformanceTests", dependencies: ["ColourScience", "Codecs", "Imaging", "Catalogue", "CatalogueSQLite", "TestSupport"]),
     ]
 )

@@ -79,27 +79,11 @@ static void sh_install_errors(sh_error_manager *errors) {
     errors->message[0] = '\0';
 }
 
-static sh_jpeg_space sh_space(J_COLOR_SPACE space) {
-    switch (space) {
-    case JCS_GRAYSCALE: return SH_JPEG_SPACE_GRAY;
-    case JCS_RGB: return SH_JPEG_SPACE_RGB;
-    case JCS_YCbCr: return SH_JPEG_SPACE_YCBCR;
-    case JCS_CMYK: return SH_JPEG_SPACE_CMYK;
-    case JCS_YCCK: return SH_JPEG_SPACE_YCCK;
-    default: return SH_JPEG_SPACE_UNKNOWN;
-    }
-}
-
 static void sh_fill_header(const struct jpeg_decompress_struct *info, sh_jpeg_header *header) {
     header->image_width = info->image_width;
     header->image_height = info->image_height;
     header->output_width = info->output_width;
     header->output_height = info->output_height;
-    header->components = info->num_components;
-    header->precision = info->data_precision;
-    header->progressive = info->progressive_mode ? 1 : 0;
-    header->arithmetic = info->arith_code ? 1 : 0;
-    header->space = sh_space(info->jpeg_color_space);
 }
 
 sh_jpeg_decoder *sh_jpeg_decoder_open(const uint8_t *data, size_t size,

@@ -50,8 +50,6 @@ public protocol PhotoCatalogue: Sendable {
     func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant?
     /// Records a variant whose file is already in place (replacing a row for the same photo, kind and parameters).
     func recordVariant(_ variant: Variant) throws
-    /// Every variant file the catalogue knows, to tell stray files from recorded ones.
-    func variantPaths() throws -> Set<String>
     /// Every recorded variant, by photo.
     func allVariants() throws -> [Variant]
     /// Forgets the variant recorded at `path` (its file is gone).

@@ -185,9 +185,6 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try writing { try VariantRepository(db: $0).record(variant) }
     }
 
-    public func variantPaths() throws -> Set<String> {
-        try reading { Set(try String.fetchAll($0, sql: "SELECT path FROM variant")) }
-    }
 
     public func allVariants() throws -> [Variant] {
         try reading { try VariantRepository(db: $0).all() }
@@ -212,7 +209,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
 
     /// Every table with its columns, and every index with its table, as SQLite reports them:
     /// for the test that checks migrations give exactly the schema the code expects.
-    public func schema() throws -> (tables: [String: [String]], indexes: [String: String], triggers: [String]) {
+    func schema() throws -> (tables: [String: [String]], indexes: [String: String], triggers: [String]) {
         try reading { db in
             var tables: [String: [String]] = [:]
             for table in try String.fetchAll(db, sql: """
@@ -229,7 +226,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     }
 
     /// The SQLite journal mode ("wal" on disk).
-    public func journalMode() throws -> String {
+    func journalMode() throws -> String {
         try reading { try String.fetchOne($0, sql: "PRAGMA journal_mode") ?? "" }
     }
 

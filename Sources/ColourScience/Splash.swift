@@ -160,24 +160,6 @@ public struct Splash: Sendable {
         return greyTable[Int(min(luminance, 65536) >> 4)]
     }
 
-    /// The variant: `mix(grey, pixel, weight)` for show and `mix(grey, pixel, 1 − weight)` for hide;
-    /// alpha unchanged. Bands of rows are made in parallel.
-    public func apply(_ mode: SplashMode, to image: RGBAImage) -> RGBAImage {
-        let source = rows(mode, of: image)
-        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, image.height / 16))
-        let rowsPerBand = (image.height + bands - 1) / bands
-        let bytes = [UInt8](unsafeUninitializedCapacity: image.bytes.count) { buffer, initialized in
-            nonisolated(unsafe) let output = buffer
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let rows = min(image.height, band * rowsPerBand)..<min(image.height, (band + 1) * rowsPerBand)
-                source.fill(rows, output.baseAddress! + rows.lowerBound * image.rowStride, image.rowStride)
-            }
-            initialized = image.bytes.count
-        }
-        // The size is the source's, so this cannot fail.
-        return try! RGBAImage(width: image.width, height: image.height, bytes: bytes)
-    }
-
     /// The variant a band of rows at a time, for an encoder to ask for as it goes: no copy of the photo.
     public func rows(_ mode: SplashMode, of image: RGBAImage) -> RowSource {
         RowSource(width: image.width, height: image.height) { rows, destination, rowStride in

@@ -108,9 +108,6 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         }
     }
 
-    public func variantPaths() throws -> Set<String> {
-        lock.withLock { Set(variantRows.map(\.path)) }
-    }
 
     /// Every recorded variant.
     public var variants: [Variant] { lock.withLock { variantRows } }

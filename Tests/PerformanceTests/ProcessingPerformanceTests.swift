@@ -1,3 +1,4 @@
+import TestSupport
 import ColourScience
 import Codecs
 import Foundation

@@ -11,27 +11,12 @@ extern "C" {
 /// Size of the buffers the bridge writes error messages into.
 #define SH_JPEG_MESSAGE_CAPACITY 200
 
-/// Colour spaces of the JPEG data as stored in the file.
-typedef enum {
-    SH_JPEG_SPACE_UNKNOWN = 0,
-    SH_JPEG_SPACE_GRAY = 1,
-    SH_JPEG_SPACE_RGB = 2,
-    SH_JPEG_SPACE_YCBCR = 3,
-    SH_JPEG_SPACE_CMYK = 4,
-    SH_JPEG_SPACE_YCCK = 5
-} sh_jpeg_space;
-
 /// What the header of a JPEG says, read before any pixel is allocated.
 typedef struct {
     uint32_t image_width;
     uint32_t image_height;
     uint32_t output_width;
     uint32_t output_height;
-    int components;
-    int precision;
-    int progressive;
-    int arithmetic;
-    sh_jpeg_space space;
 } sh_jpeg_header;
 
 typedef struct sh_jpeg_decoder sh_jpeg_decoder;
