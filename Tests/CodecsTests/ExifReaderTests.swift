@@ -220,11 +220,29 @@ final class ExifReaderTests: XCTestCase {
     }
 
     func testGarbageAfterTheEXIFHeaderIsNotFatal() throws {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<50 {
-            let noise = (0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            _ = reader.readExifBlock(Data(ExifLocator.exifHeader + [0x49, 0x49, 42, 0] + noise))
+        var generator = SeededGenerator(state: 42)
+        var read = 0
+        for _ in 0..<200 {
+            // A directory of a few real tags with random types, counts and values, then noise.
+            let count = Int.random(in: 1...8, using: &generator)
+            var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, UInt8(count), 0]
+            for _ in 0..<count {
+                let tag = [0x010F, 0x0110, 0x0112, 0x0131, 0x0132, 0x013B].randomElement(using: &generator)!
+                tiff += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8.random(in: 1...12, using: &generator), 0,
+                         UInt8.random(in: 0...40, using: &generator), 0, 0, 0,
+                         UInt8.random(in: 0...250, using: &generator), 0, 0, 0]
+            }
+            tiff += [0, 0, 0, 0] + (0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let block = Data(ExifLocator.exifHeader + tiff)
+            guard let exif = reader.readExifBlock(block) else { continue }
+            read += 1
+            XCTAssertEqual(reader.readExifBlock(block), exif, "the same bytes read the same way")
+            for (key, value) in exif.allTags {
+                XCTAssertTrue(["IFD0.", "IFD1.", "EXIF.", "GPS.", "Interop."].contains { key.hasPrefix($0) }, key)
+                XCTAssertFalse(value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }, "\(key) keeps no control characters")
+            }
         }
+        XCTAssertGreaterThan(read, 0, "some noise directories parse into tags, and those were checked")
         // Offsets that point outside the block.
         let outside = Data(ExifLocator.exifHeader + [0x4D, 0x4D, 0, 42, 0x7F, 0xFF, 0xFF, 0xFF])
         XCTAssertNil(reader.readExifBlock(outside))
