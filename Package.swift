@@ -96,10 +96,14 @@ let package = Package(
 
         // MARK: Fuzzing (libFuzzer through scripts/fuzz; an ordinary build replays inputs)
         .executableTarget(name: "showhide-fuzz", dependencies: ["Codecs", "Imaging"]),
-        .executableTarget(name: "FuzzSeeds", dependencies: ["Codecs", "Imaging", "TestSupport"]),
+        .executableTarget(name: "FuzzSeeds", dependencies: ["Codecs", "Imaging", "Fixtures"]),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["Imaging", "Catalogue", "CatalogueSQLite", "Services", "ShowHideCLI"]),
+        // Test fixtures without XCTest (images, EXIF and PNG writers: FuzzSeeds uses them too); fakes and
+        // spies for services; helpers for command tests.
+        .target(name: "Fixtures", dependencies: ["Imaging", "ColourScience"]),
+        .target(name: "TestSupport", dependencies: ["Fixtures", "Imaging", "ColourScience", "Catalogue", "Services"]),
+        .target(name: "CLITestSupport", dependencies: ["TestSupport", "Imaging", "Catalogue", "Services", "ShowHideCLI"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "ColourScienceTests", dependencies: ["ColourScience", "Imaging", "TestSupport"]),
         .target(
@@ -116,7 +120,8 @@ let package = Package(
                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(
             name: "ShowHideCLITests",
-            dependencies: ["ShowHideCLI", "Services", "Catalogue", "CatalogueSQLite", "ColourScience", "Codecs", "Imaging", "TestSupport"]
+            dependencies: ["ShowHideCLI", "Services", "Catalogue", "CatalogueSQLite", "ColourScience", "Codecs", "Imaging", "TestSupport",
+                           "CLITestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "ColourScience", "Imaging", "Services", "TestSupport", "CJPEGFixtures",
                                                          "Catalogue", "CatalogueSQLite",

@@ -1,7 +1,7 @@
 import Codecs
 import Foundation
 import Imaging
-import TestSupport
+import Fixtures
 
 // Seed inputs for scripts/fuzz, made in code like the tests' fixtures: small JPEGs and PNGs, and
 // EXIF in both byte orders: in JPEGs, in PNGs' eXIf chunks, and bare. Usage: FuzzSeeds FOLDER (writes FOLDER/jpeg, png, exif).

@@ -1,4 +1,5 @@
 import Catalogue
+@_exported import Fixtures
 import ColourScience
 import Foundation
 import Imaging

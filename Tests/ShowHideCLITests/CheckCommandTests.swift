@@ -4,7 +4,7 @@ import CatalogueSQLite
 import Foundation
 import Services
 @testable import ShowHideCLI
-import TestSupport
+import CLITestSupport
 import XCTest
 
 final class CheckCommandTests: XCTestCase {

@@ -6,7 +6,7 @@ import ColourScience
 import Imaging
 import Services
 @testable import ShowHideCLI
-import TestSupport
+import CLITestSupport
 import XCTest
 
 final class ExportCommandTests: XCTestCase {

@@ -3,7 +3,7 @@ import Foundation
 import Imaging
 import Services
 @testable import ShowHideCLI
-import TestSupport
+import CLITestSupport
 import XCTest
 
 final class InspectCommandTests: XCTestCase {

@@ -2,7 +2,7 @@ import Catalogue
 import Foundation
 import Imaging
 @testable import ShowHideCLI
-import TestSupport
+import CLITestSupport
 import XCTest
 
 final class ProgressAndDetailTests: XCTestCase {

@@ -3,7 +3,7 @@ import Catalogue
 import Foundation
 import Services
 @testable import ShowHideCLI
-import TestSupport
+import CLITestSupport
 import XCTest
 
 final class RemoveCommandTests: XCTestCase {

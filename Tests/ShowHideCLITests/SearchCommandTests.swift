@@ -6,7 +6,7 @@ import Foundation
 import Imaging
 import Services
 @testable import ShowHideCLI
-import TestSupport
+import CLITestSupport
 import XCTest
 
 final class SearchCommandTests: XCTestCase {

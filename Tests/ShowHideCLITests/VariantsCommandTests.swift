@@ -4,7 +4,7 @@ import Foundation
 import Imaging
 import Services
 @testable import ShowHideCLI
-import TestSupport
+import CLITestSupport
 import XCTest
 
 final class VariantsCommandTests: XCTestCase {

@@ -1,5 +1,4 @@
 import Imaging
-import XCTest
 
 /// Images with known properties, built in code, as the original app's tests did.
 public enum TestImage {
@@ -68,21 +67,6 @@ extension RGBAImage {
     public var rows: [[RGBA]] {
         let all = pixels
         return stride(from: 0, to: all.count, by: width).map { Array(all[$0..<($0 + width)]) }
-    }
-}
-
-/// Fails the test at the first pixel that differs by more than `tolerance` in any channel,
-/// saying where it is and what the two colours were.
-public func assertImagesEqual(
-    _ actual: RGBAImage, _ expected: RGBAImage, tolerance: Int = 0,
-    _ message: String = "", file: StaticString = #filePath, line: UInt = #line
-) {
-    guard actual.width == expected.width, actual.height == expected.height else {
-        XCTFail("size \(actual.width)×\(actual.height) is not \(expected.width)×\(expected.height). \(message)", file: file, line: line)
-        return
-    }
-    if let difference = firstDifference(actual, expected, tolerance: tolerance) {
-        XCTFail("pixel (\(difference.x), \(difference.y)) is \(difference.actual), expected \(difference.expected) ± \(tolerance). \(message)", file: file, line: line)
     }
 }
 
