@@ -49,14 +49,14 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         writeCount += 1
-        let saved = (state, duplicateStamps)
+        let saved = (state, duplicateStamps, variantRows)
         let writer = Writer(catalogue: self)
         do {
             let result = try body(writer)
             if writeCount == failingWrite { throw InjectedFailure() }
             return result
         } catch {
-            (state, duplicateStamps) = saved // roll back, as a transaction would
+            (state, duplicateStamps, variantRows) = saved // roll back, as a transaction would
             throw error
         }
     }
