@@ -72,8 +72,7 @@ struct ExifRecord: SnakeCaseRecord {
     }
 
     /// A flat object of strings as JSON, keys sorted by their UTF-8 bytes. Written here, byte by
-    /// byte: JSONEncoder's Codable machinery was a third of a photo's catalogue write, and
-    /// JSONSerialization (sorting keys as NSStrings) ten times slower still; JSONDecoder reads it back.
+    /// byte, as Foundation's encoders are slow for it (Docs/Performance.md); JSONDecoder reads it back.
     static func json(_ object: [String: String]) -> String {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         func append(quoted text: String) {

@@ -289,7 +289,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
 struct SQLiteCatalogueWriter: CatalogueWriting {
     let db: Database
     /// A batch's photos, duplicates and failures share one time, and turning a `Date` into its
-    /// database text is slow (a formatter): a sixth of a photo's write when done for each.
+    /// database text is slow (a formatter): it is done once per batch (Docs/Performance.md).
     private let batchTimes = LastDatabaseValue<Date>()
 
     var photos: PhotoRepository { PhotoRepository(db: db) }

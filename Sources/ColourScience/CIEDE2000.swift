@@ -39,7 +39,7 @@ public func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
     }
     func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
     // cos(h − 30°), cos 2h, cos(3h + 6°) and cos(4h − 63°) from one cosine and sine of h by the
-    // multiple-angle formulas: four libm cosines were a third of the function's time.
+    // multiple-angle formulas: libm cosines are slow (Docs/Performance.md, "Why the code is shaped so").
     let angle = radians(meanhp)
     let cosH = cos(angle), sinH = sin(angle)
     let cos2H = cosH * cosH - sinH * sinH, sin2H = 2 * sinH * cosH

@@ -147,8 +147,8 @@ public struct ColourAnalyser: Sendable {
 
     /// The points up to and including the one where the running weight, in order along `axis` (ties
     /// by position), reaches half, and the rest — each side keeping the box's order, neither empty.
-    /// Found by a histogram of the keys and a sort of one bucket only, in linear time: a full sort per
-    /// split was a sixth of an import's own work.
+    /// Found by a histogram of the keys and a sort of one bucket only, in linear time, as a full sort
+    /// per split is costly at import (Docs/Performance.md).
     static func splitAtWeightedMedian(_ box: [Point], axis: Int) -> ([Point], [Point]) {
         let keys = box.map { coordinate($0.lab, axis) }
         let low = keys.min()!, high = keys.max()!

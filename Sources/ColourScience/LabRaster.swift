@@ -51,7 +51,7 @@ public struct LabRaster: Sendable {
         }
         let table = SRGB.linearTable
         let blockAlpha = UInt32(factor * factor * 255)
-        // Multiplications by reciprocals: divisions were a third of the conversion's time.
+        // Multiplications by reciprocals: divisions are slow in this loop (Docs/Performance.md).
         let white = (x: 1 / XYZ.d65.x, y: 1 / XYZ.d65.y, z: 1 / XYZ.d65.z)
         for index in 0..<count {
             let alpha = sums[index][3]
