@@ -30,7 +30,8 @@ public protocol CatalogueWriting {
     func clearFailure(atPath path: String) throws
 }
 
-/// The catalogue as services see it: no SQL, no GRDB.
+/// The catalogue as services see it: no SQL, no GRDB. Every method throws `CatalogueError` when the
+/// catalogue cannot be used (damaged, read-only for a write, busy, its disk full), never a database error.
 public protocol PhotoCatalogue: Sendable {
     /// The stamp of every path the catalogue knows completely (photos whose colours are analysed,
     /// and their duplicates): the paths an import may skip unread.
@@ -38,13 +39,22 @@ public protocol PhotoCatalogue: Sendable {
     /// Whether some photo has this content, its colours analysed.
     func containsPhoto(withSHA256 sha256: String) throws -> Bool
     /// Runs `body` in one transaction: all of it is written, or none.
+    /// - Parameter body: the writes; an error it throws rolls them all back and is rethrown as it is.
+    /// - Returns: what `body` returned.
+    /// - Throws: `body`'s own errors, or `CatalogueError`.
     func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T
+    /// The photos that pass the query's filters, in its order, at most its limit.
+    /// - Parameter query: days taken, camera text, limit and order.
     func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto]
+    /// The photo with this id, with its EXIF, colours, duplicate paths and variants; nil when there is none.
     func photo(id: PhotoID) throws -> CataloguedPhoto?
     /// Photos whose colours the current rules did not analyse (never, or earlier rules did), in id order.
     func photosNeedingAnalysis() throws -> [CataloguedPhoto]
+    /// The files and folders that could not be imported, by path.
     func failures() throws -> [ImportFailure]
     /// Photos ranked by how well they match a colour, best first.
+    /// - Parameter search: the colour (a name or CIELAB), whether only the accent counts, the largest
+    ///   ΔE00 that matches, the least coverage, and the photo filters.
     func search(_ search: ColourSearch) throws -> [ColourMatch]
     /// The variant of this kind made with these parameters, if any.
     func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant?

@@ -39,6 +39,15 @@ public struct AnalysisService: Sendable {
         self.analyser = analyser
     }
 
+    /// Finds the colours of `photos` again by the current rules: each file is read once, checked
+    /// against its stored SHA-256 and decoded once at analysis size; EXIF and variants are untouched.
+    /// - Parameters:
+    ///   - photos: the catalogued photos to analyse again.
+    ///   - jobs: how many photos are read and analysed at once.
+    ///   - batchSize: photos whose colours are written in one transaction (an interrupted run keeps its batches).
+    ///   - progress: told after each photo.
+    /// - Returns: the photos whose accent changed, and those that could not be read (missing, changed, undecodable).
+    /// - Throws: the catalogue's errors (`CatalogueError`); a photo's own failure is in the summary, not thrown.
     public func analyse(_ photos: [CataloguedPhoto], jobs: Int, batchSize: Int = 64,
                         progress: any ImportProgress = SilentProgress()) async throws -> AnalysisSummary {
         let start = clock.now()

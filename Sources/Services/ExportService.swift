@@ -174,6 +174,16 @@ public struct ExportService: Sendable {
     public static let manifestName = "manifest.json"
     public static let csvManifestName = "manifest.csv"
 
+    /// Exports `photos` and their variants into `destination`: missing variants are made through the
+    /// variant maker, each file is named from the template and converted or made smaller when asked,
+    /// then the manifest is written. A photo that fails is recorded and the export goes on.
+    /// - Parameters:
+    ///   - photos: the photos to export, in the order their files are written.
+    ///   - options: what of each photo, in which format and size, named how, and what to do with a taken name.
+    ///   - destination: a folder or a zip file; finished at the end, abandoned if the export throws.
+    ///   - progress: told after each photo.
+    /// - Returns: the files written (or, in a dry run, planned), kept and failed.
+    /// - Throws: `ExportError` when the destination cannot be written, and the catalogue's errors.
     public func export(_ photos: [CataloguedPhoto], options: ExportOptions, to destination: any ExportDestination,
                        progress: any ImportProgress = SilentProgress()) async throws -> ExportSummary {
         let start = clock.now()

@@ -116,6 +116,16 @@ public struct ImportService: Sendable {
         case photo(PhotoFacts)
     }
 
+    /// Imports every photo under `roots`: files already catalogued with the same stamp are skipped
+    /// unread, the rest are read once, hashed, and (new content) decoded once at analysis size, on
+    /// `options.jobs` cores; results are written in batched transactions in walk order.
+    /// - Parameters:
+    ///   - roots: absolute paths of folders (walked recursively) or files.
+    ///   - options: how many files are examined at once and how many are written per transaction.
+    ///   - progress: told after each file.
+    /// - Returns: what was imported, unchanged, moved, a duplicate, skipped, unsupported or failed.
+    /// - Throws: the catalogue's errors (`CatalogueError`); a file that cannot be read or decoded is a
+    ///   failure in the summary (and in the catalogue's failure list), not an error.
     public func importPhotos(from roots: [String], options: ImportOptions = ImportOptions(),
                              progress: any ImportProgress = SilentProgress()) async throws -> ImportSummary {
         let start = clock.now()

@@ -72,6 +72,10 @@ public struct PhotoInspector: Sendable {
         self.maximumPixelCount = maximumPixelCount
     }
 
+    /// Reads the file at `path` once and learns what the catalogue needs from that one read.
+    /// - Parameter path: an absolute path.
+    /// - Returns: the format, the pixel size, the EXIF metadata and the picture at analysis size.
+    /// - Throws: `PhotoError` saying why the file is not a readable photo, naming it.
     public func inspect(path: String) throws(PhotoError) -> PhotoInspection {
         let data: Data
         do {

@@ -103,6 +103,16 @@ public struct ProcessingService: Sendable {
         self.variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
     }
 
+    /// Makes the show and hide variants of `photos` that are not made yet with these parameters: each
+    /// photo is read, checked against its stored SHA-256 and decoded once; its variants are written
+    /// under temporary names, renamed into place, then recorded.
+    /// - Parameters:
+    ///   - photos: the photos to process.
+    ///   - options: what the variants keep (accent, candidate, colour or hue), the splash's method and
+    ///     tolerances, the JPEG quality and how many photos are processed at once.
+    ///   - progress: told after each photo.
+    /// - Returns: the variants made, those already made, the photos skipped (no accent) and failed.
+    /// - Throws: the catalogue's errors (`CatalogueError`); a photo's own failure is in the summary.
     public func process(_ photos: [CataloguedPhoto], options: ProcessingOptions = ProcessingOptions(),
                         progress: any ImportProgress = SilentProgress()) async throws -> ProcessingSummary {
         let start = clock.now()
