@@ -89,7 +89,10 @@ struct ColourRepository {
             }
             for row in try Row.fetchAll(db, sql: "SELECT photo_id, name, weight FROM colour_name_weight WHERE photo_id IN (\(placeholders))",
                                         arguments: arguments) {
-                if let name = ColourName(rawValue: row["name"]) { result[row["photo_id"]]?.nameWeights[name] = row["weight"] }
+                guard let name = ColourName(rawValue: row["name"]) else {
+                    throw CatalogueError.corruptRow(table: "colour_name_weight", reason: "colour name \(row["name"] as String? ?? "")")
+                }
+                result[row["photo_id"]]?.nameWeights[name] = row["weight"]
             }
         }
         return result
@@ -243,8 +246,10 @@ struct ColourRepository {
                 let score = weight * (1 - distance / (search.within + 1e-9))
                 let id: PhotoID = row[0]
                 if let current = best[id], current.score >= score { continue }
-                best[id] = Hit(photoID: id, score: score, lab: lab, name: ColourName(rawValue: row[5]) ?? .grey,
-                               coverage: weight, deltaE: distance)
+                guard let name = ColourName(rawValue: row[5]) else {
+                    throw CatalogueError.corruptRow(table: "palette_entry", reason: "colour name \(row[5] as String? ?? "")")
+                }
+                best[id] = Hit(photoID: id, score: score, lab: lab, name: name, coverage: weight, deltaE: distance)
             }
             let candidates = Array(best.values)
             // Coverage needs every entry of a photo: worked out for all candidates only when it filters.

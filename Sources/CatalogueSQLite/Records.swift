@@ -99,8 +99,11 @@ struct ExifRecord: SnakeCaseRecord {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    var metadata: ExifMetadata {
-        let tags = (try? JSONDecoder().decode([String: String].self, from: Data(allTags.utf8))) ?? [:]
+    /// The EXIF metadata this row holds; a row whose tags are not the JSON object written is corrupt.
+    func metadata() throws -> ExifMetadata {
+        guard let tags = try? JSONDecoder().decode([String: String].self, from: Data(allTags.utf8)) else {
+            throw CatalogueError.corruptRow(table: "exif", reason: "tags that are not a JSON object of strings")
+        }
         return ExifMetadata(
             make: make, model: model, lens: lens,
             takenAt: takenAt.flatMap(ExifDateTime.init(iso8601:)),

@@ -201,7 +201,7 @@ struct PhotoRepository {
         }
         var exif: ExifMetadata?
         if row["exif_photo_id"] as Int64? != nil {
-            exif = ExifRecord(row: row, photoId: id).metadata
+            exif = try ExifRecord(row: row, photoId: id).metadata()
         }
         return CataloguedPhoto(
             id: id, path: record.path,

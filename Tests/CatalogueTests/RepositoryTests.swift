@@ -27,6 +27,28 @@ final class RepositoryTests: XCTestCase {
         allTags: ["IFD0.Make": "Canon", "EXIF.ISOSpeedRatings": "100"]
     )
 
+    /// One policy for rows the code cannot read: a corrupt-row error that names the table, never a
+    /// silent drop or a guessed value.
+    func testEveryUnreadableRowIsACorruptRowError() throws {
+        let corruptions = [("exif", "UPDATE exif SET all_tags = 'not json' WHERE photo_id = ?"),
+                           ("colour_name_weight", "UPDATE colour_name_weight SET name = 'teal' WHERE photo_id = ?1 AND name = (SELECT min(name) FROM colour_name_weight WHERE photo_id = ?1)"),
+                           ("palette_entry", "UPDATE palette_entry SET name = 'teal' WHERE photo_id = ?1 AND rank = 0")]
+        for (index, (table, sql)) in corruptions.enumerated() {
+            let id = try insert("/p/\(index).jpg", sha: "\(index + 1)", exif: fullExif)
+            try catalogue.write { try $0.setColours(.greyWithRed, of: id) }
+            XCTAssertNotNil(try catalogue.photo(id: id))
+            try catalogue.writer.write { try $0.execute(sql: sql, arguments: [id]) }
+            XCTAssertThrowsError(try catalogue.photo(id: id), table) { error in
+                guard case .corruptRow(let named, _)? = error as? CatalogueError else { return XCTFail("\(error)") }
+                XCTAssertEqual(named, table)
+            }
+        }
+        XCTAssertThrowsError(try catalogue.search(ColourSearch(target: .name(.red))), "a search meets the corrupt palette row") { error in
+            guard case .corruptRow(let named, _)? = error as? CatalogueError else { return XCTFail("\(error)") }
+            XCTAssertTrue(["palette_entry", "colour_name_weight", "exif"].contains(named), named)
+        }
+    }
+
     func testEXIFTagsAreStoredAsSortedJSONThatReadsBackExactly() throws {
         XCTAssertEqual(ExifRecord.json(["b": "2", "a": "1", "A": "0"]), #"{"A":"0","a":"1","b":"2"}"#)
         XCTAssertEqual(ExifRecord.json([:]), "{}")
