@@ -47,7 +47,7 @@ struct ColourRepository {
     /// The colour analyses of these photos; photos not analysed are absent.
     func colours(of ids: [PhotoID]) throws -> [PhotoID: ColourAnalysis] {
         var result: [PhotoID: ColourAnalysis] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+        for chunk in ids.inChunksForSQL() {
             let placeholders = databaseQuestionMarks(count: chunk.count)
             let arguments = StatementArguments(chunk)
             for row in try Row.fetchAll(db, sql: "SELECT * FROM photo_colour WHERE photo_id IN (\(placeholders))", arguments: arguments) {
@@ -263,7 +263,7 @@ struct ColourRepository {
     /// Each hit's coverage: the share of its photo's palette within the distance, all entries counted.
     private func paletteCoverage(_ hits: [Hit], target: Lab, within: Double) throws -> [Hit] {
         var byPhoto = Dictionary(uniqueKeysWithValues: hits.map { ($0.photoID, $0) })
-        for chunk in stride(from: 0, to: hits.count, by: 500).map({ Array(hits[$0..<min($0 + 500, hits.count)]) }) {
+        for chunk in hits.inChunksForSQL() {
             for id in chunk.map(\.photoID) { byPhoto[id]?.coverage = 0 }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT photo_id, lab_l, lab_a, lab_b, weight FROM palette_entry WHERE photo_id IN (\(databaseQuestionMarks(count: chunk.count)))

@@ -159,7 +159,7 @@ struct PhotoRepository {
     func photos(ids: [PhotoID]) throws -> [CataloguedPhoto] {
         guard !ids.isEmpty else { return [] }
         var found: [PhotoID: CataloguedPhoto] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+        for chunk in ids.inChunksForSQL() {
             let rows = try Row.fetchAll(db, sql: Self.selectPhotos + " WHERE photo.id IN (\(databaseQuestionMarks(count: chunk.count)))",
                                         arguments: StatementArguments(chunk))
             for photo in try rows.map(photo(from:)) { found[photo.id] = photo }
