@@ -266,3 +266,13 @@ final class RepositoryTests: XCTestCase {
         XCTAssertNil(ExifDateTime(iso8601: "2013"))
     }
 }
+
+final class SQLChunkTests: XCTestCase {
+    func testInListsHoldAtMost500ValuesAndEveryValueOnce() {
+        let ids = Array(1...1201)
+        let chunks = ids.inChunksForSQL()
+        XCTAssertEqual(chunks.map(\.count), [500, 500, 201])
+        XCTAssertEqual(chunks.flatMap { $0 }, ids)
+        XCTAssertEqual([Int]().inChunksForSQL().count, 0)
+    }
+}
