@@ -73,8 +73,10 @@ private struct EntryReader {
 
     func metadata() -> ExifMetadata {
         var metadata = ExifMetadata()
-        metadata.make = ascii(EXIF_IFD_0, 0x010F)
-        metadata.model = ascii(EXIF_IFD_0, 0x0110)
+        var derived: [String: String] = [:]
+        // Some cameras write Make and Model in the EXIF directory instead of IFD0.
+        metadata.make = ascii(EXIF_IFD_0, 0x010F) ?? noted(ascii(EXIF_IFD_EXIF, 0x010F), "Make", "EXIF.Make", &derived)
+        metadata.model = ascii(EXIF_IFD_0, 0x0110) ?? noted(ascii(EXIF_IFD_EXIF, 0x0110), "Model", "EXIF.Model", &derived)
         metadata.lens = ascii(EXIF_IFD_EXIF, 0xA434)
         // DateTimeOriginal only: IFD0's DateTime is when the file was last changed, not when the photo was taken.
         if let original = ascii(EXIF_IFD_EXIF, 0x9003) {
@@ -84,14 +86,36 @@ private struct EntryReader {
                 offset: ascii(EXIF_IFD_EXIF, 0x9011)
             )
         }
+        // Without the direct values, the APEX ones: t = 2^−Tv (ShutterSpeedValue), N = 2^(Av/2) (ApertureValue).
         metadata.exposureTime = positive(rational(EXIF_IFD_EXIF, 0x829A))
+            ?? noted(apex(0x9201).map { pow(2, -$0) }, "ExposureTime", "EXIF.ShutterSpeedValue", &derived)
         metadata.fNumber = positive(rational(EXIF_IFD_EXIF, 0x829D))
+            ?? noted(apex(0x9202).map { (pow(2, $0 / 2) * 100).rounded() / 100 }, "FNumber", "EXIF.ApertureValue", &derived)
         metadata.focalLength = positive(rational(EXIF_IFD_EXIF, 0x920A))
-        metadata.iso = integer(EXIF_IFD_EXIF, 0x8827)
+        // ISOSpeedRatings; else EXIF 2.3's ISOSpeed, then RecommendedExposureIndex.
+        metadata.iso = positiveInteger(EXIF_IFD_EXIF, 0x8827)
+            ?? noted(positiveInteger(EXIF_IFD_EXIF, 0x8833), "ISO", "EXIF.ISOSpeed", &derived)
+            ?? noted(positiveInteger(EXIF_IFD_EXIF, 0x8832), "ISO", "EXIF.RecommendedExposureIndex", &derived)
         if let value = integer(EXIF_IFD_0, 0x0112) { metadata.orientation = Orientation(rawValue: value) }
         metadata.gps = gps()
-        metadata.allTags = allTags()
+        metadata.allTags = allTags().merging(derived) { $1 }
         return metadata
+    }
+
+    /// `value`, noting in `derived` which tag it came from ("Derived.FNumber": "EXIF.ApertureValue").
+    func noted<Value>(_ value: Value?, _ field: String, _ source: String, _ derived: inout [String: String]) -> Value? {
+        if value != nil { derived["Derived.\(field)"] = source }
+        return value
+    }
+
+    /// An APEX value, when it is finite and gives a value photographers use (t from 1/64000 to 2^20 s, N up to f/1024).
+    func apex(_ tag: UInt32) -> Double? {
+        guard let value = rational(EXIF_IFD_EXIF, tag), value.isFinite, (-20...20).contains(value) else { return nil }
+        return value
+    }
+
+    func positiveInteger(_ ifd: ExifIfd, _ tag: UInt32) -> Int? {
+        integer(ifd, tag).flatMap { $0 > 0 ? $0 : nil }
     }
 
     func entry(_ ifd: ExifIfd, _ tag: UInt32) -> ExifEntry? {

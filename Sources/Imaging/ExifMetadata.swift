@@ -75,6 +75,12 @@ public struct ExifDateTime: Equatable, Sendable, Codable {
 
     /// Parses EXIF's "YYYY:MM:DD HH:MM:SS" (dashes also accepted in the date); nil for blanks,
     /// zeros and anything out of range. Invalid sub-seconds or offsets are dropped.
+    /// How many days `month` has in `year` (Gregorian): a 30 February is no date.
+    public static func days(inMonth month: Int, of year: Int) -> Int {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    }
+
     public init?(exif text: String, subseconds: String? = nil, offset: String? = nil) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let bytes = Array(trimmed.utf8)
@@ -93,7 +99,7 @@ public struct ExifDateTime: Equatable, Sendable, Codable {
               separator(13, [58]), separator(16, [58]),
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+              (1...9999).contains(year), (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)

@@ -86,6 +86,38 @@ final class ExifReaderTests: XCTestCase {
                      "a block too short to hold a TIFF header")
     }
 
+    /// The values every photo tool shows, found where cameras put them when the usual tag is missing,
+    /// each derived one marked with its source.
+    func testMissingValuesComeFromTheTagsCamerasWriteInstead() throws {
+        for order in [ExifFixture.ByteOrder.little, .big] {
+            var fixture = ExifFixture(byteOrder: order)
+            fixture.ifd0 = [fixture.short(0x0112, 1)]
+            fixture.exif = [
+                fixture.ascii(0x010F, "MINOLTA CO.,LTD"), fixture.ascii(0x0110, "DiMAGE 7"),
+                fixture.signedRational(0x9201, [(8, 1)]),       // Tv 8: 1/256 s
+                fixture.rational(0x9202, [(297, 100)]),         // Av 2.97: f/2.8
+                fixture.short(0x8832, 200),                     // RecommendedExposureIndex
+                fixture.ascii(0x9003, "2003:02:30 10:00:00"),   // no such day
+            ]
+            let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: fixture)), "\(order)")
+            XCTAssertEqual(exif.make, "MINOLTA CO.,LTD")
+            XCTAssertEqual(exif.model, "DiMAGE 7")
+            XCTAssertEqual(try XCTUnwrap(exif.exposureTime), 1.0 / 256, accuracy: 1e-12)
+            XCTAssertEqual(exif.fNumber, 2.8)
+            XCTAssertEqual(exif.iso, 200)
+            XCTAssertNil(exif.takenAt, "30 February is absent, not an error")
+            XCTAssertEqual(exif.allTags["Derived.Make"], "EXIF.Make")
+            XCTAssertEqual(exif.allTags["Derived.FNumber"], "EXIF.ApertureValue")
+            XCTAssertEqual(exif.allTags["Derived.ExposureTime"], "EXIF.ShutterSpeedValue")
+            XCTAssertEqual(exif.allTags["Derived.ISO"], "EXIF.RecommendedExposureIndex")
+        }
+        // The direct tags win, and nothing is marked derived.
+        let camera = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera())))
+        XCTAssertEqual(camera.fNumber, 2.8)
+        XCTAssertEqual(camera.iso, 400)
+        XCTAssertFalse(camera.allTags.keys.contains { $0.hasPrefix("Derived.") })
+    }
+
     func testReadsEveryTypedFieldWrittenByTheTestInBothByteOrders() throws {
         for order in [ExifFixture.ByteOrder.little, .big] {
             let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera(byteOrder: order))), "\(order)")
@@ -238,7 +270,7 @@ final class ExifReaderTests: XCTestCase {
             read += 1
             XCTAssertEqual(reader.readExifBlock(block), exif, "the same bytes read the same way")
             for (key, value) in exif.allTags {
-                XCTAssertTrue(["IFD0.", "IFD1.", "EXIF.", "GPS.", "Interop."].contains { key.hasPrefix($0) }, key)
+                XCTAssertTrue(["IFD0.", "IFD1.", "EXIF.", "GPS.", "Interop.", "Derived."].contains { key.hasPrefix($0) }, key)
                 XCTAssertFalse(value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" }, "\(key) keeps no control characters")
             }
         }

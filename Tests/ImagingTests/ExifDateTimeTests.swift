@@ -41,4 +41,14 @@ final class ExifDateTimeTests: XCTestCase {
     func testPadsSmallYears() {
         XCTAssertEqual(ExifDateTime(year: 800, month: 1, day: 2, hour: 3, minute: 4, second: 5).iso8601, "0800-01-02T03:04:05")
     }
+
+    func testDaysAMonthDoesNotHaveAreNoDate() {
+        XCTAssertNil(ExifDateTime(exif: "0000:00:00 00:00:00"))
+        XCTAssertNil(ExifDateTime(exif: "2003:02:29 10:00:00"))
+        XCTAssertNotNil(ExifDateTime(exif: "2004:02:29 10:00:00"), "a leap year")
+        XCTAssertNil(ExifDateTime(exif: "1900:02:29 10:00:00"), "not a leap year: divisible by 100")
+        XCTAssertNotNil(ExifDateTime(exif: "2000:02:29 10:00:00"), "a leap year: divisible by 400")
+        XCTAssertNil(ExifDateTime(exif: "2021:04:31 10:00:00"))
+        XCTAssertNotNil(ExifDateTime(exif: "2021:12:31 23:59:59"))
+    }
 }

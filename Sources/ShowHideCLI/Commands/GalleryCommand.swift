@@ -110,10 +110,7 @@ struct PhotoFilterOptions: ParsableArguments {
 
     /// "YYYY-MM-DD" with a real month and a day that month has (no 2008-02-30).
     static func isDay(_ text: String) -> Bool {
-        guard text.count == 10, let date = ExifDateTime(exif: text + " 00:00:00") else { return false }
-        let leap = date.year % 4 == 0 && (date.year % 100 != 0 || date.year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][date.month - 1]
-        return date.day <= days
+        text.count == 10 && ExifDateTime(exif: text + " 00:00:00") != nil
     }
 
     func query(sort: PhotoSort = .taken, defaultLimit: Int? = nil) -> PhotoQuery {
