@@ -42,8 +42,30 @@ public struct LibExifReader: ExifReading, Sendable {
         defer { exif_data_unref(exif) }
         let contents = Self.contents(of: exif)
         guard contents.contains(where: { $0.content != nil && $0.content!.pointee.count > 0 }) else { return nil }
-        let reader = EntryReader(order: exif_data_get_byte_order(exif), contents: contents)
+        let reader = EntryReader(order: exif_data_get_byte_order(exif), contents: contents, exif: exif)
         return reader.metadata()
+    }
+
+    /// The maker-note entries, as libexif's readers name them, that hold the ISO a camera used, checked
+    /// against exiftool on real files: Canon's "Shot ISO" and "ISO" (a number, or "Auto"), Casio's
+    /// "CCSISOSensitivity". Other makers' "ISO" entries are codes (Pentax's 6 means ISO 100), not ISOs.
+    static let makerNoteISONames = ["Shot ISO", "ISO", "CCSISOSensitivity"]
+
+    /// The first of `makerNoteISONames` whose value is a positive number, with its name.
+    static func makerNoteISO(_ exif: UnsafeMutablePointer<ExifData>, make: String?) -> (iso: Int, name: String)? {
+        guard let notes = exif_data_get_mnote_data(exif) else { return nil }
+        let names = make?.lowercased().hasPrefix("canon") == true ? makerNoteISONames : makerNoteISONames.filter { $0 != "ISO" }
+        var values: [String: Int] = [:]
+        var text = [CChar](repeating: 0, count: 64)
+        for index in 0..<exif_mnote_data_count(notes) {
+            guard let cName = exif_mnote_data_get_name(notes, index) else { continue }
+            let name = String(cString: cName)
+            guard names.contains(name), values[name] == nil,
+                  exif_mnote_data_get_value(notes, index, &text, UInt32(text.count)) != nil else { continue }
+            let value = String(cString: text).trimmingCharacters(in: .whitespaces)
+            if let number = Double(value), number.isFinite, number >= 1, number < 1_000_000 { values[name] = Int(number.rounded()) }
+        }
+        return names.lazy.compactMap { name in values[name].map { ($0, name) } }.first
     }
 
     /// libexif's parse of an "Exif\0\0" block, which the caller unrefs; nil when it is too short or too long.
@@ -70,6 +92,8 @@ public struct LibExifReader: ExifReading, Sendable {
 private struct EntryReader {
     let order: ExifByteOrder
     let contents: [(ifd: ExifIfd, content: UnsafeMutablePointer<ExifContent>?)]
+    /// The parsed block, for its maker note (read only when EXIF has no ISO).
+    let exif: UnsafeMutablePointer<ExifData>
 
     func metadata() -> ExifMetadata {
         var metadata = ExifMetadata()
@@ -96,6 +120,9 @@ private struct EntryReader {
         metadata.iso = positiveInteger(EXIF_IFD_EXIF, 0x8827)
             ?? noted(positiveInteger(EXIF_IFD_EXIF, 0x8833), "ISO", "EXIF.ISOSpeed", &derived)
             ?? noted(positiveInteger(EXIF_IFD_EXIF, 0x8832), "ISO", "EXIF.RecommendedExposureIndex", &derived)
+        if metadata.iso == nil, let note = LibExifReader.makerNoteISO(exif, make: metadata.make) {
+            metadata.iso = noted(note.iso, "ISO", "MakerNote.\(note.name)", &derived)
+        }
         if let value = integer(EXIF_IFD_0, 0x0112) { metadata.orientation = Orientation(rawValue: value) }
         metadata.gps = gps()
         metadata.allTags = allTags().merging(derived) { $1 }

@@ -43,6 +43,19 @@ public struct ExifFixture {
         Entry(tag: tag, type: 2, count: UInt32(bytes.count), value: bytes)
     }
 
+    /// An UNDEFINED entry holding `bytes` (a maker note).
+    public func undefined(_ tag: UInt16, _ bytes: [UInt8]) -> Entry {
+        Entry(tag: tag, type: 7, count: UInt32(bytes.count), value: bytes)
+    }
+
+    /// A maker note as Casio (header "QVC\0\0\0") and Pentax ("AOC\0" and the byte order) write it:
+    /// the header, then a directory of SHORT entries held inline, in this fixture's byte order.
+    public func makerNote(header: [UInt8], shorts: [(tag: UInt16, value: UInt16)]) -> Entry {
+        var bytes = header + u16(UInt16(shorts.count))
+        for entry in shorts { bytes += u16(entry.tag) + u16(3) + u32(1) + u16(entry.value) + [0, 0] }
+        return undefined(0x927C, bytes + [0, 0, 0, 0])
+    }
+
     public func byte(_ tag: UInt16, _ value: UInt8) -> Entry {
         Entry(tag: tag, type: 1, count: 1, value: [value])
     }

@@ -118,6 +118,28 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertFalse(camera.allTags.keys.contains { $0.hasPrefix("Derived.") })
     }
 
+    /// Cameras that keep the ISO only in their maker note (Canon's compacts, Casio): read through
+    /// libexif's maker-note readers, marked as such; other makers' codes are not taken for ISOs.
+    func testISOFromTheMakerNoteOfTheCamerasThatKeepItThere() throws {
+        var casio = ExifFixture(byteOrder: .little)
+        casio.ifd0 = [casio.ascii(0x010F, "CASIO COMPUTER CO.,LTD."), casio.ascii(0x0110, "EX-Z3")]
+        casio.exif = [casio.makerNote(header: Array("QVC".utf8) + [0, 0, 0], shorts: [(0x3014, 50)])]
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: casio)))
+        XCTAssertEqual(exif.iso, 50)
+        XCTAssertEqual(exif.allTags["Derived.ISO"], "MakerNote.CCSISOSensitivity")
+
+        var withEXIF = casio
+        withEXIF.exif.append(withEXIF.short(0x8827, 400))
+        XCTAssertEqual(try reader.readExif(from: try jpeg(with: withEXIF))?.iso, 400, "EXIF's own ISO wins")
+
+        var pentax = ExifFixture(byteOrder: .little)
+        pentax.ifd0 = [pentax.ascii(0x010F, "PENTAX Corporation")]
+        pentax.exif = [pentax.makerNote(header: Array("AOC".utf8) + [0] + Array("II".utf8), shorts: [(0x0014, 6)])]
+        let coded = try XCTUnwrap(reader.readExif(from: try jpeg(with: pentax)))
+        XCTAssertNil(coded.iso, "Pentax's ISO entry is a code (6 is ISO 100), not an ISO")
+        XCTAssertNil(coded.allTags["Derived.ISO"])
+    }
+
     func testReadsEveryTypedFieldWrittenByTheTestInBothByteOrders() throws {
         for order in [ExifFixture.ByteOrder.little, .big] {
             let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera(byteOrder: order))), "\(order)")
