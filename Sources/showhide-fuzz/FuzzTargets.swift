@@ -22,6 +22,7 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? reader.readExif(from: data)
             _ = reader.readExifBlock(data)
             if let block = reader.uprightExifBlock(from: data) { _ = reader.removingGPS(from: block) }
+            _ = reader.removingGPS(fromJPEG: data)
             _ = reader.removingGPS(from: data)
         }
     }
