@@ -2,6 +2,7 @@ import Catalogue
 import ColourScience
 import Foundation
 import GRDB
+import Imaging
 
 /// The catalogue in SQLite, through GRDB: a WAL `DatabasePool` on disk, or an in-memory
 /// database for tests. The schema comes only from the embedded `Migrations/*.sql`.
@@ -28,7 +29,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             return
         }
         if access(path, R_OK) != 0 {
-            throw CatalogueError.cannotOpen(path: path, reason: String(cString: strerror(errno)).lowercased())
+            throw CatalogueError.cannotOpen(path: path, reason: systemErrorReason(errno))
         }
         if access(path, W_OK) != 0 || access(libraryDirectory, W_OK) != 0 {
             try self.init(readingOnly: path)
@@ -268,7 +269,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             throw CatalogueError.cannotWriteBackup(path: path, reason: "the copy failed SQLite's integrity check: \(integrity.first ?? "")")
         }
         guard rename(temporary, path) == 0 else {
-            throw CatalogueError.cannotWriteBackup(path: path, reason: String(cString: strerror(errno)).lowercased())
+            throw CatalogueError.cannotWriteBackup(path: path, reason: systemErrorReason(errno))
         }
         var info = stat()
         return CatalogueBackup(path: path, photos: photos, bytes: stat(path, &info) == 0 ? Int(info.st_size) : 0)
@@ -353,12 +354,12 @@ struct MigrationLock {
     init(path: String) throws {
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CatalogueError.migrationFailed(path: path, reason: "cannot open the lock file: \(String(cString: strerror(errno)))")
+            throw CatalogueError.migrationFailed(path: path, reason: "cannot open the lock file: \(systemErrorReason(errno))")
         }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 close(descriptor)
-                throw CatalogueError.migrationFailed(path: path, reason: "cannot lock: \(String(cString: strerror(errno)))")
+                throw CatalogueError.migrationFailed(path: path, reason: "cannot lock: \(systemErrorReason(errno))")
             }
         }
     }

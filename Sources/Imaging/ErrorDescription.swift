@@ -15,7 +15,7 @@ extension Error {
             return text.contains("Domain=") ? "an unexpected error (\(error.domain) \(error.code))" : text
         }
         if let description = error.userInfo[NSLocalizedDescriptionKey] as? String { return description }
-        if let code = Self.posixCode(of: error) { return Self.lowercasingFirst(String(cString: strerror(code))) }
+        if let code = Self.posixCode(of: error) { return systemErrorReason(code) }
         return Self.cocoaReasons[error.code] ?? "the system reported error \(error.code)"
     }
 
@@ -24,11 +24,6 @@ extension Error {
         if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
         guard let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error else { return nil }
         return posixCode(of: underlying as NSError)
-    }
-
-    /// "No such file" → "no such file": the system's reasons end a sentence of ours.
-    private static func lowercasingFirst(_ text: String) -> String {
-        text.prefix(1).lowercased() + text.dropFirst()
     }
 
     private static var cocoaReasons: [Int: String] {
@@ -43,4 +38,11 @@ extension Error {
             CocoaError.fileReadTooLarge.rawValue: "the file is too large",
         ]
     }
+}
+
+/// The system's reason for the error number `code`, as the end of a sentence of ours:
+/// "no such file or directory" (strerror, its first letter lowercased).
+public func systemErrorReason(_ code: Int32) -> String {
+    let text = String(cString: strerror(code))
+    return text.prefix(1).lowercased() + text.dropFirst()
 }

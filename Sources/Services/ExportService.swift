@@ -317,13 +317,15 @@ public struct ExportService: Sendable {
         let data = try fileSystem.contents(of: path)
         let format = outputFormat(source, options)
         let size = outputSize(source, options)
-        let hasGPS = options.stripGPS && format == .jpeg && (try? exifReader.readExif(from: data))?.gps != nil
-        guard format != source.format || size != source.pixelSize || hasGPS else {
-            return (data, source.pixelSize)
-        }
+        let unchanged = format == source.format && size == source.pixelSize
         // Only the GPS to remove: the EXIF block changes, the image data stays the file's own.
-        if format == source.format && size == source.pixelSize, let stripped = exifReader.removingGPS(fromJPEG: data) {
+        if unchanged, options.stripGPS, format == .jpeg, let stripped = exifReader.removingGPS(fromJPEG: data) {
             return (stripped, source.pixelSize)
+        }
+        // A position the block cannot lose in place is left out by encoding the photo again.
+        let hasGPS = options.stripGPS && format == .jpeg && (try? exifReader.readExif(from: data))?.gps != nil
+        guard !unchanged || hasGPS else {
+            return (data, source.pixelSize)
         }
         var image = try decoder.decode(data, options: DecodeOptions(appliesOrientation: true)).image
         if let limit = options.maximumLongSide { image = image.downscaled(toLongSide: limit) }

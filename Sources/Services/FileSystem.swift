@@ -127,8 +127,7 @@ public struct LocalFileSystem: FileSystem {
     }
 
     private static func posixError(_ what: String) -> FileWriteError {
-        let reason = String(cString: strerror(errno))
-        return FileWriteError(what, reason: reason.prefix(1).lowercased() + reason.dropFirst())
+        FileWriteError(what, reason: systemErrorReason(errno))
     }
 
     public func walk(_ roots: [String]) -> WalkResult {

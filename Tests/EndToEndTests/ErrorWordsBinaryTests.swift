@@ -39,7 +39,8 @@ final class ErrorWordsBinaryTests: XCTestCase {
 
         try assertInWords(["gallery", "process", "1", "--library", library], status: 1,
                           saying: "photo0.jpg: the file is gone: import its new place, or forget it with showhide gallery remove 1")
-        try assertInWords(["export", "--id", "1", "--to", out, "--library", library], status: 1, saying: "photo0.jpg")
+        try assertInWords(["export", "--id", "1", "--to", out, "--library", library], status: 1,
+                          saying: "photo0.jpg: the file is gone: import its new place, or forget it with showhide gallery remove 1")
         try assertInWords(["inspect", directory.path + "/nonexistent.jpg"], status: 1,
                           saying: "nonexistent.jpg: cannot read the file: no such file or directory")
         try assertInWords(["inspect", photos.path], status: 1, saying: "cannot read the file: is a directory")

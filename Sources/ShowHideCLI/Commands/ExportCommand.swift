@@ -108,7 +108,7 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             _ = try FileNameTemplate(template)
         } catch {
-            throw ValidationError("--template: \(error.localizedDescription).")
+            throw ValidationError("--template: \(error.plainDescription).")
         }
     }
 
@@ -136,7 +136,7 @@ struct ExportCommand: AsyncParsableCommand {
                                                                      dryRun: dryRun, asJSON: json)
             if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
         } catch let error as ExportError {
-            environment.console.warn("showhide: \(error.localizedDescription)")
+            environment.console.warn("showhide: \(error.plainDescription)")
             throw ExitStatus.cannotCreate
         }
     }
