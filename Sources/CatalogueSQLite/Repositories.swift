@@ -31,21 +31,19 @@ struct PhotoRepository {
                                      facts.pixelSize.width, facts.pixelSize.height, importedAt])
         let id = db.lastInsertedRowID
         if let exif = facts.exif {
-            let record = ExifRecord(photoId: id, exif: exif)
-            // A cached statement rather than the record's Codable insert, for the same reason.
-            try db.cachedStatement(sql: """
-                INSERT INTO exif (photo_id, make, model, lens, taken_at, exposure_time, f_number, iso, focal_length,
-                                  orientation, gps_latitude, gps_longitude, gps_altitude, all_tags)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [id, record.make, record.model, record.lens, record.takenAt, record.exposureTime,
-                                         record.fNumber, record.iso, record.focalLength, record.orientation, record.gpsLatitude,
-                                         record.gpsLongitude, record.gpsAltitude, record.allTags])
+            let values: [(any DatabaseValueConvertible)?] = [id] + ExifColumn.allCases.map { $0.value(of: exif) }
+            try db.cachedStatement(sql: Self.insertExif).execute(arguments: StatementArguments(values))
         }
         if let colours = facts.colours {
             try ColourRepository(db: db).insert(colours, of: id)
         }
         return id
     }
+
+    private static let insertExif = """
+        INSERT INTO exif (photo_id, \(ExifColumn.list()))
+        VALUES (\(databaseQuestionMarks(count: 1 + ExifColumn.allCases.count)))
+        """
 
     func move(_ id: PhotoID, to path: String, stamp: FileStamp) throws {
         // The new path may have been a duplicate of this same photo.
@@ -71,11 +69,12 @@ struct PhotoRepository {
         try db.cachedStatement(sql: "DELETE FROM duplicate_path WHERE path = ?").execute(arguments: [path])
         guard let id = try PhotoID.fetchOne(db.cachedStatement(sql: "SELECT id FROM photo WHERE path = ?"), arguments: [path])
         else { return }
-        if let heir = try DuplicatePathRecord.fetchOne(
-            db, sql: "SELECT * FROM duplicate_path WHERE photo_id = ? ORDER BY id LIMIT 1", arguments: [id]) {
-            try db.execute(sql: "DELETE FROM duplicate_path WHERE id = ?", arguments: [heir.id])
+        if let heir = try Row.fetchOne(db, sql: """
+            SELECT id, path, file_size, modified_at_ns FROM duplicate_path WHERE photo_id = ? ORDER BY id LIMIT 1
+            """, arguments: [id]) {
+            try db.execute(sql: "DELETE FROM duplicate_path WHERE id = ?", arguments: [heir["id"] as Int64])
             try db.execute(sql: "UPDATE photo SET path = ?, file_size = ?, modified_at_ns = ? WHERE id = ?",
-                           arguments: [heir.path, heir.fileSize, heir.modifiedAtNs, id])
+                           arguments: [heir["path"] as String, heir["file_size"] as Int64, heir["modified_at_ns"] as Int64, id])
         } else {
             try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [id])
         }
@@ -106,9 +105,7 @@ struct PhotoRepository {
     // MARK: Reading photos back
 
     private static let selectPhotos = """
-        SELECT photo.*, exif.make, exif.model, exif.lens, exif.taken_at, exif.exposure_time, exif.f_number,
-               exif.iso, exif.focal_length, exif.orientation, exif.gps_latitude, exif.gps_longitude,
-               exif.gps_altitude, exif.all_tags, exif.photo_id AS exif_photo_id
+        SELECT photo.*, \(ExifColumn.list(prefix: "exif")), exif.photo_id AS exif_photo_id
         FROM photo LEFT JOIN exif ON exif.photo_id = photo.id
         """
 
@@ -195,41 +192,19 @@ struct PhotoRepository {
     }
 
     private func photo(from row: Row) throws -> CataloguedPhoto {
-        let record = try PhotoRecord(row: row)
-        guard let format = ImageFormat(rawValue: record.format), let id = record.id else {
-            throw CatalogueError.corruptRow(table: "photo", reason: "format \(record.format)")
-        }
-        var exif: ExifMetadata?
-        if row["exif_photo_id"] as Int64? != nil {
-            exif = try ExifRecord(row: row, photoId: id).metadata()
+        let id: PhotoID = row["id"]
+        let formatName: String = row["format"]
+        guard let format = ImageFormat(rawValue: formatName) else {
+            throw CatalogueError.corruptRow(table: "photo", reason: "format \(formatName)")
         }
         return CataloguedPhoto(
-            id: id, path: record.path,
-            stamp: FileStamp(size: record.fileSize, modifiedAtNanoseconds: record.modifiedAtNs),
-            facts: PhotoFacts(sha256: record.sha256, format: format,
-                              pixelSize: PixelSize(width: record.width, height: record.height), exif: exif),
-            importedAt: record.importedAt
+            id: id, path: row["path"],
+            stamp: FileStamp(size: row["file_size"], modifiedAtNanoseconds: row["modified_at_ns"]),
+            facts: PhotoFacts(sha256: row["sha256"], format: format,
+                              pixelSize: PixelSize(width: row["width"], height: row["height"]),
+                              exif: row["exif_photo_id"] as Int64? == nil ? nil : try ExifColumn.metadata(from: row)),
+            importedAt: row["imported_at"]
         )
-    }
-}
-
-private extension ExifRecord {
-    /// The EXIF columns of a joined photo row.
-    init(row: Row, photoId: Int64) {
-        self.photoId = photoId
-        make = row["make"]
-        model = row["model"]
-        lens = row["lens"]
-        takenAt = row["taken_at"]
-        exposureTime = row["exposure_time"]
-        fNumber = row["f_number"]
-        iso = row["iso"]
-        focalLength = row["focal_length"]
-        orientation = row["orientation"]
-        gpsLatitude = row["gps_latitude"]
-        gpsLongitude = row["gps_longitude"]
-        gpsAltitude = row["gps_altitude"]
-        allTags = row["all_tags"] ?? "{}"
     }
 }
 
@@ -248,8 +223,8 @@ struct FailureRepository {
     }
 
     func all() throws -> [ImportFailure] {
-        try ImportFailureRecord.fetchAll(db, sql: "SELECT * FROM import_failure ORDER BY path")
-            .map { ImportFailure(path: $0.path, reason: $0.reason, failedAt: $0.failedAt) }
+        try Row.fetchAll(db, sql: "SELECT path, reason, failed_at FROM import_failure ORDER BY path")
+            .map { ImportFailure(path: $0["path"], reason: $0["reason"], failedAt: $0["failed_at"]) }
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 
 /// What showhide knows of a photo's EXIF data: typed values for the fields it uses,
-/// and every tag as text so that nothing is lost.
-public struct ExifMetadata: Equatable, Sendable, Codable {
+/// and every tag as text so that nothing is lost. It encodes as the documented JSON of a photo's
+/// `exif` (Docs/Usage.md): the typed values, absent when the file has none; the tags go elsewhere.
+public struct ExifMetadata: Equatable, Sendable, Encodable {
     public var make: String?
     public var model: String?
     public var lens: String?
@@ -17,6 +18,10 @@ public struct ExifMetadata: Equatable, Sendable, Codable {
     public var gps: GPSPosition?
     /// Every tag the file has, as "IFD.TagName" → display text.
     public var allTags: [String: String]
+
+    private enum CodingKeys: String, CodingKey {
+        case make, model, lens, takenAt, exposureTime, fNumber, iso, focalLength, orientation, gps
+    }
 
     public init(
         make: String? = nil, model: String? = nil, lens: String? = nil,
@@ -39,7 +44,7 @@ public struct ExifMetadata: Equatable, Sendable, Codable {
 }
 
 /// A position in signed decimal degrees (north and east positive) and metres above sea level.
-public struct GPSPosition: Equatable, Sendable, Codable {
+public struct GPSPosition: Equatable, Sendable, Encodable {
     public var latitude: Double
     public var longitude: Double
     public var altitude: Double?
@@ -52,8 +57,8 @@ public struct GPSPosition: Equatable, Sendable, Codable {
 }
 
 /// A date and time as EXIF writes it ("2008:05:30 15:56:01"), with the sub-seconds
-/// and UTC offset the file may add in their own tags.
-public struct ExifDateTime: Equatable, Sendable, Codable {
+/// and UTC offset the file may add in their own tags. It encodes as its `iso8601` text.
+public struct ExifDateTime: Equatable, Sendable, Encodable {
     public var year: Int, month: Int, day: Int
     public var hour: Int, minute: Int, second: Int
     /// The digits of the fraction of a second, as written ("23" means 0.23 s).
@@ -73,14 +78,14 @@ public struct ExifDateTime: Equatable, Sendable, Codable {
         self.offset = offset
     }
 
-    /// Parses EXIF's "YYYY:MM:DD HH:MM:SS" (dashes also accepted in the date); nil for blanks,
-    /// zeros and anything out of range. Invalid sub-seconds or offsets are dropped.
     /// How many days `month` has in `year` (Gregorian): a 30 February is no date.
     public static func days(inMonth month: Int, of year: Int) -> Int {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
     }
 
+    /// Parses EXIF's "YYYY:MM:DD HH:MM:SS" (dashes also accepted in the date); nil for blanks,
+    /// zeros and anything out of range. Invalid sub-seconds or offsets are dropped.
     public init?(exif text: String, subseconds: String? = nil, offset: String? = nil) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let bytes = Array(trimmed.utf8)
@@ -124,6 +129,11 @@ public struct ExifDateTime: Equatable, Sendable, Codable {
         let digits = [bytes[1], bytes[2], bytes[4], bytes[5]].map { Int($0) - 48 }
         guard digits.allSatisfy({ (0...9).contains($0) }) else { return false }
         return digits[0] * 10 + digits[1] <= 14 && digits[2] * 10 + digits[3] <= 59
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(iso8601)
     }
 
     /// ISO 8601 as written in the file: "2008-05-30T15:56:01.23+02:00"; no offset when the file has none.

@@ -50,10 +50,10 @@ final class RepositoryTests: XCTestCase {
     }
 
     func testEXIFTagsAreStoredAsSortedJSONThatReadsBackExactly() throws {
-        XCTAssertEqual(ExifRecord.json(["b": "2", "a": "1", "A": "0"]), #"{"A":"0","a":"1","b":"2"}"#)
-        XCTAssertEqual(ExifRecord.json([:]), "{}")
+        XCTAssertEqual(ExifColumn.json(["b": "2", "a": "1", "A": "0"]), #"{"A":"0","a":"1","b":"2"}"#)
+        XCTAssertEqual(ExifColumn.json([:]), "{}")
         let hostile = ["quote\"s": "back\\slash", "ctrl\u{01}\u{1F}\n\t": "é 東京 \u{1F4F7}", "": "</script>", "nul\u{0}": "\u{7F}"]
-        let text = ExifRecord.json(hostile)
+        let text = ExifColumn.json(hostile)
         XCTAssertEqual(try JSONDecoder().decode([String: String].self, from: Data(text.utf8)), hostile)
         XCTAssertFalse(text.utf8.contains { $0 < 0x20 }, "control characters are escaped")
         // Through the catalogue and back.

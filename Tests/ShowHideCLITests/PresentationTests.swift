@@ -72,13 +72,15 @@ final class PresentationTests: XCTestCase {
     func testEXIFJSONUsesTheDocumentedKeys() throws {
         let exif = ExifMetadata(make: "M", model: "X", lens: "L", takenAt: ExifDateTime(exif: "2020:01:02 03:04:05", offset: "+01:00"),
                                 exposureTime: 0.5, fNumber: 2, iso: 200, focalLength: 35, orientation: .down,
-                                gps: GPSPosition(latitude: 1.5, longitude: -2.5, altitude: 10))
-        let json = try JSONOutput.encode(ExifJSON(exif))
+                                gps: GPSPosition(latitude: 1.5, longitude: -2.5, altitude: 10), allTags: ["IFD0.Make": "M"])
+        let json = try JSONOutput.encode(exif)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["make", "model", "lens", "takenAt", "exposureTime", "fNumber", "iso", "focalLength", "orientation", "gps"])
         XCTAssertEqual(object["takenAt"] as? String, "2020-01-02T03:04:05+01:00")
         XCTAssertEqual(object["orientation"] as? Int, 3)
         XCTAssertEqual((object["gps"] as? [String: Double])?["longitude"], -2.5)
+        let bare = try JSONSerialization.jsonObject(with: Data(try JSONOutput.encode(ExifMetadata(iso: 100)).utf8)) as? [String: Any]
+        XCTAssertEqual(bare?.keys.sorted(), ["iso"], "values the file lacks are absent, not null")
     }
 
     func testLiveEnvironmentIsWiredWithTheRealImplementations() {

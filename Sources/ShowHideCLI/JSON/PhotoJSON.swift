@@ -14,7 +14,7 @@ struct PhotoJSON: Encodable {
     var height: Int
     var fileSize: Int64
     var importedAt: String
-    var exif: ExifJSON?
+    var exif: ExifMetadata?
     /// Only in `gallery show`.
     var duplicatePaths: [String]?
     /// Every EXIF tag as text; only in `gallery show`.
@@ -73,7 +73,7 @@ struct PhotoJSON: Encodable {
         height = photo.facts.pixelSize.height
         fileSize = photo.stamp.size
         importedAt = ISO8601.string(photo.importedAt)
-        exif = photo.facts.exif.map(ExifJSON.init)
+        exif = photo.facts.exif
         if detailed {
             duplicatePaths = photo.duplicatePaths
             exifTags = photo.facts.exif?.allTags ?? [:]

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import Services
 
 /// Shows inspections as a table (with failures on standard error) or as JSON.
@@ -11,7 +12,7 @@ struct InspectionPresenter {
         var width: Int
         var height: Int
         var fileSize: Int
-        var exif: ExifJSON?
+        var exif: ExifMetadata?
     }
 
     struct ReportJSON: Encodable {
@@ -25,7 +26,7 @@ struct InspectionPresenter {
                 photos: inspections.map {
                     InspectionJSON(
                         path: $0.path, format: $0.format.rawValue, width: $0.pixelSize.width,
-                        height: $0.pixelSize.height, fileSize: $0.fileSize, exif: $0.exif.map(ExifJSON.init)
+                        height: $0.pixelSize.height, fileSize: $0.fileSize, exif: $0.exif
                     )
                 },
                 failures: failures.map { FailureJSON(path: $0.path, reason: $0.reason) }
