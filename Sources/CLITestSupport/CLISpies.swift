@@ -59,7 +59,8 @@ extension AppEnvironment {
                             variables: [String: String] = ["SHOWHIDE_LIBRARY": "/library"],
                             currentDirectory: String = "/") -> AppEnvironment {
         AppEnvironment(console: console, fileSystem: files, decoder: decoder, encoder: encoder, exifReader: exifReader,
-                       hasher: CryptoHasher(), clock: clock, openCatalogue: { _, _ in catalogue }, variables: variables,
+                       hasher: CryptoHasher(), clock: clock, jobRunner: InlineJobRunner(), openCatalogue: { _, _ in catalogue },
+                       variables: variables,
                        homeDirectory: "/home/user", currentDirectory: currentDirectory, processorCount: 2,
                        makeZip: { path, _, _ in
                            XCTFail("unexpected zip \(path)")

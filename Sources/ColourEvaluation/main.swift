@@ -52,13 +52,14 @@ let photosRoot = (arguments.photos as NSString).standardizingPath
 func absolute(_ relative: String) -> String { (photosRoot as NSString).appendingPathComponent(relative) }
 
 let importer = ImportService(fileSystem: fileSystem, decoder: codec, exifReader: LibExifReader(), hasher: hasher,
-                             catalogue: catalogue, clock: clock)
+                             catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner())
 let imported = try await importer.importPhotos(from: arguments.roots.map(absolute))
 print("imported \(imported.imported) photos (\(imported.failed) failures) from \(arguments.roots.joined(separator: ", "))")
 let photos = try catalogue.photos(matching: PhotoQuery(sort: .name))
 let byPath = Dictionary(photos.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 let processing = ProcessingService(fileSystem: fileSystem, decoder: codec, encoder: codec, exifReader: LibExifReader(),
-                                   hasher: hasher, catalogue: catalogue, clock: clock, libraryDirectory: library)
+                                   hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(),
+                                   libraryDirectory: library)
 
 func photo(_ relative: String) -> CataloguedPhoto {
     guard let photo = byPath[absolute(relative)] else {

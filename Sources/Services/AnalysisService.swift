@@ -27,10 +27,12 @@ public struct AnalysisService: Sendable {
     private let catalogue: any PhotoCatalogue
     private let clock: any WallClock
     private let analyser: ColourAnalyser
+    private let jobRunner: any JobRunner
 
     public init(fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading, hasher: any ContentHashing,
-                catalogue: any PhotoCatalogue, clock: any WallClock, analyser: ColourAnalyser = ColourAnalyser(),
-                maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount) {
+                catalogue: any PhotoCatalogue, clock: any WallClock, jobRunner: any JobRunner,
+                analyser: ColourAnalyser = ColourAnalyser(), maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount) {
+        self.jobRunner = jobRunner
         self.fileSystem = fileSystem
         inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader, maximumPixelCount: maximumPixelCount)
         self.hasher = hasher
@@ -55,25 +57,17 @@ public struct AnalysisService: Sendable {
         progress.update(completed: 0, total: photos.count)
         var batch: [(CataloguedPhoto, ColourAnalysis)] = []
         var completed = 0
-        try await withThrowingTaskGroup(of: (CataloguedPhoto, Result<ColourAnalysis, PhotoError>).self) { group in
-            var next = photos.makeIterator()
-            for _ in 0..<max(1, jobs) {
-                guard let photo = next.next() else { break }
-                group.addTask { (photo, self.colours(of: photo)) }
+        try await jobRunner.forEach(photos, jobs: jobs, job: { self.colours(of: $0) }) { photo, result in
+            switch result {
+            case let .success(colours): batch.append((photo, colours))
+            case let .failure(error): summary.failures.append((photo.id, photo.path, error.reason))
             }
-            while let (photo, result) = try await group.next() {
-                if let photo = next.next() { group.addTask { (photo, self.colours(of: photo)) } }
-                switch result {
-                case let .success(colours): batch.append((photo, colours))
-                case let .failure(error): summary.failures.append((photo.id, photo.path, error.reason))
-                }
-                if batch.count >= batchSize {
-                    try store(batch, into: &summary)
-                    batch.removeAll(keepingCapacity: true)
-                }
-                completed += 1
-                progress.update(completed: completed, total: photos.count)
+            if batch.count >= batchSize {
+                try store(batch, into: &summary)
+                batch.removeAll(keepingCapacity: true)
             }
+            completed += 1
+            progress.update(completed: completed, total: photos.count)
         }
         try store(batch, into: &summary)
         progress.finish()

@@ -89,13 +89,15 @@ public struct ImportService: Sendable {
     private let catalogue: any PhotoCatalogue
     private let clock: any WallClock
     private let analyser: ColourAnalyser
+    private let jobRunner: any JobRunner
 
     public init(
         fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading,
         hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock,
-        analyser: ColourAnalyser = ColourAnalyser(),
+        jobRunner: any JobRunner, analyser: ColourAnalyser = ColourAnalyser(),
         maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount
     ) {
+        self.jobRunner = jobRunner
         self.analyser = analyser
         self.fileSystem = fileSystem
         self.inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
@@ -154,26 +156,18 @@ public struct ImportService: Sendable {
         var finished: [Int: Examination] = [:]
         var nextToWrite = 0
         var batch: [(FoundFile, Examination)] = []
-        try await withThrowingTaskGroup(of: (Int, Examination).self) { group in
-            var order = Self.examinationOrder(of: pending, window: options.largestFirstWindow).makeIterator()
-            func examineNext() {
-                guard let index = order.next() else { return }
-                group.addTask { [file = pending[index]] in (index, self.examine(file)) }
+        let order = Self.examinationOrder(of: pending, window: options.largestFirstWindow)
+        try await jobRunner.forEach(order, jobs: options.jobs, job: { [pending] index in self.examine(pending[index]) }) { index, examination in
+            finished[index] = examination
+            while let ready = finished.removeValue(forKey: nextToWrite) {
+                batch.append((pending[nextToWrite], ready))
+                nextToWrite += 1
             }
-            for _ in 0..<options.jobs { examineNext() }
-            while let (index, examination) = try await group.next() {
-                examineNext()
-                finished[index] = examination
-                while let ready = finished.removeValue(forKey: nextToWrite) {
-                    batch.append((pending[nextToWrite], ready))
-                    nextToWrite += 1
-                }
-                if batch.count >= options.batchSize {
-                    try record(batch, into: &summary)
-                    batch.removeAll(keepingCapacity: true)
-                }
-                progress.update(completed: nextToWrite + finished.count, total: pending.count)
+            if batch.count >= options.batchSize {
+                try record(batch, into: &summary)
+                batch.removeAll(keepingCapacity: true)
             }
+            progress.update(completed: nextToWrite + finished.count, total: pending.count)
         }
         try record(batch, into: &summary)
         progress.finish()

@@ -89,10 +89,12 @@ public struct ProcessingService: Sendable {
     private let catalogue: any PhotoCatalogue
     private let clock: any WallClock
     private let variantsDirectory: String
+    private let jobRunner: any JobRunner
 
     public init(fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
                 exifReader: any ExifReading, hasher: any ContentHashing, catalogue: any PhotoCatalogue,
-                clock: any WallClock, libraryDirectory: String) {
+                clock: any WallClock, jobRunner: any JobRunner, libraryDirectory: String) {
+        self.jobRunner = jobRunner
         self.fileSystem = fileSystem
         self.decoder = decoder
         self.encoder = encoder
@@ -120,27 +122,17 @@ public struct ProcessingService: Sendable {
         var summary = ProcessingSummary()
         progress.update(completed: 0, total: photos.count)
         var completed = 0
-        try await withThrowingTaskGroup(of: (CataloguedPhoto, Result<Outcome, PhotoFailure>).self) { group in
-            var next = photos.makeIterator()
-            for _ in 0..<options.jobs {
-                guard let photo = next.next() else { break }
-                group.addTask { (photo, self.attempt(photo, options: options)) }
+        try await jobRunner.forEach(photos, jobs: options.jobs, job: { self.attempt($0, options: options) }) { photo, result in
+            switch result {
+            case let .success(outcome):
+                summary.made += outcome.made
+                summary.unchanged += outcome.unchanged
+                if let reason = outcome.skipped { summary.skipped.append((photo.id, reason)) }
+            case let .failure(failure):
+                summary.failures.append((photo.id, photo.path, failure.reason))
             }
-            while let (photo, result) = try await group.next() {
-                if let photo = next.next() {
-                    group.addTask { (photo, self.attempt(photo, options: options)) }
-                }
-                switch result {
-                case let .success(outcome):
-                    summary.made += outcome.made
-                    summary.unchanged += outcome.unchanged
-                    if let reason = outcome.skipped { summary.skipped.append((photo.id, reason)) }
-                case let .failure(failure):
-                    summary.failures.append((photo.id, photo.path, failure.reason))
-                }
-                completed += 1
-                progress.update(completed: completed, total: photos.count)
-            }
+            completed += 1
+            progress.update(completed: completed, total: photos.count)
         }
         progress.finish()
         summary.made.sort { ($0.photoID, $0.kind) < ($1.photoID, $1.kind) }

@@ -17,6 +17,8 @@ public struct AppEnvironment: Sendable {
     public var exifReader: any ExifReading
     public var hasher: any ContentHashing
     public var clock: any WallClock
+    /// Runs the per-photo jobs of import, analysis and processing.
+    public var jobRunner: any JobRunner
     /// Opens the catalogue in a library folder, creating it only when the opening allows.
     public var openCatalogue: @Sendable (String, CatalogueOpening) throws -> any PhotoCatalogue
     /// The process's environment variables.
@@ -32,7 +34,7 @@ public struct AppEnvironment: Sendable {
     public init(
         console: Console, fileSystem: any FileSystem, decoder: any ImageDecoding,
         encoder: any ImageEncoding, exifReader: any ExifReading, hasher: any ContentHashing, clock: any WallClock,
-        openCatalogue: @escaping @Sendable (String, CatalogueOpening) throws -> any PhotoCatalogue,
+        jobRunner: any JobRunner, openCatalogue: @escaping @Sendable (String, CatalogueOpening) throws -> any PhotoCatalogue,
         variables: [String: String], homeDirectory: String, currentDirectory: String, processorCount: Int,
         makeZip: @escaping @Sendable (String, ConflictPolicy, Date) throws -> any ExportDestination
     ) {
@@ -43,6 +45,7 @@ public struct AppEnvironment: Sendable {
         self.exifReader = exifReader
         self.hasher = hasher
         self.clock = clock
+        self.jobRunner = jobRunner
         self.openCatalogue = openCatalogue
         self.variables = variables
         self.homeDirectory = homeDirectory
@@ -63,6 +66,7 @@ public struct AppEnvironment: Sendable {
             exifReader: LibExifReader(),
             hasher: CryptoHasher(),
             clock: SystemClock(),
+            jobRunner: InlineJobRunner(),
             openCatalogue: { try SQLiteCatalogue(libraryDirectory: $0, opening: $1) },
             variables: process.environment,
             // $HOME first, as every XDG tool does; the password database only when it is unset.
@@ -80,11 +84,12 @@ public struct AppEnvironment: Sendable {
 
     func processingService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ProcessingService {
         ProcessingService(fileSystem: fileSystem, decoder: decoder, encoder: encoder, exifReader: exifReader, hasher: hasher,
-                          catalogue: catalogue, clock: clock, libraryDirectory: libraryDirectory)
+                          catalogue: catalogue, clock: clock, jobRunner: jobRunner, libraryDirectory: libraryDirectory)
     }
 
     func analysisService(catalogue: any PhotoCatalogue) -> AnalysisService {
-        AnalysisService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader, hasher: hasher, catalogue: catalogue, clock: clock)
+        AnalysisService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader, hasher: hasher, catalogue: catalogue, clock: clock,
+                        jobRunner: jobRunner)
     }
 
     func removalService(catalogue: any PhotoCatalogue) -> RemovalService {
@@ -112,7 +117,7 @@ public struct AppEnvironment: Sendable {
 
     func importService(catalogue: any PhotoCatalogue) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
-                      hasher: hasher, catalogue: catalogue, clock: clock)
+                      hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: jobRunner)
     }
 
     /// A progress bar on standard error when it is a terminal; nothing otherwise.

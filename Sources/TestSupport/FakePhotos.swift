@@ -69,41 +69,22 @@ extension JSONEncoder {
     }
 }
 
-/// Decodes `FakePhoto` data, counting calls and how many run at once.
+/// Decodes `FakePhoto` data, counting calls.
 public final class FakePhotoCodec: ImageDecoding, @unchecked Sendable {
     public struct Failure: Error, LocalizedError {
         public let reason: String
         public var errorDescription: String? { reason }
     }
 
-    private let condition = NSCondition()
-    private var inFlight = 0
+    private let lock = NSLock()
     private var calls = 0
-    private(set) public var maximumInFlight = 0
-    /// When set, each decode waits until this many decodes are running at once (or 10 s pass, which fails).
-    public var rendezvous: Int?
 
     public init() {}
 
-    public var decodeCount: Int { condition.withLock { calls } }
+    public var decodeCount: Int { lock.withLock { calls } }
 
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
-        condition.lock()
-        calls += 1
-        inFlight += 1
-        maximumInFlight = max(maximumInFlight, inFlight)
-        condition.broadcast()
-        if let rendezvous {
-            let deadline = Date().addingTimeInterval(10)
-            while maximumInFlight < rendezvous {
-                if !condition.wait(until: deadline) {
-                    XCTFail("only \(maximumInFlight) of \(rendezvous) decodes ever ran at once")
-                    break
-                }
-            }
-        }
-        inFlight -= 1
-        condition.unlock()
+        lock.withLock { calls += 1 }
         guard let payload = FakePhoto.payload(of: data) else { throw Failure(reason: "not a fake photo") }
         if let failure = payload.failure { throw Failure(reason: failure) }
         let long = max(payload.width, payload.height)

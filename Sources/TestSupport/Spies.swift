@@ -201,3 +201,37 @@ public final class LockedList<Element: Sendable>: @unchecked Sendable {
 
     public var items: [Element] { lock.withLock { storage } }
 }
+
+/// Runs a service's jobs as the live runner does, but first lets the other jobs the service has
+/// started catch up: each job yields its thread (never blocks it) until `meeting` jobs have been in
+/// flight at once, or until it has yielded `turns` times. `maximumInFlight` is then how many jobs the
+/// service had started and not finished at once — the same on one core as on many, with no clock.
+public final class OverlapProbe: JobRunner, @unchecked Sendable {
+    private let lock = NSLock()
+    private let meeting: Int
+    private let turns: Int
+    private var inFlight = 0
+    private var maximum = 0
+
+    public init(meeting: Int, turns: Int = 1000) {
+        self.meeting = meeting
+        self.turns = turns
+    }
+
+    public var maximumInFlight: Int { lock.withLock { maximum } }
+
+    public func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output {
+        lock.withLock {
+            inFlight += 1
+            maximum = max(maximum, inFlight)
+        }
+        var turn = 0
+        while maximumInFlight < meeting, turn < turns {
+            turn += 1
+            await Task.yield()
+        }
+        let output = job()
+        lock.withLock { inFlight -= 1 }
+        return output
+    }
+}

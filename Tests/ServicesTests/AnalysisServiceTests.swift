@@ -11,20 +11,22 @@ final class AnalysisServiceTests: XCTestCase {
     let codec = FakePhotoCodec()
     let catalogue = FakeCatalogue()
     let clock = FakeClock()
+    /// Shows how many photos were analysed at once.
+    let jobRunner = OverlapProbe(meeting: 2)
     /// What the earlier rules are made to have found: a green accent.
     let earlier = ColourAnalysis(palette: [], accent: Accent(lab: Lab(l: 50, a: -40, b: 30), hue: 143, coverage: 0.5, name: .green))
 
     /// No EXIF reader stub is set up: analysing again must not read EXIF.
     func service() -> AnalysisService {
         AnalysisService(fileSystem: files, decoder: codec, exifReader: StubExifReader(), hasher: CryptoHasher(), catalogue: catalogue,
-                        clock: clock)
+                        clock: clock, jobRunner: jobRunner)
     }
 
     /// Imports red photos (with EXIF), then makes them look analysed by earlier rules that found green.
     func importAnalysedByEarlierRules(_ names: [String]) async throws -> [CataloguedPhoto] {
         for name in names { files["/photos/\(name)"] = FakePhoto.data(width: 40, height: 30, seed: name, make: "Canon", colour: "#D01020") }
         _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                                    catalogue: catalogue, clock: clock).importPhotos(from: ["/photos"])
+                                    catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner()).importPhotos(from: ["/photos"])
         try catalogue.write { writer in try catalogue.allPhotos.forEach { try writer.setColours(earlier, of: $0.id) } }
         catalogue.analysedByEarlierRules = Set(catalogue.allPhotos.map(\.id))
         return try catalogue.photosNeedingAnalysis()
@@ -50,6 +52,24 @@ final class AnalysisServiceTests: XCTestCase {
         XCTAssertEqual(stored.path, photos[0].path)
         XCTAssertEqual(catalogue.variants, [variant], "variants' records are kept")
         XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [])
+    }
+
+    func testPhotosAreAnalysedAsManyAtOnceAsThereAreJobs() async throws {
+        let photos = try await importAnalysedByEarlierRules(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
+
+        let summary = try await service().analyse(photos, jobs: 2)
+
+        XCTAssertEqual(summary.analysed, 4)
+        XCTAssertEqual(jobRunner.maximumInFlight, 2)
+    }
+
+    func testOneJobAnalysesOnePhotoAtATime() async throws {
+        let photos = try await importAnalysedByEarlierRules(["a.jpg", "b.jpg", "c.jpg"])
+
+        let summary = try await service().analyse(photos, jobs: 1)
+
+        XCTAssertEqual(summary.analysed, 3)
+        XCTAssertEqual(jobRunner.maximumInFlight, 1)
     }
 
     func testAPhotoWhoseAccentStaysTheSameIsAnalysedButNotListedAsChanged() async throws {

@@ -17,10 +17,10 @@ final class CatalogueCheckTests: XCTestCase {
             files["/photos/\(name).jpg"] = FakePhoto.data(width: 8, height: 6, seed: name, colour: "#D01020")
         }
         _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                                    catalogue: catalogue, clock: clock).importPhotos(from: ["/photos"])
+                                    catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner()).importPhotos(from: ["/photos"])
         let photos = catalogue.allPhotos
         _ = try await ProcessingService(fileSystem: files, decoder: codec, encoder: RecordingEncoder(), exifReader: FakeExifReader(),
-                                        hasher: CryptoHasher(), catalogue: catalogue, clock: clock, libraryDirectory: "/library")
+                                        hasher: CryptoHasher(), catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(), libraryDirectory: "/library")
             .process(photos)
         return photos
     }

@@ -57,7 +57,7 @@ final class ExportServiceTests: XCTestCase {
 
     func processing() -> ProcessingService {
         ProcessingService(fileSystem: files, decoder: codec, encoder: encoder, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                          catalogue: catalogue, clock: clock, libraryDirectory: "/library")
+                          catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(), libraryDirectory: "/library")
     }
 
     func service(exifReader: any ExifReading = FakeExifReader(), maker: (any VariantMaking)? = nil) -> ExportService {
@@ -68,7 +68,7 @@ final class ExportServiceTests: XCTestCase {
     func importPhotos(_ photos: [String: Data]) async throws -> [CataloguedPhoto] {
         for (path, data) in photos { files[path] = data }
         _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                                    catalogue: catalogue, clock: clock).importPhotos(from: ["/photos"])
+                                    catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner()).importPhotos(from: ["/photos"])
         return catalogue.allPhotos
     }
 

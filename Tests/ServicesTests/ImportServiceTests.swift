@@ -10,10 +10,12 @@ final class ImportServiceTests: XCTestCase {
     let codec = FakePhotoCodec()
     let catalogue = FakeCatalogue()
     let clock = FakeClock()
+    /// Shows how many files were examined at once.
+    let jobRunner = OverlapProbe(meeting: 2)
 
     func service() -> ImportService {
         ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                      catalogue: catalogue, clock: clock)
+                      catalogue: catalogue, clock: clock, jobRunner: jobRunner)
     }
 
     func testFailuresOfFilesGoneSinceLeaveTheListWhenTheirFolderIsImportedAgain() async throws {
@@ -318,12 +320,11 @@ final class ImportServiceTests: XCTestCase {
 
     func testFilesAreExaminedInParallel() async throws {
         for index in 0..<6 { files["/lib/\(index).jpg"] = FakePhoto.data(seed: "\(index)") }
-        codec.rendezvous = 2 // each decode waits until two run at once
 
         let summary = try await importLibrary(jobs: 2)
 
         XCTAssertEqual(summary.imported, 6)
-        XCTAssertEqual(codec.maximumInFlight, 2)
+        XCTAssertEqual(jobRunner.maximumInFlight, 2)
     }
 
     func testOneJobExaminesOneFileAtATimeAndGivesTheSameCatalogue() async throws {
@@ -331,7 +332,7 @@ final class ImportServiceTests: XCTestCase {
 
         let summary = try await importLibrary(jobs: 1, batchSize: 2)
 
-        XCTAssertEqual(codec.maximumInFlight, 1)
+        XCTAssertEqual(jobRunner.maximumInFlight, 1, "each file waited for another to start, and none did")
         XCTAssertEqual(summary.imported, 6)
         XCTAssertEqual(summary.duplicates, 2)
         XCTAssertEqual(catalogue.writes, 4)

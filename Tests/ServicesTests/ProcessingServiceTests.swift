@@ -12,17 +12,19 @@ final class ProcessingServiceTests: XCTestCase {
     let encoder = RecordingEncoder()
     let catalogue = FakeCatalogue()
     let clock = FakeClock()
+    /// Shows how many photos were processed at once.
+    let jobRunner = OverlapProbe(meeting: 2)
 
     func service() -> ProcessingService {
         ProcessingService(fileSystem: files, decoder: codec, encoder: encoder, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                          catalogue: catalogue, clock: clock, libraryDirectory: "/library")
+                          catalogue: catalogue, clock: clock, jobRunner: jobRunner, libraryDirectory: "/library")
     }
 
     /// Imports fake photos through the import service, so they carry real colour analyses.
     func importPhotos(_ photos: [String: Data]) async throws -> [CataloguedPhoto] {
         for (path, data) in photos { files[path] = data }
         _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                                    catalogue: catalogue, clock: clock).importPhotos(from: ["/photos"])
+                                    catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner()).importPhotos(from: ["/photos"])
         return catalogue.allPhotos
     }
 
@@ -127,13 +129,24 @@ final class ProcessingServiceTests: XCTestCase {
         var photos: [String: Data] = [:]
         for index in 0..<4 { photos["/photos/\(index).jpg"] = FakePhoto.data(width: 8, height: 8, seed: "\(index)", colour: "#D01020") }
         let catalogued = try await importPhotos(photos)
-        codec.rendezvous = 2
         let progress = SpyProgress()
 
         let summary = try await service().process(catalogued, options: ProcessingOptions(jobs: 2), progress: progress)
 
+        XCTAssertEqual(jobRunner.maximumInFlight, 2)
         XCTAssertEqual(summary.made.count, 8)
         XCTAssertEqual(progress.updates.last?.completed, 4)
         XCTAssertTrue(progress.finished)
+    }
+
+    func testOneJobProcessesOnePhotoAtATime() async throws {
+        var photos: [String: Data] = [:]
+        for index in 0..<3 { photos["/photos/\(index).jpg"] = FakePhoto.data(width: 8, height: 8, seed: "\(index)", colour: "#D01020") }
+        let catalogued = try await importPhotos(photos)
+
+        let summary = try await service().process(catalogued, options: ProcessingOptions(jobs: 1))
+
+        XCTAssertEqual(summary.made.count, 6)
+        XCTAssertEqual(jobRunner.maximumInFlight, 1)
     }
 }

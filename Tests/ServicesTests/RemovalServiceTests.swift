@@ -14,7 +14,7 @@ final class RemovalServiceTests: XCTestCase {
     func importLibrary(_ paths: [String]) async throws -> [String: CataloguedPhoto] {
         for path in paths { files[path] = FakePhoto.data(width: 8, height: 6, seed: path, colour: "#D01020") }
         _ = try await ImportService(fileSystem: files, decoder: FakePhotoCodec(), exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                                    catalogue: catalogue, clock: FakeClock()).importPhotos(from: ["/photos"])
+                                    catalogue: catalogue, clock: FakeClock(), jobRunner: InlineJobRunner()).importPhotos(from: ["/photos"])
         for photo in catalogue.allPhotos {
             let path = "/library/variants/\(photo.id)-show.jpg"
             files[path] = Data([1])

@@ -1,0 +1,36 @@
+/// Runs the services' per-photo jobs (read, decode, analyse or make variants). The live runner runs
+/// each job where it is called; a test's runner can hold jobs back to see how many the service
+/// started at once, on any number of cores.
+public protocol JobRunner: Sendable {
+    func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output
+}
+
+/// Runs each job at once, on the task that asks.
+public struct InlineJobRunner: JobRunner {
+    public init() {}
+
+    public func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output { job() }
+}
+
+extension JobRunner {
+    /// `job` on each of `items`, at most `jobs` at a time, each started as soon as one finishes;
+    /// `finished` is given each item and its output on the calling task, in the order they finish.
+    func forEach<Item: Sendable, Output: Sendable>(
+        _ items: some Sequence<Item>, jobs: Int,
+        job: @escaping @Sendable (Item) -> Output,
+        finished: (Item, Output) throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: (Item, Output).self) { group in
+            var next = items.makeIterator()
+            func startNext() {
+                guard let item = next.next() else { return }
+                group.addTask { (item, await self.run { job(item) }) }
+            }
+            for _ in 0..<max(1, jobs) { startNext() }
+            while let (item, output) = try await group.next() {
+                startNext()
+                try finished(item, output)
+            }
+        }
+    }
+}
