@@ -103,7 +103,7 @@ final class GalleryCommandTests: XCTestCase {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         try await ImportCommand.parse(["/lib"]).run(in: environment())
         try ListCommand.parse([]).run(in: environment())
-        try await SearchCommand.parse(["--colour", "red"]).run(in: environment())
+        try SearchCommand.parse(["--colour", "red"]).run(in: environment())
         XCTAssertEqual(openedLibraries.openings, [.creatingWhenMissing, .existingOnly, .existingOnly])
     }
 

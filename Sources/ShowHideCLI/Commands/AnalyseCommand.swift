@@ -5,7 +5,7 @@ import Foundation
 import Services
 
 /// `showhide gallery analyse [ID...] [--all]`
-struct AnalyseCommand: AsyncParsableCommand {
+struct AnalyseCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyse",
         abstract: "Find photos' colours again: those analysed by earlier rules, or the ones named.",
@@ -33,10 +33,6 @@ struct AnalyseCommand: AsyncParsableCommand {
 
     func validate() throws {
         if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
-    }
-
-    func run() async throws {
-        try await run(in: .live())
     }
 
     func run(in environment: AppEnvironment) async throws {

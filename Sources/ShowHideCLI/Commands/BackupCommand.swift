@@ -3,7 +3,7 @@ import Catalogue
 import Foundation
 
 /// `showhide gallery backup FILE [--overwrite] [--json]`
-struct BackupCommand: AsyncParsableCommand {
+struct BackupCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Copy the catalogue into a file, safely while other commands use it.",
@@ -29,10 +29,6 @@ struct BackupCommand: AsyncParsableCommand {
 
     func validate() throws {
         if file.isEmpty { throw ValidationError("Name the file to write the backup into.") }
-    }
-
-    func run() async throws {
-        try run(in: .live())
     }
 
     func run(in environment: AppEnvironment) throws {

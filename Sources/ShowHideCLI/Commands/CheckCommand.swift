@@ -5,7 +5,7 @@ import Imaging
 import Services
 
 /// `showhide gallery check [--repair] [--json]`
-struct CheckCommand: AsyncParsableCommand {
+struct CheckCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Verify the catalogue against the disk: integrity, missing or changed photos, lost or stray variants.",
@@ -30,10 +30,6 @@ struct CheckCommand: AsyncParsableCommand {
 
     func validate() throws {
         if forgetMissing && !repair { throw ValidationError("--forget-missing is a repair: give --repair too.") }
-    }
-
-    func run() async throws {
-        try run(in: .live())
     }
 
     func run(in environment: AppEnvironment) throws {

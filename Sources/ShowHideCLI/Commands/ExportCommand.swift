@@ -6,7 +6,7 @@ import Imaging
 import Services
 
 /// `showhide export (--id ID… | --all | --colour C) (--to DIR | --zip FILE) …`
-struct ExportCommand: AsyncParsableCommand {
+struct ExportCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export photos and their show and hide variants to a folder or a zip file.",
@@ -110,10 +110,6 @@ struct ExportCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--template: \(error.plainDescription).")
         }
-    }
-
-    func run() async throws {
-        try await run(in: .live())
     }
 
     func run(in environment: AppEnvironment) async throws {

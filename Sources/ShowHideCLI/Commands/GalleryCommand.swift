@@ -15,7 +15,7 @@ struct GalleryCommand: AsyncParsableCommand {
 }
 
 /// `showhide gallery import PATH...`
-struct ImportCommand: AsyncParsableCommand {
+struct ImportCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import the JPEG and PNG photos in folders (recursively) or files into the catalogue.",
@@ -40,10 +40,6 @@ struct ImportCommand: AsyncParsableCommand {
         if paths.isEmpty { throw ValidationError("Name at least one folder or file to import.") }
     }
 
-    func run() async throws {
-        try await run(in: .live())
-    }
-
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment, opening: .creatingWhenMissing)
         let service = environment.importService(catalogue: catalogue)
@@ -58,7 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
 }
 
 /// `showhide gallery list`
-struct ListCommand: AsyncParsableCommand {
+struct ListCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the catalogued photos."
@@ -73,10 +69,6 @@ struct ListCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var library: LibraryOptions
-
-    func run() async throws {
-        try run(in: .live())
-    }
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
@@ -119,7 +111,7 @@ struct PhotoFilterOptions: ParsableArguments {
 }
 
 /// `showhide gallery show ID`
-struct ShowCommand: AsyncParsableCommand {
+struct ShowCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show everything the catalogue knows about one photo."
@@ -133,10 +125,6 @@ struct ShowCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
-    func run() async throws {
-        try run(in: .live())
-    }
-
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
         let photo = try environment.photo(id: id, in: catalogue)
@@ -145,7 +133,7 @@ struct ShowCommand: AsyncParsableCommand {
 }
 
 /// `showhide gallery failures [--clear [PATH...]]`
-struct FailuresCommand: AsyncParsableCommand {
+struct FailuresCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "failures",
         abstract: "List the files and folders that could not be imported, with the reasons.",
@@ -168,10 +156,6 @@ struct FailuresCommand: AsyncParsableCommand {
 
     func validate() throws {
         if !paths.isEmpty && !clear { throw ValidationError("Paths name failures to forget: give --clear too.") }
-    }
-
-    func run() async throws {
-        try run(in: .live())
     }
 
     func run(in environment: AppEnvironment) throws {

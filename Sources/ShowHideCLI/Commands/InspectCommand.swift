@@ -3,8 +3,8 @@ import Foundation
 import Services
 
 /// `showhide inspect FILE...`: decodes files and reports what they are, touching no catalogue.
-public struct InspectCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct InspectCommand: EnvironmentCommand {
+    static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Decode photo files and print their format, size and EXIF data, without importing them."
     )
@@ -15,14 +15,8 @@ public struct InspectCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of a table.")
     var json = false
 
-    public init() {}
-
-    public func validate() throws {
+    func validate() throws {
         if files.isEmpty { throw ValidationError("Name at least one file to inspect.") }
-    }
-
-    public func run() async throws {
-        try run(in: .live())
     }
 
     func run(in environment: AppEnvironment) throws {

@@ -6,7 +6,7 @@ import Imaging
 import Services
 
 /// `showhide inspire [--limit N] [--colour C] [--since/--until] [--json] [--html FILE]`
-struct InspireCommand: AsyncParsableCommand {
+struct InspireCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspire",
         abstract: "The photos that would make the most striking show and hide pictures, and why.",
@@ -40,10 +40,6 @@ struct InspireCommand: AsyncParsableCommand {
     func validate() throws {
         if json && html != nil { throw ValidationError("Give --json or --html, not both.") }
         _ = try splash.target(given: target.map { .colour($0.lab) })
-    }
-
-    func run() async throws {
-        try await run(in: .live())
     }
 
     func run(in environment: AppEnvironment) async throws {

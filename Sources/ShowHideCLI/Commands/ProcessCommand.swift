@@ -6,7 +6,7 @@ import Imaging
 import Services
 
 /// `showhide gallery process [ID...] [--all] …`
-struct ProcessCommand: AsyncParsableCommand {
+struct ProcessCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
         abstract: "Make the show and hide variants of photos: only their accent colour kept, or only it turned grey.",
@@ -62,10 +62,6 @@ struct ProcessCommand: AsyncParsableCommand {
         _ = try splash.target(given: given)
         try SplashOptions.requireHue(given, typed: colour?.text)
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
-    }
-
-    func run() async throws {
-        try await run(in: .live())
     }
 
     func run(in environment: AppEnvironment) async throws {

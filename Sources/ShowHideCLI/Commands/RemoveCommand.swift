@@ -4,7 +4,7 @@ import Foundation
 import Services
 
 /// `showhide gallery remove (ID... | --missing)`
-struct RemoveCommand: AsyncParsableCommand {
+struct RemoveCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Forget photos: the ones named, or those whose files are gone (--missing).",
@@ -30,10 +30,6 @@ struct RemoveCommand: AsyncParsableCommand {
     func validate() throws {
         if ids.isEmpty && !missing { throw ValidationError("Name the photos to remove, or use --missing.") }
         if !ids.isEmpty && missing { throw ValidationError("Give ids or --missing, not both.") }
-    }
-
-    func run() async throws {
-        try run(in: .live())
     }
 
     func run(in environment: AppEnvironment) throws {

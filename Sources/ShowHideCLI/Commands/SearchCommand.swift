@@ -5,7 +5,7 @@ import Foundation
 import Imaging
 
 /// `showhide gallery search --colour red|#1f5aa6|rgb(…)`
-struct SearchCommand: AsyncParsableCommand {
+struct SearchCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Find photos by colour: a colour name, #RRGGBB or rgb(r,g,b).",
@@ -44,10 +44,6 @@ struct SearchCommand: AsyncParsableCommand {
     func validate() throws {
         guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
         guard (0...100).contains(minCoverage) else { throw ValidationError("--min-coverage takes a percentage from 0 to 100.") }
-    }
-
-    func run() async throws {
-        try run(in: .live())
     }
 
     func run(in environment: AppEnvironment) throws {

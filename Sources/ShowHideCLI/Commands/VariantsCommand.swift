@@ -4,7 +4,7 @@ import Foundation
 import Services
 
 /// `showhide gallery variants [ID...] [--prune] [--json]`
-struct VariantsCommand: AsyncParsableCommand {
+struct VariantsCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "variants",
         abstract: "List the variants made of photos (all, or the ids named), or prune them to the newest parameter set.",
@@ -24,10 +24,6 @@ struct VariantsCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var library: LibraryOptions
-
-    func run() async throws {
-        try run(in: .live())
-    }
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
