@@ -62,7 +62,8 @@ public struct LibExifReader: ExifReading, Sendable {
             let name = String(cString: cName)
             guard names.contains(name), values[name] == nil,
                   exif_mnote_data_get_value(notes, index, &text, UInt32(text.count)) != nil else { continue }
-            let value = String(cString: text).trimmingCharacters(in: .whitespaces)
+            let value = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .trimmingCharacters(in: .whitespaces)
             if let number = Double(value), number.isFinite, number >= 1, number < 1_000_000 { values[name] = Int(number.rounded()) }
         }
         return names.lazy.compactMap { name in values[name].map { ($0, name) } }.first

@@ -135,7 +135,7 @@ public struct LocalFileSystem: FileSystem {
         for root in roots {
             var info = stat()
             guard stat(root, &info) == 0 else {
-                walker.problem(root, Walker.errnoText())
+                walker.problem(root, systemErrorReason(errno))
                 continue
             }
             if Walker.isDirectory(info) {
@@ -171,7 +171,7 @@ private struct Walker {
         // A folder reached again through another link was walked already.
         guard walked.insert(identity).inserted else { return }
         guard let directory = opendir(path) else {
-            problem(path, "cannot read the folder: \(Self.errnoText())")
+            problem(path, "cannot read the folder: \(systemErrorReason(errno))")
             return
         }
         var names: [String] = []
@@ -203,7 +203,7 @@ private struct Walker {
                 var linkInfo = stat()
                 let isLink = lstat(child, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
                 problem(child, failure == ELOOP ? "symbolic link loop: the links lead back to themselves"
-                    : isLink ? "broken symbolic link" : String(cString: strerror(failure)))
+                    : isLink ? "broken symbolic link" : systemErrorReason(failure))
                 continue
             }
             if Self.isDirectory(childInfo) {
@@ -220,10 +220,6 @@ private struct Walker {
     static func stamp(_ info: stat) -> FileStamp {
         FileStamp(size: Int64(info.st_size),
                   modifiedAtNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
-    }
-
-    static func errnoText() -> String {
-        String(cString: strerror(errno))
     }
 }
 

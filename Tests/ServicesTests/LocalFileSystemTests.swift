@@ -70,7 +70,7 @@ final class LocalFileSystemTests: XCTestCase {
         let result = fileSystem.walk([root, root + "/missing"])
         XCTAssertEqual(result.problems, [
             WalkProblem(path: root + "/dangling.jpg", reason: "broken symbolic link"),
-            WalkProblem(path: root + "/missing", reason: "No such file or directory"),
+            WalkProblem(path: root + "/missing", reason: "no such file or directory"),
         ])
     }
 
