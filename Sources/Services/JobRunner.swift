@@ -2,6 +2,9 @@
 /// each job where it is called; a test's runner can hold jobs back to see how many the service
 /// started at once, on any number of cores.
 public protocol JobRunner: Sendable {
+    /// Runs `job` and gives back what it made.
+    /// - Parameter job: one photo's work (reading, decoding, analysing or making variants); it reports
+    ///   its own failures in its output rather than throwing.
     func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output
 }
 

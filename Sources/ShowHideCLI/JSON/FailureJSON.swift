@@ -1,8 +1,15 @@
 import Foundation
 import Imaging
 
-/// One file that could not be used, in JSON.
+/// One file that could not be used, in JSON; `photo` is the catalogue's id where the file is a catalogued photo.
 struct FailureJSON: Encodable, Equatable {
+    var photo: Int64?
     var path: String
     var reason: String
+
+    init(photo: Int64? = nil, path: String, reason: String) {
+        self.photo = photo
+        self.path = path
+        self.reason = reason
+    }
 }

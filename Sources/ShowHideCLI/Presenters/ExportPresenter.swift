@@ -8,12 +8,6 @@ import Services
 struct ExportPresenter {
     let console: Console
 
-    struct FailureJSON: Encodable {
-        var photo: Int64
-        var path: String
-        var reason: String
-    }
-
     struct PlannedJSON: Encodable {
         var file: String
         var photo: Int64
