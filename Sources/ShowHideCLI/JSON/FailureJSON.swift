@@ -6,10 +6,4 @@ struct FailureJSON: Encodable, Equatable {
     var photo: Int64?
     var path: String
     var reason: String
-
-    init(photo: Int64? = nil, path: String, reason: String) {
-        self.photo = photo
-        self.path = path
-        self.reason = reason
-    }
 }
