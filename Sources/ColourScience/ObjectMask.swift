@@ -98,28 +98,54 @@ struct ObjectMask: Sendable {
         return output
     }
 
-    /// For each column of an image `width` pixels wide, the raster column to its left and the share
-    /// (0–256) of the one to its right.
-    func columns(width imageWidth: Int) -> [(Int, Int32)] {
-        (0..<imageWidth).map { x in
-            let position = max(0, (Double(x) + 0.5) * Double(width) / Double(imageWidth) - 0.5)
-            let left = min(Int(position), width - 1)
-            return (left, Int32(((position - Double(left)) * 256).rounded()))
-        }
+    /// The image columns read between each pair of neighbouring raster columns: `spans[j]` are the
+    /// columns whose left raster neighbour is `j`, each with the share (0–256) of the right one.
+    struct Columns {
+        let spans: [Range<Int>]
+        let shares: [Int32]
     }
 
-    /// The weights along row `row` of an image `height` rows high, bilinear between raster pixels.
-    func fill(_ output: inout [UInt8], row: Int, height imageHeight: Int, columns: [(Int, Int32)]) {
+    /// How the columns of an image `width` pixels wide fall between raster columns.
+    func columns(width imageWidth: Int) -> Columns {
+        var spans = [Range<Int>](repeating: 0..<0, count: width)
+        var shares = [Int32](repeating: 0, count: imageWidth)
+        var start = 0
+        for x in 0..<imageWidth {
+            let position = max(0, (Double(x) + 0.5) * Double(width) / Double(imageWidth) - 0.5)
+            let left = min(Int(position), width - 1)
+            shares[x] = Int32(((position - Double(left)) * 256).rounded())
+            if x + 1 == imageWidth || min(Int(max(0, (Double(x) + 1.5) * Double(width) / Double(imageWidth) - 0.5)), width - 1) != left {
+                spans[left] = start..<x + 1
+                start = x + 1
+            }
+        }
+        return Columns(spans: spans, shares: shares)
+    }
+
+    /// The weights along row `row` of an image `height` rows high, bilinear between raster pixels:
+    /// first down each raster column, then across; where two neighbouring columns agree (most of a
+    /// photo: wholly outside or wholly inside a region) their span is filled at once.
+    func fill(_ output: UnsafeMutableBufferPointer<UInt8>, row: Int, height imageHeight: Int, columns: Columns) {
         let position = max(0, (Double(row) + 0.5) * Double(height) / Double(imageHeight) - 0.5)
         let top = min(Int(position), height - 1), bottom = min(top + 1, height - 1)
         let down = Int32(((position - Double(top)) * 256).rounded())
         weights.withUnsafeBufferPointer { weights in
-            for x in output.indices {
-                let (left, right) = columns[x]
-                let next = min(left + 1, width - 1)
-                let upper = Int32(weights[top * width + left]) * (256 - right) + Int32(weights[top * width + next]) * right
-                let lower = Int32(weights[bottom * width + left]) * (256 - right) + Int32(weights[bottom * width + next]) * right
-                output[x] = UInt8((upper * (256 - down) + lower * down + 32_768) >> 16)
+            columns.shares.withUnsafeBufferPointer { shares in
+                    var right = Int32(weights[top * width]) * (256 - down) + Int32(weights[bottom * width]) * down
+                    for column in 0..<width {
+                        let left = right
+                        let next = min(column + 1, width - 1)
+                        right = Int32(weights[top * width + next]) * (256 - down) + Int32(weights[bottom * width + next]) * down
+                        let span = columns.spans[column]
+                        if left == right {
+                            output[span].update(repeating: UInt8((left * 256 + 32_768) >> 16))
+                            continue
+                        }
+                        for x in span {
+                            let share = shares[x]
+                            output[x] = UInt8((left * (256 - share) + right * share + 32_768) >> 16)
+                        }
+                    }
             }
         }
     }

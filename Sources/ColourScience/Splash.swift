@@ -78,6 +78,8 @@ public struct Splash: Sendable {
     public let parameters: SplashParameters
     /// In object mode, the regions of the image that are the colour's objects.
     private let objects: ObjectMask?
+    /// How the image's columns fall between the object raster's, worked out once for both variants.
+    private let columns: ObjectMask.Columns?
     /// Keep-weights (0–255) for RGB quantised to 6 bits per channel (64³ entries, 256 KB, so it stays
     /// in cache): the colour science runs 262,144 times per parameter set instead of once per pixel;
     /// the weight is smooth, so the quantisation does not show.
@@ -87,7 +89,9 @@ public struct Splash: Sendable {
     public init(parameters: SplashParameters, image: RGBAImage? = nil) {
         self.parameters = parameters
         precondition(parameters.method == .hue || image != nil, "an object splash needs its image")
-        objects = parameters.method == .object ? image.map { ObjectMask($0, parameters: parameters) } : nil
+        let objects = parameters.method == .object ? image.map { ObjectMask($0, parameters: parameters) } : nil
+        self.objects = objects
+        columns = image.flatMap { objects?.columns(width: $0.width) }
         // In object mode the table is the wider window: the region map decides where it applies.
         var window = parameters
         if objects != nil {
@@ -98,12 +102,29 @@ public struct Splash: Sendable {
         let tabulated = window
         let grid = Self.grid
         var weights = [UInt8](repeating: 0, count: grid.hues.count)
-        weights.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let table = buffer
-            DispatchQueue.concurrentPerform(iterations: 64) { red in
-                for index in red << 12..<(red + 1) << 12 {
-                    let weight = tabulated.keepWeight(hue: Double(grid.hues[index]), chroma: Double(grid.chromas[index]))
-                    table[index] = UInt8(weight * 255 + 0.5)
+        // Only colours within the hue window's reach have a weight: those of the grid sorted by hue
+        // in one or two runs (the window may wrap around 0°).
+        let reach = Float(tabulated.tolerance + tabulated.feather) + 0.01
+        let target = Float(tabulated.hue.truncatingRemainder(dividingBy: 360) + (tabulated.hue < 0 ? 360 : 0))
+        var runs = [max(0, target - reach)...min(360, target + reach)]
+        if target - reach < 0 { runs.append(min(360, target - reach + 360)...360) }
+        if target + reach > 360 { runs.append(0...max(0, target + reach - 360)) }
+        // The position in hue order of the first grid colour not `isBefore` the run.
+        func position(_ isBefore: (Float) -> Bool) -> Int {
+            var low = 0, high = grid.byHue.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isBefore(grid.hues[Int(grid.byHue[middle])]) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        weights.withUnsafeMutableBufferPointer { table in
+            for run in runs {
+                let first = position { $0 < run.lowerBound }, end = position { $0 <= run.upperBound }
+                guard first < end else { continue }
+                for index in grid.byHue[first..<end] {
+                    let weight = tabulated.keepWeight(hue: Double(grid.hues[Int(index)]), chroma: Double(grid.chromas[Int(index)]))
+                    table[Int(index)] = UInt8(weight * 255 + 0.5)
                 }
             }
         }
@@ -113,7 +134,7 @@ public struct Splash: Sendable {
     /// The CIELAB hue and chroma of each colour of the 6-bit grid the weights are indexed by. They are
     /// the same for every photo, so the 262,144 colour conversions run once per process; each photo's
     /// table is then only its hue window and chroma gate over them.
-    private static let grid: (hues: [Float], chromas: [Float]) = {
+    private static let grid: (hues: [Float], chromas: [Float], byHue: [UInt32]) = {
         var hues = [Float](repeating: 0, count: 64 * 64 * 64), chromas = hues
         hues.withUnsafeMutableBufferPointer { hueBuffer in
             chromas.withUnsafeMutableBufferPointer { chromaBuffer in
@@ -129,7 +150,7 @@ public struct Splash: Sendable {
                 }
             }
         }
-        return (hues, chromas)
+        return (hues, chromas, (0..<UInt32(hues.count)).sorted { hues[Int($0)] < hues[Int($1)] })
     }()
 
     /// A 6-bit level back to 8 bits, 0 → 0 and 63 → 255.
@@ -140,6 +161,13 @@ public struct Splash: Sendable {
     /// The keep-weight of an 8-bit pixel by its colour alone, from the table.
     public func keepWeight(_ pixel: RGBA) -> Double {
         Double(weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)]) / 255
+    }
+
+    /// A pixel's weight in an object splash (0–255), indexed by the region weight read back at its
+    /// place × 256 + its colour's weight from the table: one look-up instead of a product and a
+    /// division per pixel.
+    private static let regionTable: [UInt8] = (0..<65_536).map { index in
+        UInt8(((index >> 8) * (index & 0xFF) + 127) / 255)
     }
 
     /// Each channel's share of the luminance in 1/65536 steps of linear light (Rec. 709 weights), red
@@ -173,15 +201,18 @@ public struct Splash: Sendable {
     private func mix(_ mode: SplashMode, _ image: RGBAImage, rows: Range<Int>, into destination: UnsafeMutablePointer<UInt8>, rowStride: Int) {
         let hide = mode == .hide
         let masked = objects != nil
-        var regionRow = [UInt8](repeating: 255, count: masked ? image.width : 0)
-        let columns = objects?.columns(width: image.width)
+        var regionRow = [UInt8](repeating: 255, count: masked ? image.width : 1)
+        precondition(columns == nil || columns?.shares.count == image.width, "an object splash applies to the image it was made for")
         image.bytes.withUnsafeBufferPointer { pixels in
             weights.withUnsafeBufferPointer { weightTable in
                 Self.luminanceTable.withUnsafeBufferPointer { luminanceTable in
                     Self.greyTable.withUnsafeBufferPointer { greyTable in
+                      Self.regionTable.withUnsafeBufferPointer { regionTable in
+                       regionRow.withUnsafeMutableBufferPointer { region in
                         let weights = weightTable.baseAddress!, luminance = luminanceTable.baseAddress!, greys = greyTable.baseAddress!
+                        let blend = regionTable.baseAddress!
                         for (index, row) in rows.enumerated() {
-                            if let objects, let columns { objects.fill(&regionRow, row: row, height: image.height, columns: columns) }
+                            if let objects, let columns { objects.fill(region, row: row, height: image.height, columns: columns) }
                             var from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
                             var to = UnsafeMutableRawPointer(destination + index * rowStride)
                             for x in 0..<image.width {
@@ -190,7 +221,7 @@ public struct Splash: Sendable {
                                 let pixel = from.loadUnaligned(as: UInt32.self)
                                 let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
                                 var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
-                                if masked { weight = (weight &* Int32(regionRow[x]) &+ 127) / 255 }
+                                if masked { weight = Int32(blend[Int(region[x]) << 8 | Int(weight)]) }
                                 if hide { weight = 255 &- weight }
                                 // Most pixels are kept whole or turned wholly grey: no mixing for them.
                                 if weight == 255 {
@@ -211,6 +242,8 @@ public struct Splash: Sendable {
                                     | UInt32(truncatingIfNeeded: mixedBlue) << 16 | pixel & 0xFF00_0000, as: UInt32.self)
                             }
                         }
+                       }
+                      }
                     }
                 }
             }
