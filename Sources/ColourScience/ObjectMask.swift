@@ -7,9 +7,12 @@ import Imaging
 /// Seeds are pixels where the colour is clear (within the tolerance, chroma well above the gate);
 /// seed regions smaller than a speck are dropped; the rest grow into 8-connected pixels within the
 /// wider window (tolerance + `SplashParameters.objectGrowth`, chroma above the gate) — hysteresis,
-/// as an edge detector links strong and weak edges. At full size each pixel's own colour still
-/// decides how much of it is kept (the splash's table), so the edge follows the photo, soft where
-/// the photo is soft, and grey pixels beside an object stay grey: no halo.
+/// as an edge detector links strong and weak edges. The grown regions, with their dull margins, are
+/// then the first guess of an object cut (`ObjectCut`), which adds the object's parts of other
+/// colours (a shaded side, a dark border) and takes away the ground the margins took. At full size,
+/// deep inside a region every pixel keeps its colour; towards its edge each pixel's own colour
+/// decides again how much of it is kept (the splash's table), so the edge follows the photo, soft
+/// where the photo is soft, and grey pixels beside an object stay grey: no halo.
 struct ObjectMask: Sendable {
     /// Raster size.
     let width: Int
@@ -75,6 +78,7 @@ struct ObjectMask: Sendable {
             }
             frontier = next
         }
+        kept = ObjectCut.refine(kept, raster: raster, image: image)
         weights = Self.softened(kept, width: width, height: height)
     }
 

@@ -102,27 +102,14 @@ public struct Splash: Sendable {
         let tabulated = window
         let grid = Self.grid
         var weights = [UInt8](repeating: 0, count: grid.hues.count)
-        // Only colours within the hue window's reach have a weight: those of the grid sorted by hue
-        // in one or two runs (the window may wrap around 0°).
-        let reach = Float(tabulated.tolerance + tabulated.feather) + 0.01
-        let target = Float(tabulated.hue.truncatingRemainder(dividingBy: 360) + (tabulated.hue < 0 ? 360 : 0))
-        var runs = [max(0, target - reach)...min(360, target + reach)]
-        if target - reach < 0 { runs.append(min(360, target - reach + 360)...360) }
-        if target + reach > 360 { runs.append(0...max(0, target + reach - 360)) }
-        // The position in hue order of the first grid colour not `isBefore` the run.
-        func position(_ isBefore: (Float) -> Bool) -> Int {
-            var low = 0, high = grid.byHue.count
-            while low < high {
-                let middle = (low + high) / 2
-                if isBefore(grid.hues[Int(grid.byHue[middle])]) { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
+        // Only colours within the hue window's reach have a weight: those of the whole degrees of
+        // hue it covers, whichever side of 0° they are.
+        let reach = Int((tabulated.tolerance + tabulated.feather).rounded(.up)) + 1
+        let target = Int(tabulated.hue.rounded(.down))
+        let degrees = reach >= 180 ? Array(0..<360) : (target - reach...target + reach).map { ($0 % 360 + 360) % 360 }
         weights.withUnsafeMutableBufferPointer { table in
-            for run in runs {
-                let first = position { $0 < run.lowerBound }, end = position { $0 <= run.upperBound }
-                guard first < end else { continue }
-                for index in grid.byHue[first..<end] {
+            for degree in degrees {
+                for index in grid.byDegree[Int(grid.degreeStarts[degree])..<Int(grid.degreeStarts[degree + 1])] {
                     let weight = tabulated.keepWeight(hue: Double(grid.hues[Int(index)]), chroma: Double(grid.chromas[Int(index)]))
                     table[Int(index)] = UInt8(weight * 255 + 0.5)
                 }
@@ -134,7 +121,8 @@ public struct Splash: Sendable {
     /// The CIELAB hue and chroma of each colour of the 6-bit grid the weights are indexed by. They are
     /// the same for every photo, so the 262,144 colour conversions run once per process; each photo's
     /// table is then only its hue window and chroma gate over them.
-    private static let grid: (hues: [Float], chromas: [Float], byHue: [UInt32]) = {
+    /// `byDegree` lists them by whole degrees of hue, degree `d` from `degreeStarts[d]`.
+    private static let grid: (hues: [Float], chromas: [Float], byDegree: [UInt32], degreeStarts: [UInt32]) = {
         var hues = [Float](repeating: 0, count: 64 * 64 * 64), chromas = hues
         hues.withUnsafeMutableBufferPointer { hueBuffer in
             chromas.withUnsafeMutableBufferPointer { chromaBuffer in
@@ -150,7 +138,16 @@ public struct Splash: Sendable {
                 }
             }
         }
-        return (hues, chromas, (0..<UInt32(hues.count)).sorted { hues[Int($0)] < hues[Int($1)] })
+        let degreeOf = hues.map { min(359, Int($0)) }
+        var starts = [UInt32](repeating: 0, count: 361)
+        for degree in degreeOf { starts[degree + 1] += 1 }
+        for degree in 0..<360 { starts[degree + 1] += starts[degree] }
+        var next = starts, byDegree = [UInt32](repeating: 0, count: hues.count)
+        for (index, degree) in degreeOf.enumerated() {
+            byDegree[Int(next[degree])] = UInt32(index)
+            next[degree] += 1
+        }
+        return (hues, chromas, byDegree, starts)
     }()
 
     /// A 6-bit level back to 8 bits, 0 → 0 and 63 → 255.
@@ -164,10 +161,13 @@ public struct Splash: Sendable {
     }
 
     /// A pixel's weight in an object splash (0–255), indexed by the region weight read back at its
-    /// place × 256 + its colour's weight from the table: one look-up instead of a product and a
-    /// division per pixel.
+    /// place × 256 + its colour's weight from the table. Well inside a kept region every pixel is the
+    /// object and keeps its colour, whatever its hue (a shaded side, a dark border); towards the
+    /// region's edge its own colour decides again, so the ground beside the object is not kept with it.
     private static let regionTable: [UInt8] = (0..<65_536).map { index in
-        UInt8(((index >> 8) * (index & 0xFF) + 127) / 255)
+        let region = index >> 8, weight = index & 0xFF
+        let inside = Int((smoothstep((Double(region) - 64) / 128) * 255).rounded())
+        return UInt8(((weight * (255 - inside) + 255 * inside + 127) / 255 * region + 127) / 255)
     }
 
     /// Each channel's share of the luminance in 1/65536 steps of linear light (Rec. 709 weights), red

@@ -84,6 +84,27 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertTrue(patch.red == patch.green && patch.green == patch.blue, "the patch far away is grey: \(patch)")
     }
 
+    func testTheDullGroundAroundAnObjectIsNotKeptWithIt() {
+        // A vivid orange disc on a dull ground of its own hue (C* 22: within the hue window, over the
+        // chroma gate, too dull to grow into), darker, with a little texture.
+        var image = TestImage.solid(.black, width: 240, height: 160)
+        var disc = [Bool](repeating: false, count: 240 * 160)
+        for y in 0..<160 {
+            for x in 0..<240 {
+                let dx = Double(x - 120), dy = Double(y - 80), inside = dx * dx + dy * dy <= 50 * 50
+                image[x, y] = inside ? Scene.colour(68, 60, 60) : Scene.colour(40 + Double((x * 7 + y * 13) % 5), 22, 60)
+                disc[y * 240 + x] = inside
+            }
+        }
+        let show = Splash(parameters: SplashParameters(hue: 60, method: .object), image: image).apply(.show, to: image)
+        XCTAssertGreaterThanOrEqual(softIoU(keptShares(show, image), disc), 0.95)
+        for (x, y) in [(120 + 54, 80), (120, 80 - 54), (120 - 55, 80)] {
+            let ground = show[x, y]
+            XCTAssertTrue(ground.red == ground.green && ground.green == ground.blue, "the ground at (\(x), \(y)) is grey: \(ground)")
+        }
+        XCTAssertEqual(show[120 + 47, 80], image[120 + 47, 80], "the disc's edge keeps its colour")
+    }
+
     func testShowAndHideStillAddUpToTheOriginalAndKeepEveryPixelsLightness() {
         let (image, _) = drifting(width: 120, height: 80)
         let splash = Splash(parameters: SplashParameters(hue: 30, method: .object), image: image)

@@ -1,0 +1,564 @@
+import Foundation
+import Imaging
+
+/// An object told from its ground by colour and by edges together (GrabCut: Rother, Kolmogorov and
+/// Blake, 2004), started from a first guess of where the object is. Each side gets a mixture of
+/// Gaussians over CIELAB learnt from its pixels; a minimum cut of the raster's 4-connected grid then
+/// puts each pixel where its colour is likelier, except where that would cut between alike
+/// neighbours. A shaded side, a dark border or a pale highlight joins the object it is surrounded
+/// by, though its colour is not the object's hue; the ground around the object, however alike in
+/// hue, stays out when an edge separates them.
+enum ObjectCut {
+    /// How far from the first guess the object may reach, as a share of the raster's long side:
+    /// beyond it every pixel is ground.
+    static let reach = 0.075
+    /// Weight of keeping alike neighbours on the same side, against the colour models' costs
+    /// (GrabCut's γ).
+    static let smoothness: Float = 50
+    /// The long side of the cut's raster: a quarter of the photo's, but at least `smallestSide`
+    /// (below it an object a few percent of the frame has too few pixels for its colours to be
+    /// learnt) and at most `largestSide` (the cut's cost grows faster than its pixels, and the
+    /// splash's own colour table still decides the edge at full size).
+    static let smallestSide = 160
+    static let largestSide = 192
+
+    /// The pixels of the object: `guess` (on `raster`) refined. A guess with no pixel, or with every
+    /// pixel, is returned as it is.
+    static func refine(_ guess: [Bool], raster: LabRaster, image: RGBAImage) -> [Bool] {
+        guard guess.contains(true), guess.contains(false) else { return guess }
+        let rasterSide = max(raster.width, raster.height)
+        let side = min(rasterSide, largestSide, max(smallestSide, max(image.width, image.height) / 4))
+        let grid = side == rasterSide ? raster : LabRaster(image, longSide: side)
+        // Each pixel of one grid looks up the pixel of the other under its centre.
+        func lookup(from source: (width: Int, height: Int), to target: (width: Int, height: Int)) -> [Int] {
+            (0..<target.width * target.height).map { index in
+                let x = min(source.width - 1, (index % target.width * 2 + 1) * source.width / (2 * target.width))
+                let y = min(source.height - 1, (index / target.width * 2 + 1) * source.height / (2 * target.height))
+                return y * source.width + x
+            }
+        }
+        let toRaster = lookup(from: (raster.width, raster.height), to: (grid.width, grid.height))
+        let colours = (0..<grid.count).map { SIMD3(grid.l[$0], grid.a[$0], grid.b[$0]) }
+        let cut = segment(colours: colours, guess: toRaster.map { guess[$0] }, width: grid.width, height: grid.height)
+        return lookup(from: (grid.width, grid.height), to: (raster.width, raster.height)).map { cut[$0] }
+    }
+
+    /// GrabCut on a grid of colours: the guess's colour models, one cut.
+    static func segment(colours: [SIMD3<Float>], guess: [Bool], width: Int, height: Int) -> [Bool] {
+        guard guess.contains(true), guess.contains(false) else { return guess }
+        let near = Self.within(steps: max(2, Int(Double(max(width, height)) * reach)), of: guess, width: width, height: height)
+        // Pixels beyond reach are ground whatever their colour: the graph needs only the rectangle
+        // around the reachable ones and a ring of ground.
+        var left = width, right = 0, top = height, bottom = 0
+        for index in near.indices where near[index] {
+            let x = index % width, y = index / width
+            left = min(left, x); right = max(right, x); top = min(top, y); bottom = max(bottom, y)
+        }
+        left = max(0, left - 1); right = min(width - 1, right + 1); top = max(0, top - 1); bottom = min(height - 1, bottom + 1)
+        let cropWidth = right - left + 1, cropHeight = bottom - top + 1
+        let cropped = (0..<cropWidth * cropHeight).map { (top + $0 / cropWidth) * width + left + $0 % cropWidth }
+        var graph = GridCut(width: cropWidth, height: cropHeight)
+        graph.setEdges(colours: cropped.map { colours[$0] }, beta: GridCut.contrastScale(colours, width: width, height: height),
+                       smoothness: smoothness)
+        let objectModel = GaussianMixture(colours, where: guess)
+        let groundModel = GaussianMixture(colours, where: guess.map { !$0 })
+        var fixed = [Int8](repeating: 0, count: cropped.count)
+        for (node, index) in cropped.enumerated() {
+            if near[index] {
+                graph.setTerminal(node, source: groundModel.cost(colours[index]), sink: objectModel.cost(colours[index]))
+            } else {
+                fixed[node] = -1
+            }
+        }
+        let cut = graph.minimumCut(fixed: fixed)
+        var object = guess
+        for (node, index) in cropped.enumerated() { object[index] = cut[node] }
+        // A cut that leaves nothing has found no object the guess could be refined to.
+        return object.contains(true) ? object : guess
+    }
+
+    /// The pixels within `steps` 8-connected steps of a marked one.
+    static func within(steps: Int, of marked: [Bool], width: Int, height: Int) -> [Bool] {
+        var reached = marked
+        var frontier = marked.indices.filter { marked[$0] }
+        for _ in 0..<steps where !frontier.isEmpty {
+            var next: [Int] = []
+            for index in frontier {
+                forEachNeighbour(of: index, width: width, height: height) { neighbour in
+                    if !reached[neighbour] {
+                        reached[neighbour] = true
+                        next.append(neighbour)
+                    }
+                }
+            }
+            frontier = next
+        }
+        return reached
+    }
+}
+
+/// A mixture of a few Gaussians over CIELAB colours, fitted to a set of pixels: k-means from
+/// lightness quantiles for a start, then one assignment to the likeliest component and a refit.
+struct GaussianMixture {
+    struct Component {
+        var weight: Float
+        var mean: SIMD3<Float>
+        /// The inverse covariance, row by row, and −log(weight / √det(2π Σ)).
+        var inverse: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+        var offset: Float
+
+        /// −log of this component's weighted density at `colour`, up to the mixture's sum.
+        func cost(_ colour: SIMD3<Float>) -> Float {
+            let d = colour - mean
+            let m = SIMD3<Float>((inverse.0 * d).sum(), (inverse.1 * d).sum(), (inverse.2 * d).sum())
+            return offset + 0.5 * (m * d).sum()
+        }
+    }
+
+    static let componentCount = 5 // at most 8: costs are gathered in a SIMD8
+    /// Added to each variance (in CIELAB units squared), so a flat patch does not make a component
+    /// infinitely sure of itself.
+    static let varianceFloor: Float = 1
+
+    private(set) var components: [Component] = []
+
+    init(_ colours: [SIMD3<Float>], where member: [Bool]) {
+        self.init(colours, where: { member[$0] }, count: colours.count)
+    }
+
+    /// At most this many pixels, spread evenly over the set, are fitted: enough for five Gaussians
+    /// in three dimensions, and the fit costs the same on any photo.
+    static let sampleLimit = 4_096
+
+    init(_ colours: [SIMD3<Float>], where member: (Int) -> Bool, count: Int) {
+        let members = (0..<count).filter(member)
+        guard !members.isEmpty else { return }
+        let stride = max(1, members.count / Self.sampleLimit)
+        let samples = Swift.stride(from: 0, to: members.count, by: stride).map { colours[members[$0]] }
+        let k = min(Self.componentCount, samples.count)
+        // k-means from lightness quantiles, a few rounds.
+        let byLightness = samples.sorted { $0.x < $1.x }
+        var centres = (0..<k).map { byLightness[(2 * $0 + 1) * byLightness.count / (2 * k)] }
+        var labels = [Int](repeating: 0, count: samples.count)
+        for _ in 0..<4 {
+            for (index, sample) in samples.enumerated() {
+                var best = 0, bestDistance = Float.infinity
+                for (c, centre) in centres.enumerated() {
+                    let distance = (sample - centre).squaredLength
+                    if distance < bestDistance { (best, bestDistance) = (c, distance) }
+                }
+                labels[index] = best
+            }
+            var sums = [SIMD3<Float>](repeating: .zero, count: k), counts = [Int](repeating: 0, count: k)
+            for (index, sample) in samples.enumerated() {
+                sums[labels[index]] += sample
+                counts[labels[index]] += 1
+            }
+            for c in 0..<k where counts[c] > 0 { centres[c] = sums[c] / Float(counts[c]) }
+        }
+        components = Self.fit(samples, labels: labels, count: k)
+        // Once more with each sample given to its likeliest component, as GrabCut does.
+        for (index, sample) in samples.enumerated() {
+            var best = 0, bestCost = Float.infinity
+            for (c, component) in components.enumerated() {
+                let cost = component.cost(sample)
+                if cost < bestCost { (best, bestCost) = (c, cost) }
+            }
+            labels[index] = best
+        }
+        components = Self.fit(samples, labels: labels, count: components.count)
+    }
+
+    private static func fit(_ samples: [SIMD3<Float>], labels: [Int], count k: Int) -> [Component] {
+        var sums = [SIMD3<Double>](repeating: .zero, count: k)
+        var products = [[Double]](repeating: [Double](repeating: 0, count: 6), count: k)
+        var counts = [Int](repeating: 0, count: k)
+        for (index, sample) in samples.enumerated() {
+            let c = labels[index]
+            let s = SIMD3<Double>(Double(sample.x), Double(sample.y), Double(sample.z))
+            sums[c] += s
+            counts[c] += 1
+            products[c][0] += s.x * s.x; products[c][1] += s.x * s.y; products[c][2] += s.x * s.z
+            products[c][3] += s.y * s.y; products[c][4] += s.y * s.z; products[c][5] += s.z * s.z
+        }
+        var components: [Component] = []
+        for c in 0..<k where counts[c] > 0 {
+            let n = Double(counts[c])
+            let mean = sums[c] / n
+            let floor = Double(varianceFloor)
+            let xx = products[c][0] / n - mean.x * mean.x + floor, xy = products[c][1] / n - mean.x * mean.y
+            let xz = products[c][2] / n - mean.x * mean.z, yy = products[c][3] / n - mean.y * mean.y + floor
+            let yz = products[c][4] / n - mean.y * mean.z, zz = products[c][5] / n - mean.z * mean.z + floor
+            // The inverse by cofactors; the floor keeps the determinant positive.
+            let c00 = yy * zz - yz * yz, c01 = xz * yz - xy * zz, c02 = xy * yz - xz * yy
+            let c11 = xx * zz - xz * xz, c12 = xy * xz - xx * yz, c22 = xx * yy - xy * xy
+            let determinant = max(xx * c00 + xy * c01 + xz * c02, 1e-6)
+            let weight = n / Double(samples.count)
+            components.append(Component(
+                weight: Float(weight),
+                mean: SIMD3<Float>(Float(mean.x), Float(mean.y), Float(mean.z)),
+                inverse: (SIMD3<Float>(Float(c00 / determinant), Float(c01 / determinant), Float(c02 / determinant)),
+                          SIMD3<Float>(Float(c01 / determinant), Float(c11 / determinant), Float(c12 / determinant)),
+                          SIMD3<Float>(Float(c02 / determinant), Float(c12 / determinant), Float(c22 / determinant))),
+                offset: Float(-log(weight) + 0.5 * log(determinant) + 1.5 * log(2 * Double.pi))
+            ))
+        }
+        return components
+    }
+
+    /// −log of the mixture's density at `colour`: how unlikely the colour is on this side.
+    func cost(_ colour: SIMD3<Float>) -> Float {
+        guard !components.isEmpty else { return 0 }
+        // −log Σ exp(−cost), from the lowest cost for precision.
+        var costs = SIMD8<Float>(repeating: .infinity)
+        for (index, component) in components.enumerated() { costs[index] = component.cost(colour) }
+        let lowest = costs.min()
+        var sum: Float = 0
+        for index in components.indices { sum += exp(lowest - costs[index]) }
+        return min(lowest - log(sum), 1_000)
+    }
+}
+
+/// A minimum s–t cut of an image's 4-connected pixel grid (source: the object; sink: the ground),
+/// found by Boykov and Kolmogorov's augmenting-path algorithm (2004), which reuses its two search
+/// trees between paths and is fast on grids. Edge `node × 4 + d` goes to the neighbour in direction
+/// `d` of `GridCut.offsets`; its reverse is `neighbour × 4 + 3 − d`.
+struct GridCut {
+    let width: Int
+    let height: Int
+    /// Each direction's step, ordered so that direction 3 − d is the reverse of d.
+    static let offsets: [(x: Int, y: Int)] = [(0, -1), (-1, 0), (1, 0), (0, 1)]
+    /// The neighbour an edge leads to, −1 off the grid.
+    private let heads: [Int32]
+    private var weights: [Float]
+    /// The capacity from the source less the capacity to the sink, per pixel.
+    private var terminals: [Float]
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        var heads = [Int32](repeating: -1, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                for (d, step) in Self.offsets.enumerated() {
+                    let nx = x + step.x, ny = y + step.y
+                    if nx >= 0, nx < width, ny >= 0, ny < height { heads[(y * width + x) * 4 + d] = Int32(ny * width + nx) }
+                }
+            }
+        }
+        self.heads = heads
+        weights = [Float](repeating: 0, count: heads.count)
+        terminals = [Float](repeating: 0, count: width * height)
+    }
+
+    /// β of GrabCut's edge weights: the inverse of twice the mean squared colour difference between
+    /// neighbours over the whole grid, so that the weights adapt to how contrasty the photo is.
+    static func contrastScale(_ colours: [SIMD3<Float>], width: Int, height: Int) -> Float {
+        var total: Double = 0, pairs = 0
+        for y in 0..<height {
+            for x in 0..<width {
+                let node = y * width + x
+                for (step, neighbour) in [(x + 1 < width, node + 1), (y + 1 < height && x > 0, node + width - 1),
+                                          (y + 1 < height, node + width), (y + 1 < height && x + 1 < width, node + width + 1)] where step {
+                    let difference = colours[node] - colours[neighbour]
+                    total += Double((difference * difference).sum())
+                    pairs += 1
+                }
+            }
+        }
+        return total > 0 ? Float(Double(pairs) / (2 * total)) : 0
+    }
+
+    /// Neighbours are kept together in proportion to how alike their colours are: `smoothness` ×
+    /// exp(−β ‖Δ‖²) / distance.
+    mutating func setEdges(colours: [SIMD3<Float>], beta: Float, smoothness: Float) {
+        for node in 0..<colours.count {
+            for d in 0..<4 where heads[node * 4 + d] >= 0 {
+                let difference = colours[node] - colours[Int(heads[node * 4 + d])]
+                weights[node * 4 + d] = smoothness * exp(-beta * (difference * difference).sum())
+            }
+        }
+    }
+
+    /// The cost of putting `node` on the sink side (`source`) and on the source side (`sink`).
+    mutating func setTerminal(_ node: Int, source: Float, sink: Float) {
+        terminals[node] = source - sink
+    }
+
+    /// Which pixels are on the source side of a minimum cut: those the source still reaches. `fixed`
+    /// holds, per pixel, 1 for one known to be on the source side, −1 for the sink side, 0 for a pixel
+    /// the cut decides (no argument: every pixel).
+    func minimumCut(fixed: [Int8]? = nil) -> [Bool] {
+        let fixed = fixed ?? [Int8](repeating: 0, count: width * height)
+        // A node whose side is known is left out of the graph: its edges to free neighbours become
+        // their terminal links, so the search only ever grows through the free band.
+        var capacities = weights
+        var excess = terminals
+        for node in 0..<fixed.count {
+            if fixed[node] != 0 {
+                excess[node] = 0
+                for d in 0..<4 { capacities[node * 4 + d] = 0 }
+                continue
+            }
+            for d in 0..<4 where heads[node * 4 + d] >= 0 {
+                let neighbour = Int(heads[node * 4 + d])
+                guard fixed[neighbour] != 0 else { continue }
+                excess[node] += Float(fixed[neighbour]) * weights[node * 4 + d]
+                capacities[node * 4 + d] = 0
+            }
+        }
+        // In whole 1/64ths: every augmentation then carries at least one unit, where floating point
+        // could leave slivers of capacity that each take a path of their own.
+        var solver = MaximumFlow(heads: heads, capacities: capacities.map { Int32(($0 * 64).rounded()) },
+                                 excess: excess.map { Int32(($0 * 64).rounded()) })
+        return zip(solver.run(), fixed).map { $1 == 0 ? $0 : $1 > 0 }
+    }
+}
+
+/// Boykov–Kolmogorov on the grid's arrays, through raw buffers: the search is the hot part of an
+/// object splash, and Swift's checks on arrays a nested function mutates would double its time.
+private struct MaximumFlow {
+    static let none: Int32 = -1, terminal: Int32 = -2, orphan: Int32 = -3
+    let count: Int
+    let heads: UnsafeMutableBufferPointer<Int32>
+    let residual: UnsafeMutableBufferPointer<Int32>
+    let excess: UnsafeMutableBufferPointer<Int32>
+    /// Each node's edge to its parent in its tree, or `none`, `terminal`, `orphan`.
+    let parent: UnsafeMutableBufferPointer<Int32>
+    let isSink: UnsafeMutableBufferPointer<Bool>
+    /// When a node's distance to its terminal was last known true, and that distance.
+    let stamp: UnsafeMutableBufferPointer<Int32>
+    let depth: UnsafeMutableBufferPointer<Int32>
+    let queued: UnsafeMutableBufferPointer<Bool>
+    /// Active nodes, a ring of `count` + 1 slots (a node is in it at most once).
+    let queue: UnsafeMutableBufferPointer<Int32>
+    var queueStart = 0, queueEnd = 0
+    /// Orphans as a ring of `count` + 1 slots: those of an augmentation at the front (nearest the
+    /// terminals first), their freed children at the back, as Kolmogorov's implementation orders them.
+    let orphans: UnsafeMutableBufferPointer<Int32>
+    var orphanStart = 0, orphanEnd = 0
+    var time: Int32 = 0
+
+    init(heads: [Int32], capacities: [Int32], excess: [Int32]) {
+        count = excess.count
+        func copy<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: array.count)
+            _ = buffer.initialize(from: array)
+            return buffer
+        }
+        func filled<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+            buffer.initialize(repeating: value)
+            return buffer
+        }
+        self.heads = copy(heads)
+        residual = copy(capacities)
+        self.excess = copy(excess)
+        parent = filled(Self.none, count)
+        isSink = filled(false, count)
+        stamp = filled(0, count)
+        depth = filled(0, count)
+        queued = filled(false, count)
+        queue = filled(0, count + 1)
+        orphans = filled(0, count + 1)
+    }
+
+    func deallocate() {
+        heads.deallocate(); residual.deallocate(); excess.deallocate(); parent.deallocate(); isSink.deallocate()
+        stamp.deallocate(); depth.deallocate(); queued.deallocate(); queue.deallocate(); orphans.deallocate()
+    }
+
+    @inline(__always) func reverse(_ edge: Int) -> Int { Int(heads[edge]) &* 4 &+ 3 &- edge & 3 }
+
+    mutating func activate(_ node: Int) {
+        guard !queued[node] else { return }
+        queued[node] = true
+        queue[queueEnd] = Int32(node)
+        queueEnd = queueEnd == count ? 0 : queueEnd + 1
+    }
+
+    mutating func nextActive() -> Int? {
+        while queueStart != queueEnd {
+            let node = Int(queue[queueStart])
+            queueStart = queueStart == count ? 0 : queueStart + 1
+            queued[node] = false
+            if parent[node] != Self.none { return node }
+        }
+        return nil
+    }
+
+    mutating func makeOrphan(_ node: Int, first: Bool) {
+        parent[node] = Self.orphan
+        if first {
+            orphanStart = orphanStart == 0 ? count : orphanStart - 1
+            orphans[orphanStart] = Int32(node)
+        } else {
+            orphans[orphanEnd] = Int32(node)
+            orphanEnd = orphanEnd == count ? 0 : orphanEnd + 1
+        }
+    }
+
+    mutating func run() -> [Bool] {
+        defer { deallocate() }
+        for node in 0..<count where excess[node] != 0 {
+            parent[node] = Self.terminal
+            isSink[node] = excess[node] < 0
+            depth[node] = 1
+            activate(node)
+        }
+        var current = -1
+        while true {
+            var node = current
+            if node < 0 || parent[node] == Self.none {
+                guard let next = nextActive() else { break }
+                node = next
+            }
+            // Grow the node's tree into free neighbours until it meets the other tree.
+            var middle = -1
+            let sink = isSink[node]
+            for d in 0..<4 {
+                let edge = node &* 4 &+ d
+                let neighbour = Int(heads[edge])
+                guard neighbour >= 0 else { continue }
+                let back = neighbour &* 4 &+ 3 &- d
+                guard (sink ? residual[back] : residual[edge]) > 0 else { continue }
+                if parent[neighbour] == Self.none {
+                    isSink[neighbour] = sink
+                    parent[neighbour] = Int32(back)
+                    stamp[neighbour] = stamp[node]
+                    depth[neighbour] = depth[node] &+ 1
+                    activate(neighbour)
+                } else if isSink[neighbour] != sink {
+                    middle = sink ? back : edge
+                    break
+                } else if stamp[neighbour] <= stamp[node], depth[neighbour] > depth[node] {
+                    parent[neighbour] = Int32(back)
+                    stamp[neighbour] = stamp[node]
+                    depth[neighbour] = depth[node] &+ 1
+                }
+            }
+            time &+= 1
+            guard middle >= 0 else {
+                current = -1
+                continue
+            }
+            current = node
+            augment(middle)
+            while orphanStart != orphanEnd {
+                let orphaned = Int(orphans[orphanStart])
+                orphanStart = orphanStart == count ? 0 : orphanStart + 1
+                adopt(orphaned)
+            }
+        }
+        return (0..<count).map { parent[$0] != Self.none && !isSink[$0] }
+    }
+
+    /// Pushes the bottleneck along source → … → tail of `middle` → head of `middle` → … → sink;
+    /// nodes whose link to their parent saturates become orphans.
+    mutating func augment(_ middle: Int) {
+        let tail = middle / 4, head = Int(heads[middle])
+        var bottleneck = residual[middle]
+        var node = tail
+        while parent[node] != Self.terminal {
+            let edge = Int(parent[node])
+            bottleneck = min(bottleneck, residual[reverse(edge)])
+            node = Int(heads[edge])
+        }
+        bottleneck = min(bottleneck, excess[node])
+        node = head
+        while parent[node] != Self.terminal {
+            let edge = Int(parent[node])
+            bottleneck = min(bottleneck, residual[edge])
+            node = Int(heads[edge])
+        }
+        bottleneck = min(bottleneck, -excess[node])
+
+        residual[reverse(middle)] += bottleneck
+        residual[middle] -= bottleneck
+        node = tail
+        while parent[node] != Self.terminal {
+            let edge = Int(parent[node])
+            residual[edge] += bottleneck
+            residual[reverse(edge)] -= bottleneck
+            if residual[reverse(edge)] <= 0 { makeOrphan(node, first: true) }
+            node = Int(heads[edge])
+        }
+        excess[node] -= bottleneck
+        if excess[node] <= 0 { makeOrphan(node, first: true) }
+        node = head
+        while parent[node] != Self.terminal {
+            let edge = Int(parent[node])
+            residual[reverse(edge)] += bottleneck
+            residual[edge] -= bottleneck
+            if residual[edge] <= 0 { makeOrphan(node, first: true) }
+            node = Int(heads[edge])
+        }
+        excess[node] += bottleneck
+        if excess[node] >= 0 { makeOrphan(node, first: true) }
+    }
+
+    /// Finds an orphan a new parent in its own tree that still reaches its terminal, or frees it.
+    mutating func adopt(_ node: Int) {
+        let sinkTree = isSink[node]
+        var bestEdge = Self.none
+        var bestDepth = Int32.max
+        for d in 0..<4 {
+            let edge = node &* 4 &+ d
+            let neighbour = Int(heads[edge])
+            guard neighbour >= 0, isSink[neighbour] == sinkTree, parent[neighbour] != Self.none else { continue }
+            // Flow must be able to pass between them towards the orphan's terminal side.
+            guard (sinkTree ? residual[edge] : residual[neighbour &* 4 &+ 3 &- d]) > 0 else { continue }
+            var length: Int32 = 0
+            var walker = neighbour
+            var rooted = true
+            while true {
+                if stamp[walker] == time {
+                    length &+= depth[walker]
+                    break
+                }
+                let up = parent[walker]
+                length &+= 1
+                if up == Self.terminal {
+                    stamp[walker] = time
+                    depth[walker] = 1
+                    break
+                }
+                if up == Self.orphan {
+                    rooted = false
+                    break
+                }
+                walker = Int(heads[Int(up)])
+            }
+            guard rooted else { continue }
+            if length < bestDepth {
+                bestDepth = length
+                bestEdge = Int32(edge)
+            }
+            walker = neighbour
+            while stamp[walker] != time {
+                stamp[walker] = time
+                depth[walker] = length
+                length &-= 1
+                walker = Int(heads[Int(parent[walker])])
+            }
+        }
+        parent[node] = bestEdge
+        if bestEdge != Self.none {
+            stamp[node] = time
+            depth[node] = bestDepth &+ 1
+            return
+        }
+        for d in 0..<4 {
+            let edge = node &* 4 &+ d
+            let neighbour = Int(heads[edge])
+            guard neighbour >= 0, isSink[neighbour] == sinkTree, parent[neighbour] != Self.none else { continue }
+            if (sinkTree ? residual[edge] : residual[neighbour &* 4 &+ 3 &- d]) > 0 { activate(neighbour) }
+            let up = parent[neighbour]
+            if up >= 0, Int(heads[Int(up)]) == node { makeOrphan(neighbour, first: false) }
+        }
+    }
+}
+
+private extension SIMD3 where Scalar == Float {
+    var squaredLength: Float { (self * self).sum() }
+}

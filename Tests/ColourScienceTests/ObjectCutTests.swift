@@ -1,0 +1,164 @@
+@testable import ColourScience
+import Imaging
+import XCTest
+
+final class ObjectCutTests: XCTestCase {
+    /// Deterministic numbers in 0..<1 (a linear congruential generator), so each run cuts the same graphs.
+    struct Numbers {
+        var state: UInt64
+        mutating func next() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(state >> 40) / Float(1 << 24)
+        }
+    }
+
+    /// A small grid with colours and terminal costs drawn at random.
+    struct Problem {
+        let width: Int, height: Int
+        let colours: [SIMD3<Float>]
+        let source: [Float], sink: [Float]
+        let smoothness: Float = 3
+
+        init(width: Int, height: Int, seed: UInt64) {
+            self.width = width
+            self.height = height
+            var numbers = Numbers(state: seed)
+            colours = (0..<width * height).map { _ in SIMD3(numbers.next() * 60, numbers.next() * 40 - 20, numbers.next() * 40 - 20) }
+            source = (0..<width * height).map { _ in numbers.next() * 8 }
+            sink = (0..<width * height).map { _ in numbers.next() * 8 }
+        }
+
+        var beta: Float { GridCut.contrastScale(colours, width: width, height: height) }
+
+        /// The cut's energy of a labelling (true: the source side, the object), computed here from the
+        /// definitions rather than by the cut's own code.
+        func energy(_ labels: [Bool]) -> Float {
+            var total: Float = 0
+            for node in labels.indices { total += labels[node] ? sink[node] : source[node] }
+            for y in 0..<height {
+                for x in 0..<width {
+                    let node = y * width + x
+                    for neighbour in [x + 1 < width ? node + 1 : nil, y + 1 < height ? node + width : nil].compactMap({ $0 })
+                    where labels[node] != labels[neighbour] {
+                        let difference = colours[node] - colours[neighbour]
+                        total += smoothness * exp(-beta * (difference * difference).sum())
+                    }
+                }
+            }
+            return total
+        }
+
+        func cut(fixed: [Int8]? = nil) -> [Bool] {
+            var graph = GridCut(width: width, height: height)
+            graph.setEdges(colours: colours, beta: beta, smoothness: smoothness)
+            for node in source.indices { graph.setTerminal(node, source: source[node], sink: sink[node]) }
+            return graph.minimumCut(fixed: fixed)
+        }
+
+        /// The lowest energy of every labelling that agrees with `fixed`, by trying them all.
+        func lowestEnergy(fixed: [Int8]) -> Float {
+            var lowest = Float.infinity
+            for bits in 0..<(1 << colours.count) {
+                let labels = (0..<colours.count).map { bits >> $0 & 1 == 1 }
+                guard zip(labels, fixed).allSatisfy({ $1 == 0 || $0 == ($1 > 0) }) else { continue }
+                lowest = min(lowest, energy(labels))
+            }
+            return lowest
+        }
+    }
+
+    /// Capacities are rounded to 1/64: the energy of the cut found may exceed the true minimum by
+    /// at most half a unit per term (12 pixels and 17 edges here).
+    let roundingTolerance: Float = 29.0 / 128
+
+    func testTheCutHasTheLowestEnergyOfAnyLabelling() {
+        for seed in 1...6 {
+            let problem = Problem(width: 4, height: 3, seed: UInt64(seed))
+            let fixed = [Int8](repeating: 0, count: 12)
+            let labels = problem.cut()
+            XCTAssertEqual(problem.energy(labels), problem.lowestEnergy(fixed: fixed), accuracy: roundingTolerance, "seed \(seed)")
+        }
+    }
+
+    func testFixedPixelsKeepTheirSideAndPullTheirNeighbours() {
+        for seed in 20...25 {
+            let problem = Problem(width: 4, height: 3, seed: UInt64(seed))
+            var fixed = [Int8](repeating: 0, count: 12)
+            fixed[0] = 1
+            fixed[5] = -1
+            fixed[11] = 1
+            let labels = problem.cut(fixed: fixed)
+            XCTAssertEqual([labels[0], labels[5], labels[11]], [true, false, true], "seed \(seed)")
+            XCTAssertEqual(problem.energy(labels), problem.lowestEnergy(fixed: fixed), accuracy: roundingTolerance, "seed \(seed)")
+        }
+    }
+
+    func testAMixtureFindsItsColoursLikelyAndOthersNot() {
+        var numbers = Numbers(state: 7)
+        // Two clusters: a red and a dark green, each a few units wide; and as many pixels outside the set.
+        let red = SIMD3<Float>(50, 60, 40), green = SIMD3<Float>(30, -40, 30), blue = SIMD3<Float>(40, 10, -50)
+        let colours = (0..<600).map { index -> SIMD3<Float> in
+            let centre = index < 200 ? red : index < 400 ? green : blue
+            return centre + SIMD3(numbers.next() * 6 - 3, numbers.next() * 6 - 3, numbers.next() * 6 - 3)
+        }
+        let mixture = GaussianMixture(colours, where: (0..<600).map { $0 < 400 })
+        XCTAssertLessThan(mixture.cost(red), mixture.cost(blue) - 20)
+        XCTAssertLessThan(mixture.cost(green), mixture.cost(blue) - 20)
+        XCTAssertLessThan(mixture.cost(red), mixture.cost((red + green) / 2) - 20, "two components, not one between them")
+        XCTAssertEqual(GaussianMixture(colours, where: [Bool](repeating: false, count: 600)).cost(red), 0, "no pixels, no opinion")
+    }
+
+    /// An orange disc (radius 30 on a 120 × 90 grid) on a grey-green ground with a little texture,
+    /// and the disc.
+    func disc() -> (colours: [SIMD3<Float>], disc: [Bool]) {
+        var numbers = Numbers(state: 3)
+        var colours: [SIMD3<Float>] = [], disc: [Bool] = []
+        for y in 0..<90 {
+            for x in 0..<120 {
+                let dx = Float(x - 60), dy = Float(y - 45), inside = dx * dx + dy * dy <= 900
+                colours.append((inside ? SIMD3<Float>(65, 25, 60) : SIMD3<Float>(50, -8, 10))
+                               + SIMD3(numbers.next() * 4 - 2, numbers.next() * 4 - 2, numbers.next() * 4 - 2))
+                disc.append(inside)
+            }
+        }
+        return (colours, disc)
+    }
+
+    func intersectionOverUnion(_ first: [Bool], _ second: [Bool]) -> Double {
+        Double(zip(first, second).filter { $0 && $1 }.count) / Double(zip(first, second).filter { $0 || $1 }.count)
+    }
+
+    func testAHaloOfGroundTheGuessTookIsCutAway() {
+        let (colours, disc) = disc()
+        let guess = (0..<colours.count).map { index in
+            let dx = index % 120 - 60, dy = index / 120 - 45
+            return dx * dx + dy * dy <= 34 * 34
+        }
+        XCTAssertLessThan(intersectionOverUnion(guess, disc), 0.8)
+        XCTAssertGreaterThanOrEqual(intersectionOverUnion(ObjectCut.segment(colours: colours, guess: guess, width: 120, height: 90), disc), 0.97)
+    }
+
+    func testAPartOfTheObjectTheGuessMissedJoinsIt() {
+        let (colours, disc) = disc()
+        // The guess stops 6 pixels short of the disc's right edge.
+        let guess = disc.indices.map { disc[$0] && $0 % 120 < 84 }
+        XCTAssertLessThan(intersectionOverUnion(guess, disc), 0.95)
+        XCTAssertGreaterThanOrEqual(intersectionOverUnion(ObjectCut.segment(colours: colours, guess: guess, width: 120, height: 90), disc), 0.97)
+    }
+
+    func testTheGroundBeyondReachStaysGroundWhateverItsColour() {
+        var (colours, disc) = disc()
+        // A patch of the disc's orange in a corner, beyond the reach of the guess (7.5% of 120 pixels).
+        for y in 0..<10 { for x in 0..<10 { colours[y * 120 + x] = SIMD3(65, 25, 60) } }
+        let object = ObjectCut.segment(colours: colours, guess: disc, width: 120, height: 90)
+        XCTAssertFalse((0..<10).contains { y in (0..<10).contains { x in object[y * 120 + x] } })
+        XCTAssertGreaterThanOrEqual(intersectionOverUnion(object, disc), 0.97)
+    }
+
+    func testAGuessOfNothingOrEverythingIsLeftAsItIs() {
+        let (colours, _) = disc()
+        let none = [Bool](repeating: false, count: colours.count), all = [Bool](repeating: true, count: colours.count)
+        XCTAssertEqual(ObjectCut.segment(colours: colours, guess: none, width: 120, height: 90), none)
+        XCTAssertEqual(ObjectCut.segment(colours: colours, guess: all, width: 120, height: 90), all)
+    }
+}
