@@ -68,15 +68,21 @@ public struct VariantSpec: Equatable, Sendable {
 
     /// The catalogue's key: the canonical text of the parameters, equal text for an equal variant.
     /// Hue-mode variants keep the text they had before object mode existed, so that their records
-    /// still match.
+    /// still match. Object-mode keys carry the object mask's revision: when the mask is made another
+    /// way, its variants are made again rather than found already made (the earlier ones are kept).
     public var key: String {
         func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
         var text = "{\"feather\":\(number(splash.feather)),\"hue\":\(number(splash.hue)),"
         if splash.method == .object { text += "\"method\":\"object\"," }
         text += "\"minimumChroma\":\(number(splash.minimumChroma)),"
         if let quality { text += "\"quality\":\(quality)," }
+        if splash.method == .object { text += "\"revision\":\(Self.objectMaskRevision)," }
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
+
+    /// The object mask's revision: 2, grown regions refined by an object cut (the keys of variants of
+    /// grown regions alone have none).
+    static let objectMaskRevision = 2
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {
