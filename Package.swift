@@ -31,6 +31,11 @@ let package = Package(
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]
         ),
+        .systemLibrary(
+            name: "CHEIF",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
         // libjpeg reports errors with longjmp; this C target owns the jmp_buf.
         .target(
             name: "CJPEGBridge",
@@ -45,7 +50,7 @@ let package = Package(
         // MARK: Codecs over the C libraries
         .target(
             name: "Codecs",
-            dependencies: ["Imaging", "CJPEGBridge", "CPNG", "CEXIF"]
+            dependencies: ["Imaging", "CJPEGBridge", "CPNG", "CEXIF", "CHEIF"]
         ),
 
         // MARK: Catalogue: models and protocols; in SQLite: GRDB records and repositories, schema from Migrations/*.sql
@@ -112,7 +117,7 @@ let package = Package(
             path: "Tests/CJPEGFixtures",
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "CJPEGFixtures"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "Fixtures", "CJPEGFixtures", "CHEIF"]),
         .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),

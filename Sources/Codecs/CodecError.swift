@@ -17,7 +17,7 @@ public enum CodecError: Error, Equatable, LocalizedError {
         case .empty:
             return "the file is empty"
         case .unrecognisedFormat:
-            return "not a JPEG or PNG file (unrecognised first bytes)"
+            return "not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)"
         case let .tooManyPixels(width, height, limit):
             return "the image claims \(width)×\(height) pixels, more than the limit of \(limit)"
         case let .corrupt(format, message):

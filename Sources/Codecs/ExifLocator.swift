@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 
-/// Finds the EXIF block inside a JPEG (APP1 "Exif\0\0") or PNG (eXIf chunk) without decoding pixels.
+/// Finds the EXIF block inside a JPEG (APP1 "Exif\0\0"), PNG (eXIf chunk) or HEIF (Exif item) without decoding pixels.
 public enum ExifLocator {
     /// The header every EXIF block starts with inside a JPEG APP1 segment.
     public static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
@@ -11,6 +11,7 @@ public enum ExifLocator {
         switch ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) {
         case .jpeg: return jpegExif(in: data)
         case .png: return pngExif(in: data).map { Data(exifHeader) + $0 }
+        case .heif: return HEIFCodec.exifBlock(in: data)
         case nil: return nil
         }
     }

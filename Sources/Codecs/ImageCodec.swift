@@ -1,10 +1,12 @@
 import Foundation
 import Imaging
 
-/// Decodes and encodes JPEG and PNG, choosing the decoder from the data's first bytes.
+/// Decodes JPEG, PNG and HEIF (HEIC, AVIF) and encodes JPEG and PNG, choosing the decoder from the
+/// data's first bytes.
 public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
     private let jpeg = JPEGCodec()
     private let png = PNGCodec()
+    private let heif = HEIFCodec()
 
     public init() {}
 
@@ -14,9 +16,11 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         switch ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) {
         case .jpeg: decoded = try jpeg.decode(data, options: options)
         case .png: decoded = try png.decode(data, options: options)
+        case .heif: decoded = try heif.decode(data, options: options)
         case nil: throw CodecError.unrecognisedFormat
         }
-        if options.appliesOrientation,
+        // libheif has already turned a HEIF photo upright by its container's rotation and mirroring.
+        if options.appliesOrientation, decoded.format != .heif,
            let orientation = ExifLocator.exifBlock(in: data).flatMap(ExifBlock.orientation), orientation != .up {
             decoded.image = decoded.image.applying(orientation)
             decoded.appliedOrientation = orientation
@@ -28,6 +32,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         switch format {
         case .jpeg: return try jpeg.encode(image, quality: options.quality, exif: options.exif)
         case .png: return try png.encode(image)
+        case .heif: throw Self.heifIsNotWritten
         }
     }
 
@@ -35,6 +40,9 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         switch format {
         case .jpeg: return try jpeg.encode(rows, quality: options.quality, exif: options.exif)
         case .png: return try png.encode(rows.image())
+        case .heif: throw Self.heifIsNotWritten
         }
     }
+
+    private static let heifIsNotWritten = CodecError.unsupported(.heif, "showhide reads HEIF but does not write it; variants of HEIF photos are JPEGs")
 }

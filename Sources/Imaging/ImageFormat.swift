@@ -2,26 +2,40 @@
 public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     case jpeg
     case png
+    /// HEIC and AVIF: a HEIF container of HEVC or AV1 pictures. Read, never written: their variants are JPEGs.
+    case heif
 
     // Start-of-image alone, as libjpeg checks: a file cut after it is a broken JPEG, not an unknown file.
     private static let jpegSignature: [UInt8] = [0xFF, 0xD8]
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
+    /// The major brands of HEIF files whose primary image is a picture libheif decodes (HEVC, AV1).
+    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "heif", "avif", "avis"]
+
     /// How many leading bytes `sniff` needs at most.
-    public static let signatureLength = 8
+    public static let signatureLength = 12
 
     /// The format whose signature `bytes` start with, or nil.
     public static func sniff<Bytes: Collection>(_ bytes: Bytes) -> ImageFormat? where Bytes.Element == UInt8 {
         if bytes.starts(with: pngSignature) { return .png }
         if bytes.starts(with: jpegSignature) { return .jpeg }
+        let head = Array(bytes.prefix(signatureLength))
+        if head.count == 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp",
+           heifBrands.contains(String(decoding: head[8..<12], as: UTF8.self)) {
+            return .heif
+        }
         return nil
     }
+
+    /// The format of a variant made from a photo of this format: JPEG for what showhide does not write.
+    public var variantFormat: ImageFormat { self == .heif ? .jpeg : self }
 
     /// The usual file name extension.
     public var fileExtension: String {
         switch self {
         case .jpeg: return "jpg"
         case .png: return "png"
+        case .heif: return "heic"
         }
     }
 }
@@ -47,9 +61,6 @@ public enum UnsupportedPhotoFormat {
         let raw = fileExtension.lowercased()
         if ascii(4..<8) == "ftyp", let brand = ascii(8..<12) {
             switch brand {
-            case "heic", "heix", "heim", "heis", "hevc", "hevx": return "HEIC"
-            case "mif1", "msf1", "heif": return "HEIF"
-            case "avif", "avis": return "AVIF"
             case "crx ": return "camera raw (CR3)"
             default: return nil
             }

@@ -266,13 +266,18 @@ public struct ExportService: Sendable {
         }
         guard let spec = VariantSpec.spec(for: photo, kind: kind, options: options.processing) else { return nil }
         let made = (try? catalogue.variant(spec)) ?? nil
-        return Source(path: made?.path, format: photo.facts.format, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
+        return Source(path: made?.path, format: photo.facts.format.variantFormat, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
                       parameters: VariantSpec.parameterValues(ofKey: spec.key))
     }
 
     private func outputFormat(_ source: Source, _ options: ExportOptions) -> ImageFormat {
         switch options.format {
-        case .same: return source.format
+        case .same:
+            // showhide does not write HEIF: a HEIF original that must change (made smaller, or its
+            // GPS position taken out) becomes a JPEG.
+            guard source.format == .heif else { return source.format }
+            let smaller = options.maximumLongSide.map { max(source.pixelSize.width, source.pixelSize.height) > $0 } ?? false
+            return smaller || options.stripGPS ? .jpeg : .heif
         case .jpeg: return .jpeg
         case .png: return .png
         }

@@ -198,7 +198,7 @@ public struct ImportService: Sendable {
             }
             let named = Self.photoExtensions.contains((file.path as NSString).pathExtension.lowercased())
             guard named else { return .notAPhoto }
-            return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG or PNG file (unrecognised first bytes)")
+            return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)")
         }
         let sha256 = hasher.sha256(data)
         if skipKnownContent, (try? catalogue.containsPhoto(withSHA256: sha256)) == true {

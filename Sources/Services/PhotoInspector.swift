@@ -21,9 +21,10 @@ public struct PhotoInspection: Equatable, Sendable {
         self.analysisImage = analysisImage
     }
 
-    /// The size a person sees: width and height swapped when EXIF says the photo is on its side.
+    /// The size a person sees: width and height swapped when EXIF says the photo is on its side (a
+    /// HEIF photo's size is already upright: its container turns it, not its EXIF).
     public var uprightSize: PixelSize {
-        guard exif?.orientation?.swapsDimensions == true else { return pixelSize }
+        guard format != .heif, exif?.orientation?.swapsDimensions == true else { return pixelSize }
         return PixelSize(width: pixelSize.height, height: pixelSize.width)
     }
 }
@@ -44,7 +45,7 @@ public enum PhotoError: Error, Equatable, LocalizedError {
     public var reason: String {
         switch self {
         case let .unreadable(_, reason): return "cannot read the file: \(reason)"
-        case .notAPhoto: return "not a JPEG or PNG file (unrecognised first bytes)"
+        case .notAPhoto: return "not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)"
         case let .undecodable(_, reason): return reason
         }
     }

@@ -188,7 +188,7 @@ public struct ProcessingService: Sendable {
         guard hasher.sha256(data) == photo.facts.sha256 else {
             throw PhotoFailure(reason: "the file has changed since it was imported: import it again first")
         }
-        let format = photo.facts.format
+        let format = photo.facts.format.variantFormat
         let exif = format == .jpeg ? exifReader.uprightExifBlock(from: data) : nil
         let splash = Splash(parameters: splashParameters, image: decoded.image)
         // Each variant on its own core, its splash computed as the encoder asks for rows: no copy of

@@ -13,7 +13,7 @@ public struct VariantSpec: Equatable, Sendable {
     public var sha256: String
     public var kind: SplashMode
     public var splash: SplashParameters
-    /// The photo's format, which its variants keep.
+    /// The variants' format: the photo's, or JPEG for a HEIF photo.
     public var format: ImageFormat
     /// JPEG quality; nil for PNG variants, which have none.
     public var quality: Int?
@@ -23,8 +23,8 @@ public struct VariantSpec: Equatable, Sendable {
         sha256 = photo.facts.sha256
         self.kind = kind
         self.splash = splash
-        format = photo.facts.format
-        self.quality = photo.facts.format == .jpeg ? quality : nil
+        format = photo.facts.format.variantFormat
+        self.quality = format == .jpeg ? quality : nil
     }
 
     /// The specs of a photo's variants under `options`, one per kind asked for; nil when the photo has

@@ -19,14 +19,16 @@ public enum FakePhoto {
         var failure: String?
         /// "#RRGGBB" of the decoded pixels; red by default.
         var colour: String?
+        /// The format the codec says it decoded; JPEG by default.
+        var format: ImageFormat?
     }
 
     static let signature: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
 
     /// A decodable photo; `seed` makes its content (and so its hash) unique.
     public static func data(width: Int = 4000, height: Int = 3000, seed: String, make: String? = nil, takenAt: String? = nil,
-                            colour: String? = nil) -> Data {
-        encode(Payload(width: width, height: height, seed: seed, make: make, takenAt: takenAt, colour: colour))
+                            colour: String? = nil, format: ImageFormat? = nil) -> Data {
+        encode(Payload(width: width, height: height, seed: seed, make: make, takenAt: takenAt, colour: colour, format: format))
     }
 
     /// A file that looks like a JPEG but fails to decode with `reason`.
@@ -90,7 +92,7 @@ public final class FakePhotoCodec: ImageDecoding, @unchecked Sendable {
         let long = max(payload.width, payload.height)
         let scale = options.minimumLongSide.map { max(1, min(8, long / $0)) } ?? 1
         return DecodedImage(
-            format: .jpeg, originalSize: PixelSize(width: payload.width, height: payload.height),
+            format: payload.format ?? .jpeg, originalSize: PixelSize(width: payload.width, height: payload.height),
             image: FakePhoto.picture(payload.colour.flatMap(RGBA.init(parsing:)) ?? .red,
                                      width: max(1, payload.width / scale), height: max(1, payload.height / scale))
         )

@@ -152,13 +152,13 @@ final class GalleryBinaryTests: XCTestCase {
 
     func testAPhoneFolderSaysWhichPhotosAreNotReadYet() throws {
         try FileManager.default.removeItem(at: photos.appendingPathComponent("cut.jpg"))
-        try Data([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0]).write(to: photos.appendingPathComponent("IMG_0001.HEIC"))
+        try Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0]).write(to: photos.appendingPathComponent("IMG_0001.CR3"))
         try Data(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)).write(to: photos.appendingPathComponent("sticker.webp"))
         let result = try binary.run(["gallery", "import", photos.path, "--library", library])
         XCTAssertEqual(result.status, 0, result.errors)
-        XCTAssertTrue(result.output.contains("unsupported 2 (HEIC, WebP: not read yet), skipped 1 (not photos)"), result.output)
+        XCTAssertTrue(result.output.contains("unsupported 2 (WebP, camera raw (CR3): not read yet), skipped 1 (not photos)"), result.output)
         XCTAssertEqual(result.errors, """
-            unsupported: \(photos.path)/IMG_0001.HEIC: HEIC, which showhide does not read yet
+            unsupported: \(photos.path)/IMG_0001.CR3: camera raw (CR3), which showhide does not read yet
             unsupported: \(photos.path)/sticker.webp: WebP, which showhide does not read yet
 
             """)

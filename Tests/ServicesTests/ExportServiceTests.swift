@@ -210,6 +210,27 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(encoder.encoded.count, 1)
     }
 
+    func testAHEIFOriginalIsCopiedAsItIsOrWrittenAsAJPEGWhenItMustChange() async throws {
+        let photos = try await importPhotos(["/photos/phone.heic": FakePhoto.data(width: 40, height: 30, seed: "phone", takenAt: "2024:05:06 07:08:09",
+                                                                                   format: .heif)])
+        XCTAssertEqual(photos.map(\.facts.format), [.heif])
+        let copied = SpyDestination()
+        _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: copied)
+        XCTAssertEqual(copied.files["2024-05-06_phone_original.heic"], files["/photos/phone.heic"], "unchanged: copied as it is")
+        XCTAssertEqual(encoder.encoded.count, 0)
+
+        let withoutGPS = SpyDestination()
+        _ = try await service(exifReader: GPSExifReader()).export(photos, options: ExportOptions(variants: [.original], stripGPS: true),
+                                                                  to: withoutGPS)
+        XCTAssertEqual(withoutGPS.files.keys.filter { $0 != "manifest.json" }, ["2024-05-06_phone_original.jpg"], "showhide does not write HEIF")
+        XCTAssertEqual(encoder.encoded.map(\.format), [.jpeg])
+        XCTAssertEqual(encoder.encoded.first?.options.exif, Data("block without gps".utf8))
+
+        let smaller = SpyDestination()
+        _ = try await service().export(photos, options: ExportOptions(variants: [.original], maximumLongSide: 20), to: smaller)
+        XCTAssertEqual(smaller.files.keys.filter { $0 != "manifest.json" }, ["2024-05-06_phone_original.jpg"])
+    }
+
     func testADryRunWritesAndMakesNothing() async throws {
         let photos = try await twoPhotos()
         let destination = SpyDestination()

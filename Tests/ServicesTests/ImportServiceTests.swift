@@ -233,7 +233,7 @@ final class ImportServiceTests: XCTestCase {
         let reasons = Dictionary(uniqueKeysWithValues: try catalogue.failures().map { ($0.path, $0.reason) })
         XCTAssertEqual(reasons["/lib/cut.jpg"], "corrupt JPEG data: the file ends too early")
         XCTAssertEqual(reasons["/lib/empty.png"], "the file is empty")
-        XCTAssertEqual(reasons["/lib/text.jpg"], "named like a photo, but not a JPEG or PNG file (unrecognised first bytes)")
+        XCTAssertEqual(reasons["/lib/text.jpg"], "named like a photo, but not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)")
     }
 
     func testOtherFilesAreSkippedSilentlyAndCounted() async throws {
@@ -250,7 +250,7 @@ final class ImportServiceTests: XCTestCase {
 
     func testPhotosInFormatsNotReadYetAreNamedApartFromOtherFiles() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
-        files["/lib/phone/IMG_0001.HEIC"] = Data([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0])
+        files["/lib/phone/IMG_0001.CR3"] = Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0])
         files["/lib/phone/sticker.jpg"] = Data(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8))
         files["/lib/raw/DSC_0001.NEF"] = Data([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
         files["/lib/notes.txt"] = Data("shopping list".utf8)
@@ -258,7 +258,7 @@ final class ImportServiceTests: XCTestCase {
         let summary = try await importLibrary()
 
         XCTAssertEqual(summary.unsupported, [
-            UnsupportedFile(path: "/lib/phone/IMG_0001.HEIC", format: "HEIC"),
+            UnsupportedFile(path: "/lib/phone/IMG_0001.CR3", format: "camera raw (CR3)"),
             UnsupportedFile(path: "/lib/phone/sticker.jpg", format: "WebP"),
             UnsupportedFile(path: "/lib/raw/DSC_0001.NEF", format: "camera raw (NEF)"),
         ])

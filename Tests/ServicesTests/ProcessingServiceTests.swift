@@ -53,6 +53,19 @@ final class ProcessingServiceTests: XCTestCase {
         XCTAssertTrue(images.contains { $0.red == $0.green && $0.green == $0.blue }, "\(images)")
     }
 
+    func testAHEIFPhotosVariantsAreJPEGsWithItsUprightEXIF() async throws {
+        let photos = try await importPhotos(["/photos/phone.heic": FakePhoto.data(width: 40, height: 30, seed: "h", colour: "#D01020",
+                                                                                  format: .heif)])
+
+        let summary = try await service().process(photos)
+
+        XCTAssertEqual(summary.made.map(\.kind), ["hide", "show"])
+        XCTAssertTrue(summary.made.allSatisfy { $0.path.hasSuffix(".jpg") }, "\(summary.made.map(\.path))")
+        XCTAssertEqual(encoder.encoded.map(\.format), [.jpeg, .jpeg])
+        XCTAssertEqual(encoder.encoded.map(\.options.quality), [90, 90])
+        XCTAssertTrue(summary.made.allSatisfy { $0.parameters.contains("\"quality\":90") })
+    }
+
     func testTheSamePhotoWithTheSameParametersIsNotProcessedAgain() async throws {
         let photos = try await importPhotos(["/photos/a.jpg": FakePhoto.data(width: 8, height: 8, seed: "a", colour: "#1F5AA6")])
         _ = try await service().process(photos)

@@ -1,0 +1,125 @@
+import CHEIF
+import Foundation
+import Imaging
+
+/// HEIF photos — HEIC from phones (HEVC) and AVIF (AV1) — through libheif, which decodes the
+/// primary image with the container's rotation and mirroring (`irot`, `imir`) applied: such a
+/// photo comes out upright, and its EXIF orientation must not be applied again.
+public struct HEIFCodec: Sendable {
+    public init() {}
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        guard !data.isEmpty else { throw CodecError.empty }
+        guard let context = heif_context_alloc() else { throw CodecError.corrupt(.heif, "out of memory") }
+        defer { heif_context_free(context) }
+        // libheif's own check, on each side, before it allocates; the pixel count is checked below.
+        heif_context_set_maximum_image_size_limit(context, Self.longestSide)
+        return try data.withUnsafeBytes { raw in
+            try Self.check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil))
+            var handle: OpaquePointer?
+            try Self.check(heif_context_get_primary_image_handle(context, &handle))
+            defer { heif_image_handle_release(handle) }
+            let size = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+            guard size.width > 0, size.height > 0 else { throw CodecError.corrupt(.heif, "the primary image has no size") }
+            guard size.pixelCount <= options.maximumPixelCount else {
+                throw CodecError.tooManyPixels(width: size.width, height: size.height, limit: options.maximumPixelCount)
+            }
+            var decoded: OpaquePointer?
+            try Self.check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, nil))
+            defer { heif_image_release(decoded) }
+            let width = Int(heif_image_get_width(decoded, heif_channel_interleaved))
+            let height = Int(heif_image_get_height(decoded, heif_channel_interleaved))
+            var stride: Int32 = 0
+            guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
+                  Int(stride) >= width * 4 else {
+                throw CodecError.corrupt(.heif, "the decoded image has no pixels")
+            }
+            let pixels = UnsafeRawPointer(plane), rowBytes = Int(stride)
+            let image: RGBAImage
+            if let longSide = options.minimumLongSide, max(width, height) > 2 * longSide {
+                // libheif cannot decode at a reduced size: analysis gets the picture averaged over
+                // whole blocks straight from libheif's buffer (no full-size copy), then made small.
+                image = try Self.blockAverage(pixels, rowBytes: rowBytes, width: width, height: height,
+                                              factor: max(width, height) / (2 * longSide))
+                    .downscaled(toLongSide: 2 * longSide)
+            } else {
+                image = try RGBAImage(width: width, height: height) { destination in
+                    for row in 0..<height {
+                        UnsafeMutableRawPointer(destination.baseAddress! + row * width * 4)
+                            .copyMemory(from: pixels + row * rowBytes, byteCount: width * 4)
+                    }
+                }
+            }
+            return DecodedImage(format: .heif, originalSize: PixelSize(width: width, height: height), image: image)
+        }
+    }
+
+    /// The EXIF block ("Exif\0\0" + TIFF data) of the primary image, or nil when it has none. HEIF
+    /// stores it as an item that starts with a 4-byte offset to the TIFF header.
+    public static func exifBlock(in data: Data) -> Data? {
+        guard let context = heif_context_alloc() else { return nil }
+        defer { heif_context_free(context) }
+        return data.withUnsafeBytes { raw -> Data? in
+            guard heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil).code == heif_error_Ok else { return nil }
+            var handle: OpaquePointer?
+            guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok else { return nil }
+            defer { heif_image_handle_release(handle) }
+            var id: heif_item_id = 0
+            guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return nil }
+            let size = heif_image_handle_get_metadata_size(handle, id)
+            guard size > 4, size <= 1 << 24 else { return nil }
+            var item = [UInt8](repeating: 0, count: size)
+            guard heif_image_handle_get_metadata(handle, id, &item).code == heif_error_Ok else { return nil }
+            let offset = Int(item[0]) << 24 | Int(item[1]) << 16 | Int(item[2]) << 8 | Int(item[3])
+            guard offset <= size - 4 - 8 else { return nil }
+            let tiff = item[(4 + offset)...]
+            // Some writers put "Exif\0\0" before the TIFF header and count it in the offset, some not.
+            return tiff.starts(with: ExifLocator.exifHeader) ? Data(tiff) : Data(ExifLocator.exifHeader) + Data(tiff)
+        }
+    }
+
+    /// The RGBA picture at `pixels` made `factor` times smaller on each side, each pixel the mean of
+    /// its block (colour weighted by alpha, as `downscaled` does).
+    static func blockAverage(_ pixels: UnsafeRawPointer, rowBytes: Int, width: Int, height: Int, factor: Int) throws -> RGBAImage {
+        let outputWidth = max(1, width / factor), outputHeight = max(1, height / factor)
+        return try RGBAImage(width: outputWidth, height: outputHeight) { output in
+            var sums = [UInt64](repeating: 0, count: outputWidth * 4)
+            for outputRow in 0..<outputHeight {
+                for index in sums.indices { sums[index] = 0 }
+                for row in outputRow * factor..<min(height, (outputRow + 1) * factor) {
+                    let source = (pixels + row * rowBytes).assumingMemoryBound(to: UInt8.self)
+                    for column in 0..<outputWidth * factor {
+                        let offset = column * 4, alpha = UInt64(source[offset + 3])
+                        let target = column / factor * 4
+                        sums[target] += UInt64(source[offset]) * alpha
+                        sums[target + 1] += UInt64(source[offset + 1]) * alpha
+                        sums[target + 2] += UInt64(source[offset + 2]) * alpha
+                        sums[target + 3] += alpha
+                    }
+                }
+                let blockPixels = UInt64(factor * min(factor, height - outputRow * factor))
+                for column in 0..<outputWidth {
+                    let alpha = sums[column * 4 + 3], base = (outputRow * outputWidth + column) * 4
+                    for channel in 0..<3 {
+                        output[base + channel] = alpha == 0 ? 0 : UInt8((sums[column * 4 + channel] + alpha / 2) / alpha)
+                    }
+                    output[base + 3] = UInt8((alpha + blockPixels / 2) / blockPixels)
+                }
+            }
+        }
+    }
+
+    /// The longest side libheif is let decode.
+    static let longestSide: Int32 = 65_535
+
+    private static func check(_ error: heif_error) throws {
+        guard error.code != heif_error_Ok else { return }
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        switch error.code {
+        case heif_error_Unsupported_feature, heif_error_Unsupported_filetype:
+            throw CodecError.unsupported(.heif, message)
+        default:
+            throw CodecError.corrupt(.heif, message)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+@testable import Codecs
+import Fixtures
+import Imaging
+import TestSupport
+import XCTest
+
+final class HEIFCodecTests: XCTestCase {
+    let codec = ImageCodec()
+
+    /// Four flat quadrants (red, green, blue, white), so that a lossy picture still has pixels of
+    /// known colour well inside each, and every turn and mirror moves them somewhere else.
+    func quadrants(width: Int = 64, height: Int = 48) -> RGBAImage {
+        var image = TestImage.solid(.white, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                image[x, y] = y < height / 2 ? (x < width / 2 ? .red : .green) : (x < width / 2 ? .blue : .white)
+            }
+        }
+        return image
+    }
+
+    /// Each quadrant's centre within `tolerance` levels per channel of the expected picture's:
+    /// HEVC and AV1 are lossy and store colour at half resolution.
+    func assertQuadrantsMatch(_ image: RGBAImage, _ expected: RGBAImage, tolerance: Int = 24, _ message: String = "",
+                              file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(PixelSize(width: image.width, height: image.height), PixelSize(width: expected.width, height: expected.height),
+                       message, file: file, line: line)
+        guard image.width == expected.width, image.height == expected.height else { return }
+        for (fx, fy) in [(1, 1), (3, 1), (1, 3), (3, 3)] {
+            let x = expected.width * fx / 4, y = expected.height * fy / 4
+            let got = image[x, y], want = expected[x, y]
+            let difference = max(abs(Int(got.red) - Int(want.red)), abs(Int(got.green) - Int(want.green)), abs(Int(got.blue) - Int(want.blue)))
+            XCTAssertLessThanOrEqual(difference, tolerance, "\(message) at (\(x), \(y)): \(got) for \(want)", file: file, line: line)
+        }
+    }
+
+    func testAHEICDecodesToItsPicture() throws {
+        let image = quadrants()
+        let data = try HEIFFixture.encode(image)
+        XCTAssertEqual(ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)), .heif)
+        let decoded = try codec.decode(data, options: .fullSize)
+        XCTAssertEqual(decoded.format, .heif)
+        XCTAssertEqual(decoded.originalSize, PixelSize(width: 64, height: 48))
+        assertQuadrantsMatch(decoded.image, image)
+    }
+
+    func testAnAVIFDecodesToItsPicture() throws {
+        let image = quadrants()
+        let data = try HEIFFixture.encode(image, avif: true)
+        XCTAssertEqual(ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)), .heif)
+        assertQuadrantsMatch(try codec.decode(data, options: .fullSize).image, image)
+    }
+
+    func testTheContainersTurnAndMirrorAreAppliedOnceInEveryOrientation() throws {
+        let image = quadrants()
+        for orientation in Orientation.allCases {
+            // The EXIF block says the same as the container, as a phone writes it: applied once, not twice.
+            var exif = ExifFixture()
+            exif.ifd0 = [exif.short(0x0112, UInt16(orientation.rawValue))]
+            let data = try HEIFFixture.encode(image, orientation: orientation, exif: exif.encoded())
+            let decoded = try codec.decode(data, options: DecodeOptions(appliesOrientation: true))
+            assertQuadrantsMatch(decoded.image, image.applying(orientation), "\(orientation)")
+            XCTAssertEqual(decoded.appliedOrientation, .up, "the EXIF orientation is not applied again")
+        }
+    }
+
+    func testTheEXIFItemIsFoundAndRead() throws {
+        let data = try HEIFFixture.encode(quadrants(), exif: ExifFixture.camera().encoded())
+        let block = try XCTUnwrap(ExifLocator.exifBlock(in: data))
+        XCTAssertTrue(block.starts(with: ExifLocator.exifHeader))
+        let exif = try XCTUnwrap(try LibExifReader().readExif(from: data))
+        XCTAssertEqual(exif.make, "Fixture Optics")
+        XCTAssertEqual(exif.model, "FX-100")
+        XCTAssertEqual(exif.iso, 400)
+        XCTAssertNil(ExifLocator.exifBlock(in: try HEIFFixture.encode(quadrants())), "no EXIF item, no block")
+    }
+
+    func testAnalysisGetsThePictureMadeSmall() throws {
+        let data = try HEIFFixture.encode(quadrants(width: 256, height: 128))
+        let decoded = try codec.decode(data, options: DecodeOptions(minimumLongSide: 32))
+        XCTAssertEqual(decoded.originalSize, PixelSize(width: 256, height: 128))
+        XCTAssertEqual(PixelSize(width: decoded.image.width, height: decoded.image.height), PixelSize(width: 64, height: 32))
+        assertQuadrantsMatch(decoded.image, quadrants(width: 64, height: 32))
+    }
+
+    func testMorePixelsThanTheLimitAreRefusedBeforeDecoding() throws {
+        let data = try HEIFFixture.encode(quadrants())
+        XCTAssertThrowsError(try codec.decode(data, options: DecodeOptions(maximumPixelCount: 64 * 48 - 1))) { error in
+            XCTAssertEqual(error as? CodecError, .tooManyPixels(width: 64, height: 48, limit: 64 * 48 - 1))
+        }
+    }
+
+    func testABrokenFileIsAClearError() throws {
+        let data = try HEIFFixture.encode(quadrants())
+        for broken in [data.prefix(data.count / 2), data.prefix(40), data.prefix(12) + Data(repeating: 0xA5, count: 200)] {
+            XCTAssertThrowsError(try codec.decode(Data(broken), options: .fullSize)) { error in
+                let message = (error as? CodecError)?.errorDescription ?? "\(error)"
+                XCTAssertTrue(message.hasPrefix("corrupt HEIF data: ") || message.hasPrefix("unsupported HEIF file: "), message)
+            }
+        }
+    }
+
+    func testHEIFIsReadButNotWritten() throws {
+        XCTAssertThrowsError(try codec.encode(quadrants(), as: .heif, options: EncodeOptions())) { error in
+            XCTAssertEqual((error as? CodecError)?.errorDescription,
+                           "unsupported HEIF file: showhide reads HEIF but does not write it; variants of HEIF photos are JPEGs")
+        }
+        XCTAssertEqual(ImageFormat.heif.variantFormat, .jpeg)
+        XCTAssertEqual(ImageFormat.png.variantFormat, .png)
+    }
+
+    func testBrandsSniffedAsHEIF() {
+        func file(_ brand: String) -> [UInt8] { [0, 0, 0, 24] + Array("ftyp\(brand)".utf8) }
+        for brand in ["heic", "heix", "mif1", "avif", "avis", "hevc"] {
+            XCTAssertEqual(ImageFormat.sniff(file(brand)), .heif, brand)
+            XCTAssertNil(UnsupportedPhotoFormat.sniff(file(brand), fileExtension: "heic"), brand)
+        }
+        XCTAssertNil(ImageFormat.sniff(file("crx ")))
+        XCTAssertEqual(UnsupportedPhotoFormat.sniff(file("crx "), fileExtension: "cr3"), "camera raw (CR3)")
+        XCTAssertNil(ImageFormat.sniff(file("heic").prefix(11)), "too short to know")
+    }
+}
