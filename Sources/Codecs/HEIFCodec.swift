@@ -114,7 +114,11 @@ public struct HEIFCodec: Sendable {
 
     private static func check(_ error: heif_error) throws {
         guard error.code != heif_error_Ok else { return }
-        let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        // libheif's messages may end in a newline (or a literal "\n"), and start with a capital.
+        var message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        while message.hasSuffix("\\n") { message.removeLast(2) }
+        message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let first = message.first { message = first.lowercased() + message.dropFirst() }
         switch error.code {
         case heif_error_Unsupported_feature, heif_error_Unsupported_filetype:
             throw CodecError.unsupported(.heif, message)

@@ -96,6 +96,9 @@ final class HEIFCodecTests: XCTestCase {
             XCTAssertThrowsError(try codec.decode(Data(broken), options: .fullSize)) { error in
                 let message = (error as? CodecError)?.errorDescription ?? "\(error)"
                 XCTAssertTrue(message.hasPrefix("corrupt HEIF data: ") || message.hasPrefix("unsupported HEIF file: "), message)
+                XCTAssertFalse(message.hasSuffix("\\n") || message.hasSuffix("\n"), "one line: \(message)")
+                let reason = message.split(separator: ":", maxSplits: 1).last.map { $0.dropFirst() } ?? ""
+                XCTAssertEqual(reason.first.map { String($0) }, reason.first.map { String($0).lowercased() }, "mid-sentence: \(message)")
             }
         }
     }
