@@ -288,6 +288,13 @@ public struct ExportService: Sendable {
         options.maximumLongSide.map(source.pixelSize.fitting(longSide:)) ?? source.pixelSize
     }
 
+    /// The usual extension of `format`; for a HEIF original copied as it is, the photo's own (an AVIF
+    /// stays .avif, a HEIF .heif).
+    private func fileExtension(_ format: ImageFormat, photoPath: String) -> String {
+        let own = (photoPath as NSString).pathExtension.lowercased()
+        return format == .heif && ["heic", "heif", "hif", "avif"].contains(own) ? own : format.fileExtension
+    }
+
     private func claimName(for photo: CataloguedPhoto, _ variant: ExportVariant, source: Source, options: ExportOptions,
                            used: inout Set<String>, in destination: any ExportDestination) -> String {
         let taken = photo.facts.exif?.takenAt
@@ -301,7 +308,7 @@ public struct ExportService: Sendable {
             "camera": photo.facts.exif?.model ?? photo.facts.exif?.make ?? "unknown-camera",
             "colour": options.processing.target.colourName(of: photo.facts.colours)?.rawValue ?? "no-accent",
             "variant": variant.rawValue,
-            "ext": outputFormat(source, options).fileExtension,
+            "ext": fileExtension(outputFormat(source, options), photoPath: photo.path),
         ]
         let wanted = options.template.render(values)
         var name = wanted

@@ -218,6 +218,10 @@ final class ExportServiceTests: XCTestCase {
         _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: copied)
         XCTAssertEqual(copied.files["2024-05-06_phone_original.heic"], files["/photos/phone.heic"], "unchanged: copied as it is")
         XCTAssertEqual(encoder.encoded.count, 0)
+        let avif = try await importPhotos(["/photos/sticker.AVIF": FakePhoto.data(width: 40, height: 30, seed: "avif", format: .heif)])
+        let copiedAVIF = SpyDestination()
+        _ = try await service().export(avif.filter { $0.path.hasSuffix(".AVIF") }, options: ExportOptions(variants: [.original]), to: copiedAVIF)
+        XCTAssertEqual(copiedAVIF.files.keys.filter { $0 != "manifest.json" }, ["undated_sticker_original.avif"], "an AVIF keeps its extension")
 
         let withoutGPS = SpyDestination()
         _ = try await service(exifReader: GPSExifReader()).export(photos, options: ExportOptions(variants: [.original], stripGPS: true),
