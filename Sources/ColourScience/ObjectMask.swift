@@ -135,21 +135,21 @@ struct ObjectMask: Sendable {
         let down = Int32(((position - Double(top)) * 256).rounded())
         weights.withUnsafeBufferPointer { weights in
             columns.shares.withUnsafeBufferPointer { shares in
-                    var right = Int32(weights[top * width]) * (256 - down) + Int32(weights[bottom * width]) * down
-                    for column in 0..<width {
-                        let left = right
-                        let next = min(column + 1, width - 1)
-                        right = Int32(weights[top * width + next]) * (256 - down) + Int32(weights[bottom * width + next]) * down
-                        let span = columns.spans[column]
-                        if left == right {
-                            output[span].update(repeating: UInt8((left * 256 + 32_768) >> 16))
-                            continue
-                        }
-                        for x in span {
-                            let share = shares[x]
-                            output[x] = UInt8((left * (256 - share) + right * share + 32_768) >> 16)
-                        }
+                var right = Int32(weights[top * width]) * (256 - down) + Int32(weights[bottom * width]) * down
+                for column in 0..<width {
+                    let left = right
+                    let next = min(column + 1, width - 1)
+                    right = Int32(weights[top * width + next]) * (256 - down) + Int32(weights[bottom * width + next]) * down
+                    let span = columns.spans[column]
+                    if left == right {
+                        output[span].update(repeating: UInt8((left * 256 + 32_768) >> 16))
+                        continue
                     }
+                    for x in span {
+                        let share = shares[x]
+                        output[x] = UInt8((left * (256 - share) + right * share + 32_768) >> 16)
+                    }
+                }
             }
         }
     }

@@ -207,43 +207,43 @@ public struct Splash: Sendable {
             weights.withUnsafeBufferPointer { weightTable in
                 Self.luminanceTable.withUnsafeBufferPointer { luminanceTable in
                     Self.greyTable.withUnsafeBufferPointer { greyTable in
-                      Self.regionTable.withUnsafeBufferPointer { regionTable in
-                       regionRow.withUnsafeMutableBufferPointer { region in
-                        let weights = weightTable.baseAddress!, luminance = luminanceTable.baseAddress!, greys = greyTable.baseAddress!
-                        let blend = regionTable.baseAddress!
-                        for (index, row) in rows.enumerated() {
-                            if let objects, let columns { objects.fill(region, row: row, height: image.height, columns: columns) }
-                            var from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
-                            var to = UnsafeMutableRawPointer(destination + index * rowStride)
-                            for x in 0..<image.width {
-                                defer { from += 4; to += 4 }
-                                // RGBA as one little-endian word: red in the low byte, alpha in the high one.
-                                let pixel = from.loadUnaligned(as: UInt32.self)
-                                let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
-                                var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
-                                if masked { weight = Int32(blend[Int(region[x]) << 8 | Int(weight)]) }
-                                if hide { weight = 255 &- weight }
-                                // Most pixels are kept whole or turned wholly grey: no mixing for them.
-                                if weight == 255 {
-                                    to.storeBytes(of: pixel, as: UInt32.self)
-                                    continue
+                        Self.regionTable.withUnsafeBufferPointer { regionTable in
+                            regionRow.withUnsafeMutableBufferPointer { region in
+                                let weights = weightTable.baseAddress!, luminance = luminanceTable.baseAddress!, greys = greyTable.baseAddress!
+                                let blend = regionTable.baseAddress!
+                                for (index, row) in rows.enumerated() {
+                                    if let objects, let columns { objects.fill(region, row: row, height: image.height, columns: columns) }
+                                    var from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
+                                    var to = UnsafeMutableRawPointer(destination + index * rowStride)
+                                    for x in 0..<image.width {
+                                        defer { from += 4; to += 4 }
+                                        // RGBA as one little-endian word: red in the low byte, alpha in the high one.
+                                        let pixel = from.loadUnaligned(as: UInt32.self)
+                                        let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
+                                        var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
+                                        if masked { weight = Int32(blend[Int(region[x]) << 8 | Int(weight)]) }
+                                        if hide { weight = 255 &- weight }
+                                        // Most pixels are kept whole or turned wholly grey: no mixing for them.
+                                        if weight == 255 {
+                                            to.storeBytes(of: pixel, as: UInt32.self)
+                                            continue
+                                        }
+                                        let sum = luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue]
+                                        let grey = Int32(greys[Int(min(sum, 65536) >> 4)])
+                                        if weight == 0 {
+                                            to.storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
+                                            continue
+                                        }
+                                        weight &+= weight >> 7
+                                        let mixedRed = grey &+ ((Int32(red) &- grey) &* weight &+ 128) >> 8
+                                        let mixedGreen = grey &+ ((Int32(green) &- grey) &* weight &+ 128) >> 8
+                                        let mixedBlue = grey &+ ((Int32(blue) &- grey) &* weight &+ 128) >> 8
+                                        to.storeBytes(of: UInt32(truncatingIfNeeded: mixedRed) | UInt32(truncatingIfNeeded: mixedGreen) << 8
+                                            | UInt32(truncatingIfNeeded: mixedBlue) << 16 | pixel & 0xFF00_0000, as: UInt32.self)
+                                    }
                                 }
-                                let sum = luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue]
-                                let grey = Int32(greys[Int(min(sum, 65536) >> 4)])
-                                if weight == 0 {
-                                    to.storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
-                                    continue
-                                }
-                                weight &+= weight >> 7
-                                let mixedRed = grey &+ ((Int32(red) &- grey) &* weight &+ 128) >> 8
-                                let mixedGreen = grey &+ ((Int32(green) &- grey) &* weight &+ 128) >> 8
-                                let mixedBlue = grey &+ ((Int32(blue) &- grey) &* weight &+ 128) >> 8
-                                to.storeBytes(of: UInt32(truncatingIfNeeded: mixedRed) | UInt32(truncatingIfNeeded: mixedGreen) << 8
-                                    | UInt32(truncatingIfNeeded: mixedBlue) << 16 | pixel & 0xFF00_0000, as: UInt32.self)
                             }
                         }
-                       }
-                      }
                     }
                 }
             }
