@@ -19,8 +19,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         case .heif: decoded = try heif.decode(data, options: options)
         case nil: throw CodecError.unrecognisedFormat
         }
-        // libheif has already turned a HEIF photo upright by its container's rotation and mirroring.
-        if options.appliesOrientation, decoded.format != .heif,
+        if options.appliesOrientation, decoded.format.isTurnedByExif,
            let orientation = ExifLocator.exifBlock(in: data).flatMap(ExifBlock.orientation), orientation != .up {
             decoded.image = decoded.image.applying(orientation)
             decoded.appliedOrientation = orientation

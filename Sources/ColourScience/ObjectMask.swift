@@ -113,15 +113,12 @@ struct ObjectMask: Sendable {
     func columns(width imageWidth: Int) -> Columns {
         var spans = [Range<Int>](repeating: 0..<0, count: width)
         var shares = [Int32](repeating: 0, count: imageWidth)
-        var start = 0
         for x in 0..<imageWidth {
             let position = max(0, (Double(x) + 0.5) * Double(width) / Double(imageWidth) - 0.5)
             let left = min(Int(position), width - 1)
             shares[x] = Int32(((position - Double(left)) * 256).rounded())
-            if x + 1 == imageWidth || min(Int(max(0, (Double(x) + 1.5) * Double(width) / Double(imageWidth) - 0.5)), width - 1) != left {
-                spans[left] = start..<x + 1
-                start = x + 1
-            }
+            // Columns go left to right, so each raster column's span grows by one at its end.
+            spans[left] = (spans[left].isEmpty ? x : spans[left].lowerBound)..<x + 1
         }
         return Columns(spans: spans, shares: shares)
     }

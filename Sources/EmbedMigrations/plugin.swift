@@ -1,7 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds Migrations/*.sql into the target as generated Swift; re-runs only when a .sql file changes.
+/// Embeds Migrations/*.sql into the target as generated Swift; re-runs only when a .sql file changes
+/// or one is added.
 @main
 struct EmbedMigrations: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -12,10 +13,12 @@ struct EmbedMigrations: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
         return [
             .buildCommand(
-                displayName: "Embedding \(files.count) migrations",
+                displayName: "Embedding the migrations",
                 executable: try context.tool(named: "MigrationEmbedder").url,
-                arguments: [output.path] + files.map(\.path),
-                inputFiles: files,
+                arguments: [output.path, migrations.path],
+                // The folder too: adding a migration changes it, and the embedder lists it again
+                // even when SwiftPM does not plan the build anew (it does not watch this folder).
+                inputFiles: files + [migrations],
                 outputFiles: [output]
             ),
         ]

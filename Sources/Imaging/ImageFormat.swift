@@ -27,6 +27,11 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
         return nil
     }
 
+    /// Whether a photo of this format is turned upright by its EXIF orientation. A HEIF photo is
+    /// turned by its container (`irot`, `imir`) as it is decoded; its EXIF orientation, which phones
+    /// write to say the same, must not turn it again.
+    public var isTurnedByExif: Bool { self != .heif }
+
     /// The format of a variant made from a photo of this format: JPEG for what showhide does not write.
     public var variantFormat: ImageFormat { self == .heif ? .jpeg : self }
 

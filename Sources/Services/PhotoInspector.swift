@@ -21,10 +21,9 @@ public struct PhotoInspection: Equatable, Sendable {
         self.analysisImage = analysisImage
     }
 
-    /// The size a person sees: width and height swapped when EXIF says the photo is on its side (a
-    /// HEIF photo's size is already upright: its container turns it, not its EXIF).
+    /// The size a person sees: width and height swapped when EXIF says the photo is on its side.
     public var uprightSize: PixelSize {
-        guard format != .heif, exif?.orientation?.swapsDimensions == true else { return pixelSize }
+        guard format.isTurnedByExif, exif?.orientation?.swapsDimensions == true else { return pixelSize }
         return PixelSize(width: pixelSize.height, height: pixelSize.width)
     }
 }
