@@ -36,11 +36,27 @@ let package = Package(
             pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]
         ),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .systemLibrary(
+            name: "CTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"])]
+        ),
         // libjpeg reports errors with longjmp; this C target owns the jmp_buf.
         .target(
             name: "CJPEGBridge",
             dependencies: ["CJPEG"],
             linkerSettings: [.linkedLibrary("jpeg")]
+        ),
+        // libtiff reads through callbacks and reports errors through a variadic handler: C owns both.
+        .target(
+            name: "CTIFFBridge",
+            dependencies: ["CTIFF"],
+            linkerSettings: [.linkedLibrary("tiff")]
         ),
 
         // MARK: Pure Swift
@@ -50,7 +66,7 @@ let package = Package(
         // MARK: Codecs over the C libraries
         .target(
             name: "Codecs",
-            dependencies: ["Imaging", "CJPEGBridge", "CPNG", "CEXIF", "CHEIF"]
+            dependencies: ["Imaging", "CJPEGBridge", "CPNG", "CEXIF", "CHEIF", "CWebP", "CTIFFBridge"]
         ),
 
         // MARK: Catalogue: models and protocols; in SQLite: GRDB records and repositories, schema from Migrations/*.sql
@@ -117,7 +133,7 @@ let package = Package(
             path: "Tests/CJPEGFixtures",
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "Fixtures", "CJPEGFixtures", "CHEIF"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "Fixtures", "CJPEGFixtures", "CHEIF", "CWebP"]),
         .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),

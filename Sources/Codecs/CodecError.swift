@@ -17,15 +17,15 @@ public enum CodecError: Error, Equatable, LocalizedError {
         case .empty:
             return "the file is empty"
         case .unrecognisedFormat:
-            return "not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)"
+            return "not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)"
         case let .tooManyPixels(width, height, limit):
             return "the image claims \(width)×\(height) pixels, more than the limit of \(limit)"
         case let .corrupt(format, message):
-            return "corrupt \(format.rawValue.uppercased()) data: \(message)"
+            return "corrupt \(format.displayName) data: \(message)"
         case let .unsupported(format, message):
-            return "unsupported \(format.rawValue.uppercased()) file: \(message)"
+            return "unsupported \(format.displayName) file: \(message)"
         case let .encodingFailed(format, message):
-            return "could not encode \(format.rawValue.uppercased()): \(message)"
+            return "could not encode \(format.displayName): \(message)"
         case let .exifTooLarge(bytes):
             return "the EXIF block is \(bytes) bytes, more than a JPEG segment can hold (65533)"
         case let .corruptExif(message):

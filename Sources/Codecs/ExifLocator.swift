@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
 
-/// Finds the EXIF block inside a JPEG (APP1 "Exif\0\0"), PNG (eXIf chunk) or HEIF (Exif item) without decoding pixels.
+/// Finds the EXIF block inside a JPEG (APP1 "Exif\0\0"), PNG (eXIf chunk), HEIF (Exif item), WebP
+/// (EXIF chunk) or TIFF (its own directories) without decoding pixels.
 public enum ExifLocator {
     /// The header every EXIF block starts with inside a JPEG APP1 segment.
     public static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
@@ -12,6 +13,8 @@ public enum ExifLocator {
         case .jpeg: return jpegExif(in: data)
         case .png: return pngExif(in: data).map { Data(exifHeader) + $0 }
         case .heif: return HEIFCodec.exifBlock(in: data)
+        case .webp: return WebPCodec.exifBlock(in: data)
+        case .tiff: return TIFFExif.exifBlock(in: data)
         case nil: return nil
         }
     }

@@ -39,8 +39,8 @@ public struct HEIFCodec: Sendable {
             if let longSide = options.minimumLongSide, max(width, height) > 2 * longSide {
                 // libheif cannot decode at a reduced size: analysis gets the picture averaged over
                 // whole blocks straight from libheif's buffer (no full-size copy), then made small.
-                image = try Self.blockAverage(pixels, rowBytes: rowBytes, width: width, height: height,
-                                              factor: max(width, height) / (2 * longSide))
+                image = try BlockAverage.image(width: width, height: height, factor: max(width, height) / (2 * longSide),
+                                               rowBytes: rowBytes) { rows, body in body(pixels + rows.lowerBound * rowBytes) }
                     .downscaled(toLongSide: 2 * longSide)
             } else {
                 image = try RGBAImage(width: width, height: height) { destination in
@@ -75,37 +75,6 @@ public struct HEIFCodec: Sendable {
             let tiff = item[(4 + offset)...]
             // Some writers put "Exif\0\0" before the TIFF header and count it in the offset, some not.
             return tiff.starts(with: ExifLocator.exifHeader) ? Data(tiff) : Data(ExifLocator.exifHeader) + Data(tiff)
-        }
-    }
-
-    /// The RGBA picture at `pixels` made `factor` times smaller on each side, each pixel the mean of
-    /// its block (colour weighted by alpha, as `downscaled` does).
-    static func blockAverage(_ pixels: UnsafeRawPointer, rowBytes: Int, width: Int, height: Int, factor: Int) throws -> RGBAImage {
-        let outputWidth = max(1, width / factor), outputHeight = max(1, height / factor)
-        return try RGBAImage(width: outputWidth, height: outputHeight) { output in
-            var sums = [UInt64](repeating: 0, count: outputWidth * 4)
-            for outputRow in 0..<outputHeight {
-                for index in sums.indices { sums[index] = 0 }
-                for row in outputRow * factor..<min(height, (outputRow + 1) * factor) {
-                    let source = (pixels + row * rowBytes).assumingMemoryBound(to: UInt8.self)
-                    for column in 0..<outputWidth * factor {
-                        let offset = column * 4, alpha = UInt64(source[offset + 3])
-                        let target = column / factor * 4
-                        sums[target] += UInt64(source[offset]) * alpha
-                        sums[target + 1] += UInt64(source[offset + 1]) * alpha
-                        sums[target + 2] += UInt64(source[offset + 2]) * alpha
-                        sums[target + 3] += alpha
-                    }
-                }
-                let blockPixels = UInt64(factor * min(factor, height - outputRow * factor))
-                for column in 0..<outputWidth {
-                    let alpha = sums[column * 4 + 3], base = (outputRow * outputWidth + column) * 4
-                    for channel in 0..<3 {
-                        output[base + channel] = alpha == 0 ? 0 : UInt8((sums[column * 4 + channel] + alpha / 2) / alpha)
-                    }
-                    output[base + 3] = UInt8((alpha + blockPixels / 2) / blockPixels)
-                }
-            }
         }
     }
 

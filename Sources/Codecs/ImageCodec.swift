@@ -1,12 +1,14 @@
 import Foundation
 import Imaging
 
-/// Decodes JPEG, PNG and HEIF (HEIC, AVIF) and encodes JPEG and PNG, choosing the decoder from the
-/// data's first bytes.
+/// Decodes JPEG, PNG, HEIF (HEIC, AVIF), WebP and TIFF and encodes JPEG, PNG and WebP, choosing the
+/// decoder from the data's first bytes.
 public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
     private let jpeg = JPEGCodec()
     private let png = PNGCodec()
     private let heif = HEIFCodec()
+    private let webp = WebPCodec()
+    private let tiff = TIFFCodec()
 
     public init() {}
 
@@ -17,6 +19,8 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         case .jpeg: decoded = try jpeg.decode(data, options: options)
         case .png: decoded = try png.decode(data, options: options)
         case .heif: decoded = try heif.decode(data, options: options)
+        case .webp: decoded = try webp.decode(data, options: options)
+        case .tiff: decoded = try tiff.decode(data, options: options)
         case nil: throw CodecError.unrecognisedFormat
         }
         if options.appliesOrientation, decoded.format.isTurnedByExif,
@@ -31,7 +35,8 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         switch format {
         case .jpeg: return try jpeg.encode(image, quality: options.quality, exif: options.exif)
         case .png: return try png.encode(image)
-        case .heif: throw Self.heifIsNotWritten
+        case .webp: return try webp.encode(image, quality: options.quality, exif: options.exif)
+        case .heif, .tiff: throw Self.notWritten(format)
         }
     }
 
@@ -39,9 +44,12 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         switch format {
         case .jpeg: return try jpeg.encode(rows, quality: options.quality, exif: options.exif)
         case .png: return try png.encode(rows.image())
-        case .heif: throw Self.heifIsNotWritten
+        case .webp: return try webp.encode(rows.image(), quality: options.quality, exif: options.exif)
+        case .heif, .tiff: throw Self.notWritten(format)
         }
     }
 
-    private static let heifIsNotWritten = CodecError.unsupported(.heif, "showhide reads HEIF but does not write it; variants of HEIF photos are JPEGs")
+    private static func notWritten(_ format: ImageFormat) -> CodecError {
+        .unsupported(format, "showhide reads \(format.displayName) but does not write it; variants of \(format.displayName) photos are JPEGs")
+    }
 }

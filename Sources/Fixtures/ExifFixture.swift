@@ -68,6 +68,14 @@ public struct ExifFixture {
         Entry(tag: tag, type: 4, count: 1, value: u32(value))
     }
 
+    public func shorts(_ tag: UInt16, _ values: [UInt16]) -> Entry {
+        Entry(tag: tag, type: 3, count: UInt32(values.count), value: values.flatMap(u16))
+    }
+
+    public func longs(_ tag: UInt16, _ values: [UInt32]) -> Entry {
+        Entry(tag: tag, type: 4, count: UInt32(values.count), value: values.flatMap(u32))
+    }
+
     public func rational(_ tag: UInt16, _ values: [(UInt32, UInt32)]) -> Entry {
         Entry(tag: tag, type: 5, count: UInt32(values.count), value: values.flatMap { u32($0.0) + u32($0.1) })
     }
@@ -87,6 +95,9 @@ public struct ExifFixture {
     }
 
     // MARK: Encoding
+
+    /// What `encoded()` starts with, before the TIFF structure.
+    public static let header: [UInt8] = Array("Exif".utf8) + [0, 0]
 
     /// "Exif\0\0" followed by the TIFF structure.
     public func encoded() -> Data {
@@ -122,7 +133,7 @@ public struct ExifFixture {
             }
             tiff += u32(0) // no next IFD
         }
-        return Data(Array("Exif".utf8) + [0, 0] + tiff + dataArea)
+        return Data(Self.header + tiff + dataArea)
     }
 }
 

@@ -46,9 +46,9 @@ public struct DecodedImage: Equatable, Sendable {
 
 /// How to encode.
 public struct EncodeOptions: Equatable, Sendable {
-    /// JPEG quality, 1–100.
+    /// JPEG and WebP quality, 1–100.
     public var quality: Int
-    /// A TIFF/EXIF block ("Exif\0\0" and what follows) to embed in a JPEG output.
+    /// A TIFF/EXIF block ("Exif\0\0" and what follows) to embed in a JPEG or WebP output.
     public var exif: Data?
 
     public init(quality: Int = 90, exif: Data? = nil) {

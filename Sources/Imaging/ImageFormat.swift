@@ -4,6 +4,9 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     case png
     /// HEIC and AVIF: a HEIF container of HEVC or AV1 pictures. Read, never written: their variants are JPEGs.
     case heif
+    case webp
+    /// Read, never written: variants of TIFF photos are JPEGs.
+    case tiff
 
     // Start-of-image alone, as libjpeg checks: a file cut after it is a broken JPEG, not an unknown file.
     private static let jpegSignature: [UInt8] = [0xFF, 0xD8]
@@ -20,11 +23,28 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
         if bytes.starts(with: pngSignature) { return .png }
         if bytes.starts(with: jpegSignature) { return .jpeg }
         let head = Array(bytes.prefix(signatureLength))
-        if head.count == 12, String(decoding: head[4..<8], as: UTF8.self) == "ftyp",
-           heifBrands.contains(String(decoding: head[8..<12], as: UTF8.self)) {
+        guard head.count == 12 else { return nil }
+        if String(decoding: head[4..<8], as: UTF8.self) == "ftyp", heifBrands.contains(String(decoding: head[8..<12], as: UTF8.self)) {
             return .heif
         }
+        if String(decoding: head[0..<4], as: UTF8.self) == "RIFF", String(decoding: head[8..<12], as: UTF8.self) == "WEBP" {
+            return .webp
+        }
+        // Classic TIFF in either byte order; camera raw files built on TIFF are told apart by
+        // `UnsupportedPhotoFormat`, which needs the name's extension as well.
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         return nil
+    }
+
+    /// The format's name for people.
+    public var displayName: String {
+        switch self {
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .heif: return "HEIF"
+        case .webp: return "WebP"
+        case .tiff: return "TIFF"
+        }
     }
 
     /// Whether a photo of this format is turned upright by its EXIF orientation. A HEIF photo is
@@ -32,8 +52,14 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     /// write to say the same, must not turn it again.
     public var isTurnedByExif: Bool { self != .heif }
 
+    /// Whether showhide writes files of this format.
+    public var isWritten: Bool { self != .heif && self != .tiff }
+
+    /// Whether files of this format that showhide writes carry the photo's EXIF block.
+    public var carriesExif: Bool { self == .jpeg || self == .webp }
+
     /// The format of a variant made from a photo of this format: JPEG for what showhide does not write.
-    public var variantFormat: ImageFormat { self == .heif ? .jpeg : self }
+    public var variantFormat: ImageFormat { isWritten ? self : .jpeg }
 
     /// The usual file name extension.
     public var fileExtension: String {
@@ -41,12 +67,15 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
         case .jpeg: return "jpg"
         case .png: return "png"
         case .heif: return "heic"
+        case .webp: return "webp"
+        case .tiff: return "tif"
         }
     }
 }
 
-/// Photo formats showhide recognises but does not read yet, by their first bytes (and, for camera
-/// raw files built on TIFF, the name's extension, as their first bytes are TIFF's).
+/// Photo formats showhide recognises but does not read, by their first bytes (and, for camera raw
+/// files built on TIFF, the name's extension, as their first bytes are TIFF's: read as TIFF, such a
+/// file would give its small preview, not the photo).
 public enum UnsupportedPhotoFormat {
     /// How many leading bytes `sniff` needs at most.
     public static let signatureLength = 16
@@ -56,7 +85,7 @@ public enum UnsupportedPhotoFormat {
         "nef", "nrw", "arw", "srf", "sr2", "dng", "pef", "erf", "3fr", "kdc", "dcr", "mos", "iiq", "rwl", "srw", "mef",
     ]
 
-    /// The format's name for people ("HEIC", "WebP", "camera raw (NEF)"), or nil when `bytes` start
+    /// The format's name for people ("camera raw (NEF)"), or nil when `bytes` start
     /// like none of them.
     public static func sniff<Bytes: Collection>(_ bytes: Bytes, fileExtension: String) -> String? where Bytes.Element == UInt8 {
         let head = Array(bytes.prefix(signatureLength))
@@ -70,13 +99,12 @@ public enum UnsupportedPhotoFormat {
             default: return nil
             }
         }
-        if ascii(0..<4) == "RIFF", ascii(8..<12) == "WEBP" { return "WebP" }
         if ascii(0..<15) == "FUJIFILMCCD-RAW" { return "camera raw (RAF)" }
         if head.starts(with: [0x49, 0x49, 0x52, 0x4F]) || head.starts(with: [0x49, 0x49, 0x52, 0x53]) { return "camera raw (ORF)" }
         if head.starts(with: [0x49, 0x49, 0x55, 0x00]) { return "camera raw (RW2)" }
         let tiff = head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
         guard tiff else { return nil }
         if ascii(8..<10) == "CR" { return "camera raw (CR2)" }
-        return tiffRawExtensions.contains(raw) ? "camera raw (\(raw.uppercased()))" : "TIFF"
+        return tiffRawExtensions.contains(raw) ? "camera raw (\(raw.uppercased()))" : nil
     }
 }

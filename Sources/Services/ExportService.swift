@@ -10,7 +10,7 @@ public enum ExportVariant: String, CaseIterable, Sendable, Codable {
 
 /// The format of exported files: the source's, or one for all.
 public enum ExportFormat: String, CaseIterable, Sendable {
-    case same, jpeg, png
+    case same, jpeg, png, webp
 }
 
 /// What to do when a file name is taken already.
@@ -273,13 +273,14 @@ public struct ExportService: Sendable {
     private func outputFormat(_ source: Source, _ options: ExportOptions) -> ImageFormat {
         switch options.format {
         case .same:
-            // showhide does not write HEIF: a HEIF original that must change (made smaller, or its
-            // GPS position taken out) becomes a JPEG.
-            guard source.format == .heif else { return source.format }
+            // showhide does not write HEIF or TIFF: such an original that must change (made smaller,
+            // or its GPS position taken out) becomes a JPEG.
+            guard !source.format.isWritten else { return source.format }
             let smaller = options.maximumLongSide.map { max(source.pixelSize.width, source.pixelSize.height) > $0 } ?? false
-            return smaller || options.stripGPS ? .jpeg : .heif
+            return smaller || options.stripGPS ? .jpeg : source.format
         case .jpeg: return .jpeg
         case .png: return .png
+        case .webp: return .webp
         }
     }
 
@@ -288,11 +289,12 @@ public struct ExportService: Sendable {
         options.maximumLongSide.map(source.pixelSize.fitting(longSide:)) ?? source.pixelSize
     }
 
-    /// The usual extension of `format`; for a HEIF original copied as it is, the photo's own (an AVIF
-    /// stays .avif, a HEIF .heif).
+    /// The usual extension of `format`; for a HEIF or TIFF original copied as it is, the photo's own
+    /// (an AVIF stays .avif, a HEIF .heif, a TIFF .tiff).
     private func fileExtension(_ format: ImageFormat, photoPath: String) -> String {
         let own = (photoPath as NSString).pathExtension.lowercased()
-        return format == .heif && ["heic", "heif", "hif", "avif"].contains(own) ? own : format.fileExtension
+        let ownExtensions: [ImageFormat: Set<String>] = [.heif: ["heic", "heif", "hif", "avif"], .tiff: ["tif", "tiff"]]
+        return ownExtensions[format]?.contains(own) == true ? own : format.fileExtension
     }
 
     private func claimName(for photo: CataloguedPhoto, _ variant: ExportVariant, source: Source, options: ExportOptions,
@@ -323,7 +325,7 @@ public struct ExportService: Sendable {
     }
 
     /// The bytes to write: the source as it is when nothing needs changing, else decoded, made
-    /// smaller and encoded, with the photo's EXIF (orientation 1, GPS removed when asked) in JPEGs.
+    /// smaller and encoded, with the photo's EXIF (orientation 1, GPS removed when asked) in JPEGs and WebPs.
     private func output(of photo: CataloguedPhoto, _ source: Source, options: ExportOptions) throws -> (Data, PixelSize) {
         guard let path = source.path else { throw NotMade() }
         let data = try fileSystem.contents(of: path)
@@ -335,13 +337,13 @@ public struct ExportService: Sendable {
             return (stripped, source.pixelSize)
         }
         // A position the block cannot lose in place is left out by encoding the photo again.
-        let hasGPS = options.stripGPS && format == .jpeg && (try? exifReader.readExif(from: data))?.gps != nil
+        let hasGPS = options.stripGPS && format.carriesExif && (try? exifReader.readExif(from: data))?.gps != nil
         guard !unchanged || hasGPS else {
             return (data, source.pixelSize)
         }
         var image = try decoder.decode(data, options: DecodeOptions(appliesOrientation: true)).image
         if let limit = options.maximumLongSide { image = image.downscaled(toLongSide: limit) }
-        var exif = format == .jpeg ? exifReader.uprightExifBlock(from: data) : nil
+        var exif = format.carriesExif ? exifReader.uprightExifBlock(from: data) : nil
         if options.stripGPS, let block = exif { exif = exifReader.removingGPS(from: block) }
         let encoded = try encoder.encode(image, as: format, options: EncodeOptions(quality: options.quality, exif: exif))
         return (encoded, PixelSize(width: image.width, height: image.height))

@@ -53,7 +53,7 @@ public struct ImportSummary: Equatable, Sendable {
 /// A photo file in a format showhide recognises but does not read yet.
 public struct UnsupportedFile: Equatable, Sendable {
     public var path: String
-    /// The format's name for people: "HEIC", "WebP", "camera raw (NEF)".
+    /// The format's name for people: "camera raw (NEF)", "camera raw (CR3)".
     public var format: String
 
     public init(path: String, format: String) {
@@ -79,9 +79,11 @@ public struct SilentProgress: ImportProgress {
 /// the rest on several cores (one read and one scaled decode each), and writes the results in
 /// batched transactions, so an interrupted import keeps all it had written.
 public struct ImportService: Sendable {
-    /// File name endings of photos: such a file that turns out not to be a JPEG or PNG is a failure,
+    /// File name endings of photos: such a file that turns out to be in no format showhide reads is a failure,
     /// where any other file that is not a photo is skipped silently.
-    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
+    public static let photoExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "jfif", "png", "heic", "heif", "hif", "avif", "webp", "tif", "tiff",
+    ]
 
     private let fileSystem: any FileSystem
     private let inspector: PhotoInspector
@@ -191,14 +193,15 @@ public struct ImportService: Sendable {
         } catch {
             return .failed("cannot read the file: \(error.plainDescription)")
         }
+        // Camera raw files first: many start as TIFF does.
+        let fileExtension = (file.path as NSString).pathExtension
+        if let format = UnsupportedPhotoFormat.sniff(data.prefix(UnsupportedPhotoFormat.signatureLength), fileExtension: fileExtension) {
+            return .unsupported(format: format)
+        }
         guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else {
-            let fileExtension = (file.path as NSString).pathExtension
-            if let format = UnsupportedPhotoFormat.sniff(data.prefix(UnsupportedPhotoFormat.signatureLength), fileExtension: fileExtension) {
-                return .unsupported(format: format)
-            }
-            let named = Self.photoExtensions.contains((file.path as NSString).pathExtension.lowercased())
+            let named = Self.photoExtensions.contains(fileExtension.lowercased())
             guard named else { return .notAPhoto }
-            return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)")
+            return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
         }
         let sha256 = hasher.sha256(data)
         if skipKnownContent, (try? catalogue.containsPhoto(withSHA256: sha256)) == true {

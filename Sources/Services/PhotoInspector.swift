@@ -44,7 +44,7 @@ public enum PhotoError: Error, Equatable, LocalizedError {
     public var reason: String {
         switch self {
         case let .unreadable(_, reason): return "cannot read the file: \(reason)"
-        case .notAPhoto: return "not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)"
+        case .notAPhoto: return "not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)"
         case let .undecodable(_, reason): return reason
         }
     }

@@ -189,7 +189,7 @@ public struct ProcessingService: Sendable {
             throw PhotoFailure(reason: "the file has changed since it was imported: import it again first")
         }
         let format = photo.facts.format.variantFormat
-        let exif = format == .jpeg ? exifReader.uprightExifBlock(from: data) : nil
+        let exif = format.carriesExif ? exifReader.uprightExifBlock(from: data) : nil
         let splash = Splash(parameters: splashParameters, image: decoded.image)
         // Each variant on its own core, its splash computed as the encoder asks for rows: no copy of
         // the photo is made, and show and hide take the time of one.

@@ -133,19 +133,21 @@ final class SchemaTests: XCTestCase {
             XCTAssertEqual(try catalogue.failures().map(\.path), ["/p/cut.jpg"])
             let blue = try catalogue.search(ColourSearch(target: .colour(Lab(l: 39.4, a: 8.0, b: -48.0))))
             XCTAssertEqual(blue.map(\.photo.id), [1], "\(version): the colour index is rebuilt from the rows")
-            // The photo table made anew for HEIF (0005) takes HEIF photos, and its rows' EXIF, colours
-            // and variants still go with them.
+            // The photo table made anew for HEIF (0005), WebP and TIFF (0006) takes such photos, and its
+            // rows' EXIF, colours and variants still go with them.
             try catalogue.writer.write { db in
                 try db.execute(sql: """
                     INSERT INTO photo (path, sha256, file_size, modified_at_ns, format, width, height, imported_at)
-                    VALUES ('/p/phone.heic', printf('%064d', 9), 1, 1, 'heif', 3024, 4032, '2024-01-06 00:00:00.000')
+                    VALUES ('/p/phone.heic', printf('%064d', 9), 1, 1, 'heif', 3024, 4032, '2024-01-06 00:00:00.000'),
+                           ('/p/sticker.webp', printf('%064d', 10), 1, 1, 'webp', 512, 512, '2024-01-06 00:00:00.000'),
+                           ('/p/scan.tif', printf('%064d', 11), 1, 1, 'tiff', 2400, 3000, '2024-01-06 00:00:00.000')
                     """)
                 try db.execute(sql: "DELETE FROM photo WHERE id = 1")
                 for table in ["exif", "variant", "duplicate_path", "palette_entry"] {
                     XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE photo_id = 1"), 0, "\(version): \(table)")
                 }
             }
-            XCTAssertEqual(try catalogue.photo(id: 3)?.facts.format, .heif, version)
+            XCTAssertEqual(try [3, 4, 5].map { try catalogue.photo(id: $0)?.facts.format }, [.heif, .webp, .tiff], version)
         }
     }
 

@@ -173,7 +173,7 @@ final class PNGCodecTests: XCTestCase {
     func testUnknownBytesAreRefusedByTheCodec() {
         XCTAssertThrowsError(try codec.decode(Data("hello, world".utf8), options: .fullSize)) { error in
             XCTAssertEqual(error as? CodecError, .unrecognisedFormat)
-            XCTAssertEqual((error as? LocalizedError)?.errorDescription, "not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)")
+            XCTAssertEqual((error as? LocalizedError)?.errorDescription, "not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
         }
     }
 }

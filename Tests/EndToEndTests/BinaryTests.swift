@@ -58,7 +58,7 @@ final class BinaryTests: XCTestCase {
         let failures = try XCTUnwrap(report["failures"] as? [[String: String]])
         XCTAssertEqual(failures.map { $0["path"] }, [truncated, random, empty, missing])
         XCTAssertTrue(failures[0]["reason"]?.contains("ends too early") == true, "\(failures[0])")
-        XCTAssertEqual(failures[1]["reason"], "not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)")
+        XCTAssertEqual(failures[1]["reason"], "not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
         XCTAssertEqual(failures[2]["reason"], "the file is empty")
         XCTAssertTrue(failures[3]["reason"]?.hasPrefix("cannot read the file") == true)
     }

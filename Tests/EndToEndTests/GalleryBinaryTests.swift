@@ -153,13 +153,14 @@ final class GalleryBinaryTests: XCTestCase {
     func testAPhoneFolderSaysWhichPhotosAreNotReadYet() throws {
         try FileManager.default.removeItem(at: photos.appendingPathComponent("cut.jpg"))
         try Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0]).write(to: photos.appendingPathComponent("IMG_0001.CR3"))
-        try Data(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)).write(to: photos.appendingPathComponent("sticker.webp"))
+        try Data([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0, 0, 0]).write(to: photos.appendingPathComponent("DSC_0001.ARW"))
         let result = try binary.run(["gallery", "import", photos.path, "--library", library])
         XCTAssertEqual(result.status, 0, result.errors)
-        XCTAssertTrue(result.output.contains("unsupported 2 (WebP, camera raw (CR3): not read yet), skipped 1 (not photos)"), result.output)
+        XCTAssertTrue(result.output.contains("unsupported 2 (camera raw (ARW), camera raw (CR3): not read yet), skipped 1 (not photos)"),
+                      result.output)
         XCTAssertEqual(result.errors, """
+            unsupported: \(photos.path)/DSC_0001.ARW: camera raw (ARW), which showhide does not read yet
             unsupported: \(photos.path)/IMG_0001.CR3: camera raw (CR3), which showhide does not read yet
-            unsupported: \(photos.path)/sticker.webp: WebP, which showhide does not read yet
 
             """)
     }

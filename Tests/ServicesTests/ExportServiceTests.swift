@@ -235,6 +235,25 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(smaller.files.keys.filter { $0 != "manifest.json" }, ["2024-05-06_phone_original.jpg"])
     }
 
+    func testATIFFOriginalKeepsItsExtensionOrBecomesAJPEGAndAnyPhotoCanBeWrittenAsWebP() async throws {
+        let photos = try await importPhotos(["/photos/scan.TIFF": FakePhoto.data(width: 40, height: 30, seed: "scan", format: .tiff)])
+        let copied = SpyDestination()
+        _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: copied)
+        XCTAssertEqual(copied.files["undated_scan_original.tiff"], files["/photos/scan.TIFF"], "unchanged: copied as it is")
+        XCTAssertEqual(encoder.encoded.count, 0)
+
+        let smaller = SpyDestination()
+        _ = try await service().export(photos, options: ExportOptions(variants: [.original], maximumLongSide: 20), to: smaller)
+        XCTAssertEqual(smaller.files.keys.filter { $0 != "manifest.json" }, ["undated_scan_original.jpg"], "showhide does not write TIFF")
+
+        let webp = SpyDestination()
+        _ = try await service(exifReader: GPSExifReader()).export(photos, options: ExportOptions(variants: [.original], format: .webp,
+                                                                                                 quality: 70, stripGPS: true), to: webp)
+        XCTAssertEqual(webp.files.keys.filter { $0 != "manifest.json" }, ["undated_scan_original.webp"])
+        XCTAssertEqual(encoder.encoded.last?.format, .webp)
+        XCTAssertEqual(encoder.encoded.last?.options, EncodeOptions(quality: 70, exif: Data("block without gps".utf8)))
+    }
+
     func testADryRunWritesAndMakesNothing() async throws {
         let photos = try await twoPhotos()
         let destination = SpyDestination()

@@ -233,7 +233,7 @@ final class ImportServiceTests: XCTestCase {
         let reasons = Dictionary(uniqueKeysWithValues: try catalogue.failures().map { ($0.path, $0.reason) })
         XCTAssertEqual(reasons["/lib/cut.jpg"], "corrupt JPEG data: the file ends too early")
         XCTAssertEqual(reasons["/lib/empty.png"], "the file is empty")
-        XCTAssertEqual(reasons["/lib/text.jpg"], "named like a photo, but not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)")
+        XCTAssertEqual(reasons["/lib/text.jpg"], "named like a photo, but not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
     }
 
     func testOtherFilesAreSkippedSilentlyAndCounted() async throws {
@@ -251,7 +251,7 @@ final class ImportServiceTests: XCTestCase {
     func testPhotosInFormatsNotReadYetAreNamedApartFromOtherFiles() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         files["/lib/phone/IMG_0001.CR3"] = Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0])
-        files["/lib/phone/sticker.jpg"] = Data(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8))
+        files["/lib/phone/IMG_0002.ORF"] = Data([0x49, 0x49, 0x52, 0x4F, 8, 0, 0, 0])
         files["/lib/raw/DSC_0001.NEF"] = Data([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
         files["/lib/notes.txt"] = Data("shopping list".utf8)
 
@@ -259,7 +259,7 @@ final class ImportServiceTests: XCTestCase {
 
         XCTAssertEqual(summary.unsupported, [
             UnsupportedFile(path: "/lib/phone/IMG_0001.CR3", format: "camera raw (CR3)"),
-            UnsupportedFile(path: "/lib/phone/sticker.jpg", format: "WebP"),
+            UnsupportedFile(path: "/lib/phone/IMG_0002.ORF", format: "camera raw (ORF)"),
             UnsupportedFile(path: "/lib/raw/DSC_0001.NEF", format: "camera raw (NEF)"),
         ])
         XCTAssertEqual(summary.skipped, 1, "only the text file is not a photo")

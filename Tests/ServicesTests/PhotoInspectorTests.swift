@@ -70,7 +70,7 @@ final class PhotoInspectorTests: XCTestCase {
         let inspector = makeInspector(files: ["notes.jpg": Data("hello".utf8)], decoder: StubDecoder(), exif: StubExifReader())
         XCTAssertThrowsError(try inspector.inspect(path: "notes.jpg")) { error in
             XCTAssertEqual(error as? PhotoError, .notAPhoto(path: "notes.jpg"))
-            XCTAssertEqual((error as? PhotoError)?.reason, "not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)")
+            XCTAssertEqual((error as? PhotoError)?.reason, "not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
         }
     }
 

@@ -66,6 +66,26 @@ final class ProcessingServiceTests: XCTestCase {
         XCTAssertTrue(summary.made.allSatisfy { $0.parameters.contains("\"quality\":90") })
     }
 
+    func testAWebPPhotosVariantsAreWebPsWithItsUprightEXIFAndATIFFsAreJPEGs() async throws {
+        let photos = try await importPhotos([
+            "/photos/sticker.webp": FakePhoto.data(width: 40, height: 30, seed: "w", colour: "#D01020", format: .webp),
+            "/photos/scan.tif": FakePhoto.data(width: 40, height: 30, seed: "t", colour: "#1F5AA6", format: .tiff),
+        ])
+        let processing = ProcessingService(fileSystem: files, decoder: codec, encoder: encoder, exifReader: GPSExifReader(),
+                                           hasher: CryptoHasher(), catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(),
+                                           libraryDirectory: "/library")
+
+        let summary = try await processing.process(photos)
+
+        let formats = Dictionary(uniqueKeysWithValues: photos.map { ($0.id, $0.facts.format) })
+        XCTAssertEqual(Set(summary.made.map { "\(formats[$0.photoID]!.rawValue) → \(($0.path as NSString).pathExtension)" }),
+                       ["webp → webp", "tiff → jpg"])
+        XCTAssertEqual(summary.made.count, 4)
+        XCTAssertEqual(encoder.encoded.map(\.format).sorted { $0.rawValue < $1.rawValue }, [.jpeg, .jpeg, .webp, .webp])
+        XCTAssertEqual(encoder.encoded.map(\.options.exif), [Data]((0..<4).map { _ in Data("block with gps".utf8) }),
+                       "both carry the photo's EXIF, turned upright")
+    }
+
     func testTheSamePhotoWithTheSameParametersIsNotProcessedAgain() async throws {
         let photos = try await importPhotos(["/photos/a.jpg": FakePhoto.data(width: 8, height: 8, seed: "a", colour: "#1F5AA6")])
         _ = try await service().process(photos)

@@ -82,21 +82,21 @@ final class GalleryCommandTests: XCTestCase {
 
     func testPhotosNotReadYetAreListedOnStandardErrorCountedAndInJSON() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
-        files["/lib/IMG_1.webp"] = Data(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8))
-        files["/lib/IMG_2.webp"] = Data(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8L".utf8))
-        files["/lib/scan.tif"] = Data([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0])
+        files["/lib/IMG_1.CR3"] = Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0])
+        files["/lib/IMG_2.CR3"] = Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 1])
+        files["/lib/scan.nef"] = Data([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0])
         try await ImportCommand.parse(["/lib", "--jobs", "1"]).run(in: environment())
-        XCTAssertEqual(spy.output.lines,
-                       ["imported 1, unchanged 0, moved 0, duplicates 0, failed 0, unsupported 3 (TIFF, WebP: not read yet) in 0.00 s"])
-        XCTAssertEqual(spy.errors.lines, ["unsupported: /lib/IMG_1.webp: WebP, which showhide does not read yet",
-                                          "unsupported: /lib/IMG_2.webp: WebP, which showhide does not read yet",
-                                          "unsupported: /lib/scan.tif: TIFF, which showhide does not read yet"])
+        XCTAssertEqual(spy.output.lines, ["imported 1, unchanged 0, moved 0, duplicates 0, failed 0, "
+                                          + "unsupported 3 (camera raw (CR3), camera raw (NEF): not read yet) in 0.00 s"])
+        XCTAssertEqual(spy.errors.lines, ["unsupported: /lib/IMG_1.CR3: camera raw (CR3), which showhide does not read yet",
+                                          "unsupported: /lib/IMG_2.CR3: camera raw (CR3), which showhide does not read yet",
+                                          "unsupported: /lib/scan.nef: camera raw (NEF), which showhide does not read yet"])
         spy.output.clear()
         try await ImportCommand.parse(["/lib", "--json"]).run(in: environment())
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
         let unsupported = try XCTUnwrap(json["unsupported"] as? [[String: String]])
-        XCTAssertEqual(unsupported.map { $0["path"] ?? "" }, ["/lib/IMG_1.webp", "/lib/IMG_2.webp", "/lib/scan.tif"])
-        XCTAssertEqual(unsupported.map { $0["format"] ?? "" }, ["WebP", "WebP", "TIFF"])
+        XCTAssertEqual(unsupported.map { $0["path"] ?? "" }, ["/lib/IMG_1.CR3", "/lib/IMG_2.CR3", "/lib/scan.nef"])
+        XCTAssertEqual(unsupported.map { $0["format"] ?? "" }, ["camera raw (CR3)", "camera raw (CR3)", "camera raw (NEF)"])
     }
 
     func testOnlyImportMayCreateTheCatalogue() async throws {

@@ -50,7 +50,7 @@ final class InspectCommandTests: XCTestCase {
         }
         XCTAssertEqual(spy.output.lines.count, 2)
         XCTAssertEqual(spy.errors.lines, [
-            "showhide: bad.jpg: not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)",
+            "showhide: bad.jpg: not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)",
             "1 readable, 1 failed",
         ])
     }

@@ -66,7 +66,7 @@ final class PresentationTests: XCTestCase {
         let spy = SpyConsole()
         try InspectionPresenter(console: spy.console).present([], failures: [.notAPhoto(path: "t.txt")], asJSON: false)
         XCTAssertEqual(spy.output.text, "")
-        XCTAssertEqual(spy.errors.lines.first, "showhide: t.txt: not a JPEG, PNG, HEIC or AVIF file (unrecognised first bytes)")
+        XCTAssertEqual(spy.errors.lines.first, "showhide: t.txt: not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
     }
 
     func testEXIFJSONUsesTheDocumentedKeys() throws {

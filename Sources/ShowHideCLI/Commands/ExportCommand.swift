@@ -51,16 +51,16 @@ struct ExportCommand: EnvironmentCommand {
     @Option(name: .long, help: ArgumentHelp("Write the files into this zip file.", valueName: "file"))
     var zip: String?
 
-    @Option(name: .long, help: ArgumentHelp("File format: same (as the photo), jpeg or png.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("File format: same (as the photo), jpeg, png or webp.", valueName: "format"))
     var format = ExportFormat.same
 
-    @Option(name: .long, parsing: .unconditional, help: "JPEG quality of files that are re-encoded and of variants made on the way, 1–100.")
+    @Option(name: .long, parsing: .unconditional, help: "JPEG and WebP quality of files that are re-encoded and of variants made on the way, 1–100.")
     var quality = 90
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Make photos larger than this smaller: the long side in pixels.", valueName: "px"))
     var maxSize: Int?
 
-    @Flag(name: .long, help: "Leave out the GPS position from the EXIF of exported JPEGs.")
+    @Flag(name: .long, help: "Leave out the GPS position from the EXIF of exported files.")
     var stripGPS = false
 
     @Option(name: .long, help: ArgumentHelp("File names, from these fields: {id} {name} {date} {time} {camera} {colour} {variant} {ext}.",

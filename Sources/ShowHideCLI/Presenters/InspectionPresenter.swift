@@ -39,7 +39,7 @@ struct InspectionPresenter {
             for inspection in inspections {
                 table.append([
                     inspection.path,
-                    inspection.format.rawValue.uppercased(),
+                    inspection.format.displayName,
                     inspection.uprightSize.description,
                     inspection.exif?.cameraName ?? "-",
                     inspection.exif?.takenAt?.iso8601 ?? "-",

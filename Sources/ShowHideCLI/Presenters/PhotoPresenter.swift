@@ -40,7 +40,7 @@ struct PhotoPresenter {
         var rows: [(String, String?)] = [
             ("id", String(photo.id)),
             ("path", photo.path),
-            ("format", photo.facts.format.rawValue.uppercased()),
+            ("format", photo.facts.format.displayName),
             ("pixels", photo.facts.pixelSize.description),
             ("file size", "\(photo.stamp.size) bytes"),
             ("sha256", photo.facts.sha256),

@@ -1,0 +1,166 @@
+#include "CTIFFBridge.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tiffio.h>
+
+struct sh_tiff_reader {
+    const uint8_t *data;
+    uint64_t size;
+    uint64_t offset;
+    TIFF *tiff;
+    TIFFRGBAImage image;
+    int image_begun;
+    /// The first error libtiff reported: later ones are mostly its consequences.
+    char error[SH_TIFF_MESSAGE_CAPACITY];
+};
+
+static void copy_message(char *message, size_t capacity, const char *text) {
+    if (message == NULL || capacity == 0) return;
+    snprintf(message, capacity, "%s", text);
+}
+
+static int on_error(TIFF *tiff, void *user_data, const char *module, const char *format, va_list arguments) {
+    (void)tiff;
+    (void)module;
+    sh_tiff_reader *reader = user_data;
+    if (reader->error[0] == 0) vsnprintf(reader->error, sizeof reader->error, format, arguments);
+    return 1; // handled: libtiff prints nothing
+}
+
+static int on_warning(TIFF *tiff, void *user_data, const char *module, const char *format, va_list arguments) {
+    (void)tiff;
+    (void)user_data;
+    (void)module;
+    (void)format;
+    (void)arguments;
+    return 1; // unknown tags and the like: not the user's concern
+}
+
+static tmsize_t read_bytes(thandle_t handle, void *buffer, tmsize_t size) {
+    sh_tiff_reader *reader = handle;
+    if (size <= 0 || reader->offset >= reader->size) return 0;
+    uint64_t available = reader->size - reader->offset;
+    uint64_t count = (uint64_t)size < available ? (uint64_t)size : available;
+    memcpy(buffer, reader->data + reader->offset, count);
+    reader->offset += count;
+    return (tmsize_t)count;
+}
+
+static tmsize_t write_bytes(thandle_t handle, void *buffer, tmsize_t size) {
+    (void)handle;
+    (void)buffer;
+    (void)size;
+    return -1;
+}
+
+static toff_t seek(thandle_t handle, toff_t offset, int whence) {
+    sh_tiff_reader *reader = handle;
+    uint64_t base = whence == SEEK_CUR ? reader->offset : whence == SEEK_END ? reader->size : 0;
+    if (offset > UINT64_MAX - base) return (toff_t)-1;
+    reader->offset = base + offset;
+    return reader->offset;
+}
+
+static int close_handle(thandle_t handle) {
+    (void)handle;
+    return 0;
+}
+
+static toff_t size_of(thandle_t handle) {
+    return ((sh_tiff_reader *)handle)->size;
+}
+
+static int map_none(thandle_t handle, void **base, toff_t *size) {
+    (void)handle;
+    (void)base;
+    (void)size;
+    return 0;
+}
+
+static void unmap_none(thandle_t handle, void *base, toff_t size) {
+    (void)handle;
+    (void)base;
+    (void)size;
+}
+
+static void fail(sh_tiff_reader *reader, const char *fallback, char *message, size_t capacity) {
+    copy_message(message, capacity, reader->error[0] ? reader->error : fallback);
+}
+
+sh_tiff_reader *sh_tiff_open(const uint8_t *data, size_t size, uint64_t max_allocation,
+                             uint32_t *width, uint32_t *height, uint16_t *orientation,
+                             char *message, size_t message_capacity) {
+    sh_tiff_reader *reader = calloc(1, sizeof *reader);
+    if (reader == NULL) {
+        copy_message(message, message_capacity, "out of memory");
+        return NULL;
+    }
+    reader->data = data;
+    reader->size = size;
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    if (options == NULL) {
+        free(reader);
+        copy_message(message, message_capacity, "out of memory");
+        return NULL;
+    }
+    TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_allocation);
+    TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, reader);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, reader);
+    // "m": never memory-map: the bytes are in memory already.
+    reader->tiff = TIFFClientOpenExt("photo", "rm", reader, read_bytes, write_bytes, seek, close_handle, size_of,
+                                     map_none, unmap_none, options);
+    TIFFOpenOptionsFree(options);
+    if (reader->tiff == NULL) {
+        fail(reader, "not a TIFF file libtiff can open", message, message_capacity);
+        free(reader);
+        return NULL;
+    }
+    char refusal[1024] = {0};
+    if (!TIFFRGBAImageOK(reader->tiff, refusal)) {
+        copy_message(message, message_capacity, refusal[0] ? refusal : "libtiff cannot read this image as RGBA");
+        sh_tiff_close(reader);
+        return NULL;
+    }
+    if (!TIFFRGBAImageBegin(&reader->image, reader->tiff, 0, refusal)) {
+        copy_message(message, message_capacity, refusal[0] ? refusal : (reader->error[0] ? reader->error : "cannot read the image"));
+        sh_tiff_close(reader);
+        return NULL;
+    }
+    reader->image_begun = 1;
+    // Rows as stored: asking for the file's own orientation makes libtiff flip nothing.
+    reader->image.req_orientation = reader->image.orientation;
+    *width = reader->image.width;
+    *height = reader->image.height;
+    *orientation = reader->image.orientation;
+    return reader;
+}
+
+int sh_tiff_read_rows(sh_tiff_reader *reader, uint32_t first_row, uint32_t count, uint8_t *rgba,
+                      char *message, size_t message_capacity) {
+    if (first_row >= reader->image.height || count > reader->image.height - first_row) {
+        copy_message(message, message_capacity, "rows outside the image");
+        return -1;
+    }
+    reader->image.row_offset = (int)first_row;
+    reader->image.col_offset = 0;
+    // libtiff writes each pixel as a 32-bit word, red in its lowest byte: RGBA bytes on a little-endian machine.
+    if (!TIFFRGBAImageGet(&reader->image, (uint32_t *)rgba, reader->image.width, count) || reader->error[0]) {
+        fail(reader, "cannot read the image data", message, message_capacity);
+        return -1;
+    }
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    uint32_t *words = (uint32_t *)rgba;
+    for (size_t index = 0; index < (size_t)reader->image.width * count; index++) words[index] = __builtin_bswap32(words[index]);
+#endif
+    return 0;
+}
+
+void sh_tiff_close(sh_tiff_reader *reader) {
+    if (reader == NULL) return;
+    if (reader->image_begun) TIFFRGBAImageEnd(&reader->image);
+    if (reader->tiff != NULL) TIFFClose(reader->tiff);
+    free(reader);
+}

@@ -1,0 +1,65 @@
+import CTIFFBridge
+import Foundation
+import Imaging
+
+/// TIFF photos (from scanners and editors) through libtiff, which reads every layout it knows —
+/// strips or tiles, 8 or 16 bits, RGB, grey, palette, CMYK, YCbCr, compressed or not — as RGBA.
+/// Only the first image of a file is read. Its rows come as stored: the orientation tag is applied,
+/// like a JPEG's, from the EXIF block `TIFFExif` makes of the file's own directories.
+public struct TIFFCodec: Sendable {
+    public init() {}
+
+    /// The most any single allocation of libtiff may take (a strip, a tile, a table of offsets): a
+    /// file that claims more, such as 2³¹ strips, is refused before anything is allocated.
+    static let maximumAllocation: UInt64 = 64 << 20
+
+    public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
+        guard !data.isEmpty else { throw CodecError.empty }
+        return try data.withUnsafeBytes { raw -> DecodedImage in
+            var message = [CChar](repeating: 0, count: Int(SH_TIFF_MESSAGE_CAPACITY))
+            var width: UInt32 = 0, height: UInt32 = 0, orientation: UInt16 = 0
+            guard let reader = sh_tiff_open(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Self.maximumAllocation,
+                                            &width, &height, &orientation, &message, message.count) else {
+                throw Self.error(message)
+            }
+            defer { sh_tiff_close(reader) }
+            let size = PixelSize(width: Int(width), height: Int(height))
+            guard size.width > 0, size.height > 0 else { throw CodecError.corrupt(.tiff, "the image has no size") }
+            guard size.pixelCount <= options.maximumPixelCount else {
+                throw CodecError.tooManyPixels(width: size.width, height: size.height, limit: options.maximumPixelCount)
+            }
+            func read(_ rows: Range<Int>, into destination: UnsafeMutablePointer<UInt8>) throws {
+                guard sh_tiff_read_rows(reader, UInt32(rows.lowerBound), UInt32(rows.count), destination, &message, message.count) == 0 else {
+                    throw Self.error(message)
+                }
+            }
+            let image: RGBAImage
+            if let longSide = options.minimumLongSide, max(size.width, size.height) > 2 * longSide {
+                // Analysis reads a band of rows at a time and averages it into blocks: the full-size
+                // picture is never held.
+                let factor = max(size.width, size.height) / (2 * longSide)
+                var band = [UInt8](repeating: 0, count: size.width * 4 * factor)
+                image = try BlockAverage.image(width: size.width, height: size.height, factor: factor,
+                                               rowBytes: size.width * 4) { rows, body in
+                    try band.withUnsafeMutableBufferPointer { buffer in
+                        try read(rows, into: buffer.baseAddress!)
+                        body(UnsafeRawPointer(buffer.baseAddress!))
+                    }
+                }.downscaled(toLongSide: 2 * longSide)
+            } else {
+                image = try RGBAImage(width: size.width, height: size.height) { destination in
+                    try read(0..<size.height, into: destination.baseAddress!)
+                }
+            }
+            return DecodedImage(format: .tiff, originalSize: size, image: image)
+        }
+    }
+
+    private static func error(_ message: [CChar]) -> CodecError {
+        var text = String(cMessage: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasSuffix(".") { text.removeLast() }
+        if let first = text.first { text = first.lowercased() + text.dropFirst() }
+        let unsupported = text.contains("not supported") || text.contains("can not handle") || text.contains("sorry")
+        return unsupported ? .unsupported(.tiff, text) : .corrupt(.tiff, text.isEmpty ? "cannot read the image" : text)
+    }
+}

@@ -1,0 +1,179 @@
+@testable import Codecs
+import Fixtures
+import Imaging
+import TestSupport
+import XCTest
+
+final class TIFFCodecTests: XCTestCase {
+    let codec = ImageCodec()
+
+    /// Every pixel different, so a row or column out of place shows.
+    func gradient(width: Int = 24, height: Int = 16) -> RGBAImage {
+        var image = TestImage.solid(.white, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width { image[x, y] = RGBA(red: UInt8(x * 10 % 256), green: UInt8(y * 15 % 256), blue: UInt8((x + y) % 7 * 30)) }
+        }
+        return image
+    }
+
+    func testATIFFDecodesToItsPixelsInEitherByteOrderAndStripLayout() throws {
+        let image = gradient()
+        for byteOrder in [ExifFixture.ByteOrder.little, .big] {
+            for rowsPerStrip in [1, 5, 16] {
+                let data = TIFFFixture.encode(image, metadata: ExifFixture(byteOrder: byteOrder), rowsPerStrip: rowsPerStrip)
+                XCTAssertEqual(ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)), .tiff)
+                let decoded = try codec.decode(data, options: .fullSize)
+                XCTAssertEqual(decoded.format, .tiff)
+                XCTAssertEqual(decoded.originalSize, PixelSize(width: 24, height: 16))
+                assertImagesEqual(decoded.image, image, tolerance: 0, "\(byteOrder), \(rowsPerStrip) rows a strip")
+            }
+        }
+    }
+
+    func testAlphaIsKept() throws {
+        var image = gradient()
+        for x in 0..<24 { image[x, 3].alpha = 0; image[x, 4].alpha = 90 }
+        let decoded = try codec.decode(TIFFFixture.encode(image, alpha: true), options: .fullSize).image
+        XCTAssertEqual((0..<24).map { decoded[$0, 3].alpha }, [UInt8](repeating: 0, count: 24))
+        XCTAssertEqual((0..<24).map { decoded[$0, 4].alpha }, [UInt8](repeating: 90, count: 24))
+        XCTAssertEqual(decoded[7, 9], image[7, 9])
+    }
+
+    func testTheOrientationTagTurnsTheRowsAsStoredOnce() throws {
+        let image = gradient()
+        for orientation in Orientation.allCases {
+            var metadata = ExifFixture(byteOrder: .big)
+            metadata.ifd0 = [metadata.short(0x0112, UInt16(orientation.rawValue))]
+            let data = TIFFFixture.encode(image, metadata: metadata)
+            XCTAssertEqual(try codec.decode(data, options: .fullSize).image, image, "\(orientation): as stored unless asked")
+            let decoded = try codec.decode(data, options: DecodeOptions(appliesOrientation: true))
+            assertImagesEqual(decoded.image, image.applying(orientation), tolerance: 0, "\(orientation)")
+            XCTAssertEqual(decoded.appliedOrientation, orientation)
+        }
+    }
+
+    func testTheFilesOwnDirectoriesGiveItsEXIFWithoutThePixelsDescription() throws {
+        for byteOrder in [ExifFixture.ByteOrder.little, .big] {
+            var metadata = ExifFixture.camera(byteOrder: byteOrder)
+            metadata.exif.append(metadata.makerNote(header: Array("AOC\0".utf8) + (byteOrder == .little ? [0x49, 0x49] : [0x4D, 0x4D]),
+                                                    shorts: [(0x0014, 7)]))
+            metadata.ifd0.append(metadata.undefined(0x02BC, Array("<x:xmpmeta/>".utf8)))
+            let data = TIFFFixture.encode(gradient(width: 300, height: 200), metadata: metadata, rowsPerStrip: 8)
+            let exif = try XCTUnwrap(try LibExifReader().readExif(from: data))
+            XCTAssertEqual(exif.make, "Fixture Optics")
+            XCTAssertEqual(exif.model, "FX-100")
+            XCTAssertEqual(exif.orientation, .right)
+            XCTAssertEqual(exif.iso, 400)
+            XCTAssertEqual(exif.exposureTime ?? 0, 1.0 / 250, accuracy: 1e-9)
+            XCTAssertEqual(exif.gps?.latitude ?? 0, -(33 + 51.0 / 60 + 36.0 / 3600), accuracy: 1e-6)
+
+            let block = try XCTUnwrap(ExifLocator.exifBlock(in: data))
+            XCTAssertLessThan(block.count, 1024, "the directories, not the 180 KB of pixels")
+            let tags = try XCTUnwrap(try LibExifReader().readExif(from: try codec.encode(gradient(), as: .jpeg,
+                                                                                         options: EncodeOptions(exif: block)))).allTags
+            for left in ["StripOffsets", "StripByteCounts", "BitsPerSample", "ImageWidth", "MakerNote", "XMLPacket"] {
+                XCTAssertFalse(tags.keys.contains { $0.hasSuffix(left) }, "\(byteOrder): \(left) is not carried into the block: \(tags.keys.sorted())")
+            }
+        }
+    }
+
+    func testDirectoriesAfterThePixelsAreFound() throws {
+        // Classic TIFF writers put the pixels first and the directories last, past libexif's 64 KB.
+        let metadata = ExifFixture.camera()
+        let pixels = Data(repeating: 0x80, count: 300 * 256 * 3)
+        let directories = metadata.encoded().dropFirst(ExifFixture.header.count)
+        var file = Data(directories.prefix(4))
+        let shift = UInt32(pixels.count)
+        file += withUnsafeBytes(of: (UInt32(8) + shift).littleEndian) { Data($0) }
+        file += pixels
+        // Every offset in the directories moves by the pixels' length: rebuild them there.
+        var moved = ExifFixture()
+        moved.ifd0 = metadata.ifd0
+        moved.exif = metadata.exif
+        moved.gps = metadata.gps
+        let relocated = relocate(moved, by: Int(shift))
+        file += relocated
+        let exif = try XCTUnwrap(try LibExifReader().readExif(from: file))
+        XCTAssertEqual(exif.model, "FX-100")
+        XCTAssertEqual(exif.iso, 400)
+    }
+
+    /// `fixture`'s TIFF structure (after its header) as it would be at `shift` bytes further on.
+    private func relocate(_ fixture: ExifFixture, by shift: Int) -> Data {
+        let tiff = [UInt8](fixture.encoded().dropFirst(ExifFixture.header.count))
+        var bytes = tiff
+        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+        func put(_ value: Int, at: Int) { for index in 0..<4 { bytes[at + index] = UInt8(value >> (8 * index) & 0xFF) } }
+        var directories = [u32(4)]
+        while let directory = directories.popLast() {
+            for index in 0..<u16(directory) {
+                let entry = directory + 2 + index * 12
+                let tag = u16(entry), type = u16(entry + 2), count = u32(entry + 4)
+                let size = count * (TIFFExif.typeSizes[UInt16(type)] ?? 1)
+                if tag == 0x8769 || tag == 0x8825 { directories.append(u32(entry + 8)) }
+                if size > 4 || tag == 0x8769 || tag == 0x8825 { put(u32(entry + 8) + shift, at: entry + 8) }
+            }
+        }
+        return Data(bytes.dropFirst(8))
+    }
+
+    func testAnalysisReadsBandsAndAveragesThem() throws {
+        var image = TestImage.solid(.white, width: 400, height: 200)
+        for y in 0..<200 { for x in 0..<400 { image[x, y] = x < 200 ? (y < 100 ? .red : .blue) : (y < 100 ? .green : .white) } }
+        let decoded = try codec.decode(TIFFFixture.encode(image, rowsPerStrip: 7), options: DecodeOptions(minimumLongSide: 50))
+        XCTAssertEqual(decoded.originalSize, PixelSize(width: 400, height: 200))
+        XCTAssertEqual(PixelSize(width: decoded.image.width, height: decoded.image.height), PixelSize(width: 100, height: 50))
+        XCTAssertEqual(decoded.image[10, 10], .red)
+        XCTAssertEqual(decoded.image[90, 40], .white)
+    }
+
+    func testHostileFilesAreRefusedWithAReason() throws {
+        let image = gradient()
+        let good = TIFFFixture.encode(image)
+        func reason(_ data: Data, options: DecodeOptions = .fullSize) -> String {
+            do {
+                _ = try codec.decode(data, options: options)
+                return "decoded"
+            } catch {
+                return (error as? CodecError)?.errorDescription ?? "\(error)"
+            }
+        }
+        XCTAssertEqual(reason(good, options: DecodeOptions(maximumPixelCount: 24 * 16 - 1)),
+                       "the image claims 24×16 pixels, more than the limit of 383")
+        XCTAssertTrue(reason(good.prefix(good.count - 100)).hasPrefix("corrupt TIFF data: "), reason(good.prefix(good.count - 100)))
+        XCTAssertTrue(reason(good.prefix(20)).hasPrefix("corrupt TIFF data: "), reason(good.prefix(20)))
+        // A bomb: 2³¹ strips, whose offsets alone would take 16 GB.
+        let strips = TIFFFixture.encode(image) { entries in
+            for index in entries.indices where [0x0111, 0x0117].contains(entries[index].tag) {
+                entries[index] = ExifFixture.Entry(tag: entries[index].tag, type: 4, count: 1 << 31, value: [8, 0, 0, 0])
+            }
+        }
+        XCTAssertTrue(reason(strips).hasPrefix("corrupt TIFF data: "), reason(strips))
+        // A 50000×50000 claim is refused by size before anything is read.
+        let huge = TIFFFixture.encode(image) { entries in
+            for index in entries.indices where [0x0100, 0x0101].contains(entries[index].tag) {
+                entries[index] = ExifFixture().long(entries[index].tag, 50_000)
+            }
+        }
+        XCTAssertEqual(reason(huge), "the image claims 50000×50000 pixels, more than the limit of 100000000")
+        // What libtiff cannot show as RGBA: 2 bits a sample.
+        let odd = TIFFFixture.encode(image) { entries in
+            for index in entries.indices where entries[index].tag == 0x0102 {
+                entries[index] = ExifFixture().shorts(0x0102, [2, 2, 2])
+            }
+        }
+        XCTAssertTrue(reason(odd).hasPrefix("unsupported TIFF file: ") || reason(odd).hasPrefix("corrupt TIFF data: "), reason(odd))
+    }
+
+    func testTIFFIsReadButNotWrittenAndCameraRawIsNotTakenForIt() throws {
+        XCTAssertThrowsError(try codec.encode(gradient(), as: .tiff, options: EncodeOptions())) { error in
+            XCTAssertEqual((error as? CodecError)?.errorDescription,
+                           "unsupported TIFF file: showhide reads TIFF but does not write it; variants of TIFF photos are JPEGs")
+        }
+        XCTAssertEqual(ImageFormat.tiff.variantFormat, .jpeg)
+        let tiff = TIFFFixture.encode(gradient())
+        XCTAssertNil(UnsupportedPhotoFormat.sniff(tiff.prefix(16), fileExtension: "tif"))
+        XCTAssertEqual(UnsupportedPhotoFormat.sniff(tiff.prefix(16), fileExtension: "NEF"), "camera raw (NEF)")
+    }
+}
