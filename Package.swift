@@ -122,7 +122,7 @@ let package = Package(
         // MARK: Tests
         // Test fixtures without XCTest (images, EXIF and PNG writers: FuzzSeeds uses them too); fakes and
         // spies for services; helpers for command tests.
-        .target(name: "Fixtures", dependencies: ["Imaging", "ColourScience"]),
+        .target(name: "Fixtures", dependencies: ["Imaging", "ColourScience", "CHEIF"]),
         .target(name: "TestSupport", dependencies: ["Fixtures", "Imaging", "ColourScience", "Catalogue", "Services"]),
         .target(name: "CLITestSupport", dependencies: ["TestSupport", "Imaging", "Catalogue", "Services", "ShowHideCLI"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
@@ -133,7 +133,7 @@ let package = Package(
             path: "Tests/CJPEGFixtures",
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "Fixtures", "CJPEGFixtures", "CHEIF", "CWebP"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "Fixtures", "CJPEGFixtures", "CWebP"]),
         .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),

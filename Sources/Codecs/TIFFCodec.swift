@@ -55,8 +55,13 @@ public struct TIFFCodec: Sendable {
         }
     }
 
+    /// The name `CTIFFBridge` opens every file under.
+    static let openedName = "photo"
+
     private static func error(_ message: [CChar]) -> CodecError {
         var text = String(cMessage: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        // libtiff starts many messages with the name the file was opened under.
+        if text.hasPrefix(Self.openedName + ": ") { text.removeFirst(Self.openedName.count + 2) }
         if text.hasSuffix(".") { text.removeLast() }
         if let first = text.first { text = first.lowercased() + text.dropFirst() }
         let unsupported = text.contains("not supported") || text.contains("can not handle") || text.contains("sorry")

@@ -142,7 +142,7 @@ final class TIFFCodecTests: XCTestCase {
         XCTAssertEqual(reason(good, options: DecodeOptions(maximumPixelCount: 24 * 16 - 1)),
                        "the image claims 24×16 pixels, more than the limit of 383")
         XCTAssertTrue(reason(good.prefix(good.count - 100)).hasPrefix("corrupt TIFF data: "), reason(good.prefix(good.count - 100)))
-        XCTAssertTrue(reason(good.prefix(20)).hasPrefix("corrupt TIFF data: "), reason(good.prefix(20)))
+        XCTAssertEqual(reason(good.prefix(20)), "corrupt TIFF data: can not read TIFF directory", "without libtiff's name for the file")
         // A bomb: 2³¹ strips, whose offsets alone would take 16 GB.
         let strips = TIFFFixture.encode(image) { entries in
             for index in entries.indices where [0x0111, 0x0117].contains(entries[index].tag) {

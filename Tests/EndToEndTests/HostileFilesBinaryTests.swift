@@ -104,6 +104,53 @@ final class HostileFilesBinaryTests: XCTestCase {
             bytes[Int.random(in: 8..<bytes.count, using: &random)] ^= UInt8(1) << UInt8.random(in: 0...7, using: &random)
             try write(Data(bytes), "flipped-\(index).png")
         }
+        // WebP, TIFF and HEIC: cut at a dozen offsets and 1–4 bits flipped, a dozen times each.
+        let picture = TestImage.gradient(width: 64, height: 48)
+        let others = [
+            ("webp", try codec.encode(picture, as: .webp, options: EncodeOptions(quality: 80, exif: ExifFixture.camera().encoded()))),
+            ("tif", TIFFFixture.encode(picture, metadata: ExifFixture.camera(), rowsPerStrip: 7)),
+            ("heic", try HEIFFixture.encode(picture, exif: ExifFixture.camera().encoded())),
+        ]
+        for (kind, data) in others {
+            try write(data, "intact.\(kind)")
+            mustImport.insert("intact.\(kind)")
+            for offset in stride(from: 1, to: data.count, by: max(1, data.count / 12)) {
+                try write(data.prefix(offset), "cut-\(kind)-\(offset).\(kind)")
+            }
+            for index in 0..<12 {
+                var bytes = [UInt8](data)
+                for _ in 0..<(1 + index % 4) {
+                    bytes[Int.random(in: 12..<bytes.count, using: &random)] ^= UInt8(1) << UInt8.random(in: 0...7, using: &random)
+                }
+                try write(Data(bytes), "flipped-\(index).\(kind)")
+            }
+        }
+        // Their bombs: a WebP canvas of 16383 × 16383, a HEIC whose image claims 50000 × 50000, a
+        // TIFF claiming 50000 × 50000 and one claiming 2³¹ strips.
+        var webpBomb = [UInt8](others[0].1)
+        XCTAssertEqual(String(decoding: webpBomb[12..<16], as: UTF8.self), "VP8X")
+        webpBomb.replaceSubrange(24..<30, with: [0xFE, 0x3F, 0x00, 0xFE, 0x3F, 0x00])
+        try write(Data(webpBomb), "bomb.webp")
+        mustFail["bomb.webp"] = "corrupt WebP data" // libwebp finds the canvas larger than its one picture
+        // (64 × 64: coded as it is, with no clean aperture box to crop the size the ispe box claims.)
+        var heifBomb = [UInt8](try HEIFFixture.encode(TestImage.gradient(width: 64, height: 64)))
+        let ispe = try XCTUnwrap(Data(heifBomb).range(of: Data("ispe".utf8))).upperBound + 4
+        heifBomb.replaceSubrange(ispe..<ispe + 8, with: [0, 0, 0xC3, 0x50, 0, 0, 0xC3, 0x50])
+        try write(Data(heifBomb), "bomb.heic")
+        mustFail["bomb.heic"] = "50000×50000 pixels, more than the limit"
+        try write(TIFFFixture.encode(picture) { entries in
+            for index in entries.indices where [0x0100, 0x0101].contains(entries[index].tag) {
+                entries[index] = ExifFixture().long(entries[index].tag, 50_000)
+            }
+        }, "bomb.tif")
+        mustFail["bomb.tif"] = "50000×50000 pixels, more than the limit"
+        try write(TIFFFixture.encode(picture) { entries in
+            for index in entries.indices where [0x0111, 0x0117].contains(entries[index].tag) {
+                entries[index] = ExifFixture.Entry(tag: entries[index].tag, type: 4, count: 1 << 31, value: [8, 0, 0, 0])
+            }
+        }, "strips.tif")
+        mustFail["strips.tif"] = "corrupt TIFF data"
+
         // Empty, random, random behind a JPEG or PNG signature.
         try write(Data(), "empty.jpg")
         mustFail["empty.jpg"] = "empty"

@@ -1,11 +1,10 @@
 import CHEIF
 import Foundation
 import Imaging
-import XCTest
 
 /// HEIF files made in the test by libheif's own encoders (x265 for HEIC, aom for AVIF), with the
 /// container's orientation and an EXIF block when asked.
-enum HEIFFixture {
+public enum HEIFFixture {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
@@ -14,7 +13,7 @@ enum HEIFFixture {
         var data = Data()
     }
 
-    static func encode(_ image: RGBAImage, avif: Bool = false, orientation: Orientation = .up, exif: Data? = nil) throws -> Data {
+    public static func encode(_ image: RGBAImage, avif: Bool = false, orientation: Orientation = .up, exif: Data? = nil) throws -> Data {
         func check(_ error: heif_error, _ step: String) throws {
             guard error.code != heif_error_Ok else { return }
             throw Failure(description: "\(step): \(error.message.map { String(cString: $0) } ?? "")")
@@ -30,7 +29,9 @@ enum HEIFFixture {
         defer { heif_image_release(picture) }
         try check(heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height), 8), "plane")
         var stride: Int32 = 0
-        let plane = try XCTUnwrap(heif_image_get_plane(picture, heif_channel_interleaved, &stride))
+        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else {
+            throw Failure(description: "heif_image_get_plane gave no plane")
+        }
         image.bytes.withUnsafeBytes { source in
             for row in 0..<image.height {
                 (plane + row * Int(stride)).update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * image.rowStride,
