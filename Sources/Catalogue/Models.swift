@@ -26,13 +26,17 @@ public struct PhotoFacts: Equatable, Sendable {
     public var exif: ExifMetadata?
     /// Palette, dominant colour and accent; nil when the photo has not been analysed.
     public var colours: ColourAnalysis?
+    /// The photo's XMP packet, as found on import. Stored then, but read back only by `photo(id:)`.
+    public var xmp: String?
 
-    public init(sha256: String, format: ImageFormat, pixelSize: PixelSize, exif: ExifMetadata?, colours: ColourAnalysis? = nil) {
+    public init(sha256: String, format: ImageFormat, pixelSize: PixelSize, exif: ExifMetadata?, colours: ColourAnalysis? = nil,
+                xmp: String? = nil) {
         self.sha256 = sha256
         self.format = format
         self.pixelSize = pixelSize
         self.exif = exif
         self.colours = colours
+        self.xmp = xmp
     }
 }
 

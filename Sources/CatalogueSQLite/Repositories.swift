@@ -37,6 +37,9 @@ struct PhotoRepository {
         if let colours = facts.colours {
             try ColourRepository(db: db).insert(colours, of: id)
         }
+        if let xmp = facts.xmp {
+            try db.cachedStatement(sql: "INSERT INTO photo_xmp (photo_id, packet) VALUES (?, ?)").execute(arguments: [id, xmp])
+        }
         return id
     }
 
@@ -179,6 +182,7 @@ struct PhotoRepository {
         photo.duplicatePaths = try String.fetchAll(
             db, sql: "SELECT path FROM duplicate_path WHERE photo_id = ? ORDER BY path", arguments: [id])
         photo.variants = try VariantRepository(db: db).variants(of: id)
+        photo.facts.xmp = try String.fetchOne(db, sql: "SELECT packet FROM photo_xmp WHERE photo_id = ?", arguments: [id])
         return photo
     }
 

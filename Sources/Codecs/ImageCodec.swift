@@ -24,7 +24,9 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         case nil: throw CodecError.unrecognisedFormat
         }
         if options.appliesOrientation, decoded.format.isTurnedByExif,
-           let orientation = ExifLocator.exifBlock(in: data).flatMap(ExifBlock.orientation), orientation != .up {
+           let orientation = ExifLocator.exifBlock(in: data).flatMap(ExifBlock.orientation)
+               ?? XMPLocator.packet(in: data).flatMap(XMPLocator.orientation(inPacket:)),
+           orientation != .up {
             decoded.image = decoded.image.applying(orientation)
             decoded.appliedOrientation = orientation
         }

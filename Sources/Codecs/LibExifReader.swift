@@ -8,8 +8,19 @@ public struct LibExifReader: ExifReading, Sendable {
     public init() {}
 
     public func readExif(from data: Data) throws -> ExifMetadata? {
-        guard let block = ExifLocator.exifBlock(in: data) else { return nil }
-        return readExifBlock(block)
+        var metadata = ExifLocator.exifBlock(in: data).flatMap(readExifBlock)
+        // Without an EXIF orientation, XMP's (tiff:Orientation), as exiftool and digiKam read it.
+        if metadata?.orientation == nil, let orientation = XMPLocator.packet(in: data).flatMap(XMPLocator.orientation(inPacket:)) {
+            var found = metadata ?? ExifMetadata()
+            found.orientation = orientation
+            found.allTags["Derived.Orientation"] = "XMP.tiff:Orientation"
+            metadata = found
+        }
+        return metadata
+    }
+
+    public func xmpPacket(from data: Data) -> String? {
+        XMPLocator.packet(in: data)
     }
 
     public func uprightExifBlock(from data: Data) -> Data? {

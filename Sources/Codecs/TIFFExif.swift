@@ -29,6 +29,29 @@ enum TIFFExif {
     /// "Exif\0\0" and a TIFF structure holding the photo's descriptive directories, or nil when the
     /// file is not a classic TIFF or has none.
     static func exifBlock(in data: Data) -> Data? {
+        withReader(of: data) { reader, ifd0Offset -> Data? in
+            let ifd0 = reader.directory(at: ifd0Offset)
+            var top = ifd0.filter { descriptiveTags.contains($0.tag) }
+            let exif = ifd0.first { $0.tag == exifPointer }.flatMap(reader.pointer).map { reader.directory(at: $0) }?
+                .filter { !leftOutOfExif.contains($0.tag) } ?? []
+            let gps = ifd0.first { $0.tag == gpsPointer }.flatMap(reader.pointer).map { reader.directory(at: $0) } ?? []
+            guard !top.isEmpty || !exif.isEmpty || !gps.isEmpty else { return nil }
+            let writer = Writer(little: reader.little)
+            if !exif.isEmpty { top.append(Entry(tag: exifPointer, type: 4, count: 1, value: writer.u32(0))) }
+            if !gps.isEmpty { top.append(Entry(tag: gpsPointer, type: 4, count: 1, value: writer.u32(0))) }
+            return Data(ExifLocator.exifHeader) + Data(writer.tiff([top, exif, gps]))
+        }
+    }
+
+    /// The bytes of IFD0's entry `tag` (XMP is tag 700), up to `XMPLocator.maximumLength`; nil when absent.
+    static func value(ofIFD0Tag tag: UInt16, in data: Data) -> Data? {
+        withReader(of: data) { reader, ifd0Offset in
+            reader.directory(at: ifd0Offset, maximumValueBytes: XMPLocator.maximumLength).first { $0.tag == tag }.map { Data($0.value) }
+        }
+    }
+
+    /// Calls `body` with a reader of the classic TIFF in `data` and the offset of its IFD0.
+    private static func withReader<Result>(of data: Data, _ body: (Reader, Int) -> Result?) -> Result? {
         let bytes = [UInt8](data.prefix(8))
         guard bytes.count == 8 else { return nil }
         let little: Bool
@@ -37,20 +60,10 @@ enum TIFFExif {
         case (0x4D, 0x4D): little = false
         default: return nil
         }
-        return data.withUnsafeBytes { raw -> Data? in
-            let file = raw.bindMemory(to: UInt8.self)
-            let reader = Reader(bytes: file, little: little)
+        return data.withUnsafeBytes { raw -> Result? in
+            let reader = Reader(bytes: raw.bindMemory(to: UInt8.self), little: little)
             guard reader.u16(2) == 42, let ifd0Offset = reader.u32(4) else { return nil }
-            let ifd0 = reader.directory(at: Int(ifd0Offset))
-            var top = ifd0.filter { descriptiveTags.contains($0.tag) }
-            let exif = ifd0.first { $0.tag == exifPointer }.flatMap(reader.pointer).map(reader.directory)?
-                .filter { !leftOutOfExif.contains($0.tag) } ?? []
-            let gps = ifd0.first { $0.tag == gpsPointer }.flatMap(reader.pointer).map(reader.directory) ?? []
-            guard !top.isEmpty || !exif.isEmpty || !gps.isEmpty else { return nil }
-            let writer = Writer(little: little)
-            if !exif.isEmpty { top.append(Entry(tag: exifPointer, type: 4, count: 1, value: writer.u32(0))) }
-            if !gps.isEmpty { top.append(Entry(tag: gpsPointer, type: 4, count: 1, value: writer.u32(0))) }
-            return Data(ExifLocator.exifHeader) + Data(writer.tiff([top, exif, gps]))
+            return body(reader, Int(ifd0Offset))
         }
     }
 
@@ -79,7 +92,7 @@ enum TIFFExif {
 
         /// The entries of the directory at `offset` whose values lie within the file, each with its
         /// value's bytes; none when the directory itself does not.
-        func directory(at offset: Int) -> [Entry] {
+        func directory(at offset: Int, maximumValueBytes: Int = TIFFExif.maximumValueBytes) -> [Entry] {
             guard let count = u16(offset), count > 0, Int(count) <= TIFFExif.maximumEntries,
                   offset + 2 + Int(count) * 12 <= bytes.count else { return [] }
             return (0..<Int(count)).compactMap { index -> Entry? in
@@ -87,7 +100,7 @@ enum TIFFExif {
                 guard let tag = u16(base), let type = u16(base + 2), let count = u32(base + 4),
                       let unit = TIFFExif.typeSizes[type] else { return nil }
                 let (length, overflow) = Int(count).multipliedReportingOverflow(by: unit)
-                guard !overflow, length > 0, length <= TIFFExif.maximumValueBytes else { return nil }
+                guard !overflow, length > 0, length <= maximumValueBytes else { return nil }
                 let start: Int
                 if length <= 4 {
                     start = base + 8

@@ -13,7 +13,8 @@ public enum HEIFFixture {
         var data = Data()
     }
 
-    public static func encode(_ image: RGBAImage, avif: Bool = false, orientation: Orientation = .up, exif: Data? = nil) throws -> Data {
+    public static func encode(_ image: RGBAImage, avif: Bool = false, orientation: Orientation = .up, exif: Data? = nil,
+                              xmp: String? = nil) throws -> Data {
         func check(_ error: heif_error, _ step: String) throws {
             guard error.code != heif_error_Ok else { return }
             throw Failure(description: "\(step): \(error.message.map { String(cString: $0) } ?? "")")
@@ -48,6 +49,9 @@ public enum HEIFFixture {
             // libheif wants the TIFF data and writes the offset header itself.
             let tiff = exif.starts(with: Array("Exif\0\0".utf8)) ? exif.dropFirst(6) : exif[...]
             try tiff.withUnsafeBytes { try check(heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)), "EXIF") }
+        }
+        if let xmp {
+            try Array(xmp.utf8).withUnsafeBytes { try check(heif_context_add_XMP_metadata(context, handle, $0.baseAddress, Int32($0.count)), "XMP") }
         }
         let output = Output()
         var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in

@@ -125,6 +125,15 @@ public struct PNGFixture {
 
 extension Data {
     /// These bytes with an "eXIf" chunk holding `tiff` inserted right after IHDR (a PNG's first chunk).
+    /// The PNG with an uncompressed iTXt chunk holding `text` under `keyword`, after IHDR.
+    public func insertingPNGText(_ text: String, keyword: String) -> Data {
+        let ihdrEnd = 8 + 8 + 13 + 4
+        let fixture = PNGFixture(width: 1, height: 1, colourType: .grey, samples: [0])
+        // keyword \0, not compressed (0, 0), no language \0, no translated keyword \0, the text
+        let body = Array(keyword.utf8) + [0, 0, 0, 0, 0] + Array(text.utf8)
+        return Data(self.prefix(ihdrEnd)) + Data(fixture.chunk("iTXt", body)) + self.dropFirst(ihdrEnd)
+    }
+
     public func insertingPNGExif(_ tiff: Data) -> Data {
         let ihdrEnd = 8 + 8 + 13 + 4
         let fixture = PNGFixture(width: 1, height: 1, colourType: .grey, samples: [0])

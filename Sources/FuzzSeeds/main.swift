@@ -4,7 +4,8 @@ import Imaging
 import Fixtures
 
 // Seed inputs for scripts/fuzz, made in code like the tests' fixtures: small JPEGs and PNGs, and
-// EXIF in both byte orders: in JPEGs, in PNGs' eXIf chunks, and bare. Usage: FuzzSeeds FOLDER (writes FOLDER/jpeg, png, exif).
+// EXIF in both byte orders: in JPEGs, in PNGs' eXIf chunks, and bare; HEIC and AVIF, WebP and TIFF with
+// EXIF. Usage: FuzzSeeds FOLDER (writes FOLDER/jpeg, png, exif, heif, webp, tiff).
 guard CommandLine.arguments.count == 2 else {
     print("usage: FuzzSeeds FOLDER")
     exit(64)
@@ -33,5 +34,13 @@ for (index, order) in [ExifFixture.ByteOrder.little, .big].enumerated() {
     let tiff = exif.dropFirst(ExifLocator.exifHeader.count)
     try write(try codec.encode(images[0], as: .png, options: EncodeOptions()).insertingPNGExif(Data(tiff)), "exif", "camera\(index).png")
     try write(exif, "exif", "camera\(index).exif")
+}
+for (index, image) in images.enumerated() {
+    let exif = ExifFixture.camera(byteOrder: index % 2 == 0 ? .little : .big).encoded()
+    try write(try HEIFFixture.encode(image, exif: exif), "heif", "seed\(index).heic")
+    try write(try HEIFFixture.encode(image, avif: true, orientation: .right), "heif", "seed\(index).avif")
+    try write(try codec.encode(image, as: .webp, options: EncodeOptions(quality: 70, exif: exif)), "webp", "seed\(index).webp")
+    try write(TIFFFixture.encode(image, metadata: ExifFixture.camera(byteOrder: index % 2 == 0 ? .little : .big), alpha: index == 1,
+                                 rowsPerStrip: 3), "tiff", "seed\(index).tif")
 }
 print("seeds written to \(root.path)")

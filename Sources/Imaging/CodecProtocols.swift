@@ -112,6 +112,8 @@ public struct RowSource: Sendable {
 public protocol ExifReading: Sendable {
     /// The photo's EXIF metadata, or nil when it has none.
     func readExif(from data: Data) throws -> ExifMetadata?
+    /// The photo's XMP packet as text, or nil when it has none.
+    func xmpPacket(from data: Data) -> String?
     /// The photo's EXIF block as found ("Exif\0\0" and what follows), with its orientation set to 1:
     /// what a copy of the photo whose pixels were turned upright should carry. nil when it has none.
     func uprightExifBlock(from data: Data) -> Data?

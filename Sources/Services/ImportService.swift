@@ -211,7 +211,7 @@ public struct ImportService: Sendable {
             let inspection = try inspector.inspect(data, path: file.path)
             // Colours come from the same scaled decode that checked the file.
             return .photo(PhotoFacts(sha256: sha256, format: inspection.format, pixelSize: inspection.pixelSize,
-                                     exif: inspection.exif, colours: analyser.analyse(inspection.analysisImage)))
+                                     exif: inspection.exif, colours: analyser.analyse(inspection.analysisImage), xmp: inspection.xmp))
         } catch {
             return .failed(error.reason)
         }

@@ -8,16 +8,20 @@ public struct PhotoInspection: Equatable, Sendable {
     public var fileSize: Int
     public var pixelSize: PixelSize
     public var exif: ExifMetadata?
+    /// The XMP packet, as text.
+    public var xmp: String?
     /// The scaled decode, upright (long side at least `PhotoInspector.analysisLongSide` when the file is
     /// that large), which every analysis of the photo reuses.
     public var analysisImage: RGBAImage
 
-    public init(path: String, format: ImageFormat, fileSize: Int, pixelSize: PixelSize, exif: ExifMetadata?, analysisImage: RGBAImage) {
+    public init(path: String, format: ImageFormat, fileSize: Int, pixelSize: PixelSize, exif: ExifMetadata?, xmp: String? = nil,
+                analysisImage: RGBAImage) {
         self.path = path
         self.format = format
         self.fileSize = fileSize
         self.pixelSize = pixelSize
         self.exif = exif
+        self.xmp = xmp
         self.analysisImage = analysisImage
     }
 
@@ -74,7 +78,7 @@ public struct PhotoInspector: Sendable {
 
     /// Reads the file at `path` once and learns what the catalogue needs from that one read.
     /// - Parameter path: an absolute path.
-    /// - Returns: the format, the pixel size, the EXIF metadata and the picture at analysis size.
+    /// - Returns: the format, the pixel size, the EXIF metadata, the XMP packet and the picture at analysis size.
     /// - Throws: `PhotoError` saying why the file is not a readable photo, naming it.
     public func inspect(path: String) throws(PhotoError) -> PhotoInspection {
         let data: Data
@@ -93,7 +97,7 @@ public struct PhotoInspector: Sendable {
         let exif = try? exifReader.readExif(from: data)
         return PhotoInspection(
             path: path, format: decoded.format, fileSize: data.count, pixelSize: decoded.originalSize, exif: exif ?? nil,
-            analysisImage: decoded.image
+            xmp: exifReader.xmpPacket(from: data), analysisImage: decoded.image
         )
     }
 

@@ -21,14 +21,16 @@ public enum FakePhoto {
         var colour: String?
         /// The format the codec says it decoded; JPEG by default.
         var format: ImageFormat?
+        /// The XMP packet the EXIF reader finds.
+        var xmp: String?
     }
 
     static let signature: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
 
     /// A decodable photo; `seed` makes its content (and so its hash) unique.
     public static func data(width: Int = 4000, height: Int = 3000, seed: String, make: String? = nil, takenAt: String? = nil,
-                            colour: String? = nil, format: ImageFormat? = nil) -> Data {
-        encode(Payload(width: width, height: height, seed: seed, make: make, takenAt: takenAt, colour: colour, format: format))
+                            colour: String? = nil, format: ImageFormat? = nil, xmp: String? = nil) -> Data {
+        encode(Payload(width: width, height: height, seed: seed, make: make, takenAt: takenAt, colour: colour, format: format, xmp: xmp))
     }
 
     /// A file that looks like a JPEG but fails to decode with `reason`.
@@ -111,6 +113,9 @@ public struct FakeExifReader: ExifReading {
 
     /// Fake photos carry no EXIF block.
     public func uprightExifBlock(from data: Data) -> Data? { nil }
+
+    /// The XMP a `FakePhoto` was given.
+    public func xmpPacket(from data: Data) -> String? { FakePhoto.payload(of: data)?.xmp }
 
     public func removingGPS(from block: Data) -> Data? { nil }
     public func removingGPS(fromJPEG data: Data) -> Data? { nil }

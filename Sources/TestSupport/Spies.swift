@@ -137,6 +137,7 @@ public final class StubDecoder: ImageDecoding, @unchecked Sendable {
 public final class StubExifReader: ExifReading, @unchecked Sendable {
     private let lock = NSLock()
     private var results: [Data: Result<ExifMetadata?, any Error>] = [:]
+    private var xmp: [Data: String] = [:]
 
     public init() {}
 
@@ -160,6 +161,15 @@ public final class StubExifReader: ExifReading, @unchecked Sendable {
     public func uprightExifBlock(from data: Data) -> Data? {
         XCTFail("unexpected EXIF block read of \(data.count) bytes")
         return nil
+    }
+
+    /// Photos read for their EXIF are read for their XMP too: none unless stubbed.
+    public func xmpPacket(from data: Data) -> String? {
+        lock.withLock { xmp[data] }
+    }
+
+    public func stubXMP(_ data: Data, with packet: String) {
+        lock.withLock { xmp[data] = packet }
     }
 
     public func removingGPS(from block: Data) -> Data? {

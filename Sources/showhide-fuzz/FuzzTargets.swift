@@ -5,7 +5,7 @@ import Imaging
 /// What each fuzz target feeds its input to: the decoders and the EXIF reader, as an import and
 /// an export would call them. Every input must come back as a value or a thrown error, nothing else.
 enum FuzzTarget: String, CaseIterable {
-    case jpeg, png, exif
+    case jpeg, png, exif, heif, webp, tiff
 
     /// Small enough that a header claiming a huge picture is refused before any allocation, as on import.
     static let decodeOptions = DecodeOptions(maximumPixelCount: 4_000_000, minimumLongSide: 256)
@@ -17,6 +17,17 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? JPEGCodec().decode(data, options: DecodeOptions(maximumPixelCount: 1_000_000, appliesOrientation: true))
         case .png:
             _ = try? PNGCodec().decode(data, options: Self.decodeOptions)
+        case .heif:
+            _ = try? HEIFCodec().decode(data, options: Self.decodeOptions)
+            _ = ExifLocator.exifBlock(in: data).map { LibExifReader().readExifBlock($0) }
+        case .webp:
+            _ = try? WebPCodec().decode(data, options: Self.decodeOptions)
+            _ = try? WebPCodec().decode(data, options: DecodeOptions(maximumPixelCount: 1_000_000))
+            _ = ExifLocator.exifBlock(in: data).map { LibExifReader().readExifBlock($0) }
+        case .tiff:
+            _ = try? TIFFCodec().decode(data, options: Self.decodeOptions)
+            _ = try? TIFFCodec().decode(data, options: DecodeOptions(maximumPixelCount: 1_000_000))
+            _ = ExifLocator.exifBlock(in: data).map { LibExifReader().readExifBlock($0) }
         case .exif:
             let reader = LibExifReader()
             _ = try? reader.readExif(from: data)
@@ -27,13 +38,13 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 
-    /// The target named by `SHOWHIDE_FUZZ_TARGET` (jpeg, png or exif), read once.
+    /// The target named by `SHOWHIDE_FUZZ_TARGET` (jpeg, png, exif, heif, webp or tiff), read once.
     static let selected = named()
 
     private static func named() -> FuzzTarget {
         let name = ProcessInfo.processInfo.environment["SHOWHIDE_FUZZ_TARGET"] ?? ""
         guard let target = FuzzTarget(rawValue: name) else {
-            FileHandle.standardError.write(Data("set SHOWHIDE_FUZZ_TARGET to jpeg, png or exif\n".utf8))
+            FileHandle.standardError.write(Data("set SHOWHIDE_FUZZ_TARGET to jpeg, png, exif, heif, webp or tiff\n".utf8))
             exit(64)
         }
         return target
@@ -70,7 +81,7 @@ enum FuzzReplay {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
-            print("usage: showhide-fuzz jpeg|png|exif FILE…")
+            print("usage: showhide-fuzz jpeg|png|exif|heif|webp|tiff FILE…")
             exit(64)
         }
         for path in arguments.dropFirst() {

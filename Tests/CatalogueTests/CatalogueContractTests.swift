@@ -36,6 +36,16 @@ struct CatalogueContract {
         XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [])
     }
 
+    /// A photo's XMP packet is kept with it and shown with the photo.
+    func xmpIsKept() throws {
+        var facts = PhotoFacts.sample(sha: "x")
+        facts.xmp = "<x:xmpmeta dc:subject=\"tram\"/>"
+        let id = try catalogue.write { try $0.insertPhoto(path: "/p/x.jpg", stamp: stamp(10), facts: facts, importedAt: time) }
+        let plain = try insert("/p/y.jpg", sha: "y")
+        XCTAssertEqual(try catalogue.photo(id: id)?.facts.xmp, "<x:xmpmeta dc:subject=\"tram\"/>")
+        XCTAssertNil(try catalogue.photo(id: plain)?.facts.xmp)
+    }
+
     /// A moved photo keeps its id and takes the new path and stamp.
     func movedPhotosKeepTheirID() throws {
         let id = try insert("/p/old.jpg", sha: "b", colours: .greyWithRed)
@@ -123,6 +133,7 @@ struct CatalogueContract {
 final class SQLiteCatalogueContractTests: XCTestCase {
     func contract() throws -> CatalogueContract { CatalogueContract(catalogue: try SQLiteCatalogue.inMemory()) }
     func testNewPhotosAndTheirColours() throws { try contract().newPhotosAndTheirColours() }
+    func testXMPIsKept() throws { try contract().xmpIsKept() }
     func testMovedPhotosKeepTheirID() throws { try contract().movedPhotosKeepTheirID() }
     func testDuplicatesTakeOverAPathThatGoes() throws { try contract().duplicatesTakeOverAPathThatGoes() }
     func testFailuresByPath() throws { try contract().failuresByPath() }
@@ -133,6 +144,7 @@ final class SQLiteCatalogueContractTests: XCTestCase {
 final class FakeCatalogueContractTests: XCTestCase {
     func contract() -> CatalogueContract { CatalogueContract(catalogue: FakeCatalogue()) }
     func testNewPhotosAndTheirColours() throws { try contract().newPhotosAndTheirColours() }
+    func testXMPIsKept() throws { try contract().xmpIsKept() }
     func testMovedPhotosKeepTheirID() throws { try contract().movedPhotosKeepTheirID() }
     func testDuplicatesTakeOverAPathThatGoes() throws { try contract().duplicatesTakeOverAPathThatGoes() }
     func testFailuresByPath() throws { try contract().failuresByPath() }

@@ -24,6 +24,7 @@ final class SchemaTests: XCTestCase {
             "colour_name_weight": ["photo_id", "name", "weight"],
             "palette_cell": ["cell", "weight", "photo_id", "rank", "lab_l", "lab_a", "lab_b"],
             "accent_cell": ["cell", "coverage", "photo_id", "lab_l", "lab_a", "lab_b"],
+            "photo_xmp": ["photo_id", "packet"],
         ])
         XCTAssertEqual(schema.indexes, ["duplicate_path_photo": "duplicate_path", "exif_taken_at": "exif",
                                         "photo_colour_accent": "photo_colour", "colour_name_weight_rank": "colour_name_weight"])
@@ -142,8 +143,9 @@ final class SchemaTests: XCTestCase {
                            ('/p/sticker.webp', printf('%064d', 10), 1, 1, 'webp', 512, 512, '2024-01-06 00:00:00.000'),
                            ('/p/scan.tif', printf('%064d', 11), 1, 1, 'tiff', 2400, 3000, '2024-01-06 00:00:00.000')
                     """)
+                try db.execute(sql: "INSERT INTO photo_xmp (photo_id, packet) VALUES (1, '<x:xmpmeta/>')")
                 try db.execute(sql: "DELETE FROM photo WHERE id = 1")
-                for table in ["exif", "variant", "duplicate_path", "palette_entry"] {
+                for table in ["exif", "variant", "duplicate_path", "palette_entry", "photo_xmp"] {
                     XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE photo_id = 1"), 0, "\(version): \(table)")
                 }
             }

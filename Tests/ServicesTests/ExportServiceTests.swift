@@ -40,6 +40,7 @@ struct UnexpectedVariantMaker: VariantMaking {
 struct GPSExifReader: ExifReading {
     func readExif(from data: Data) throws -> ExifMetadata? { ExifMetadata(gps: GPSPosition(latitude: 60, longitude: 24)) }
     func uprightExifBlock(from data: Data) -> Data? { Data("block with gps".utf8) }
+    func xmpPacket(from data: Data) -> String? { nil }
     func removingGPS(from block: Data) -> Data? { Data("block without gps".utf8) }
     /// In place when `inPlace`: the file with "gps" replaced by "---" (same length).
     var inPlace = false

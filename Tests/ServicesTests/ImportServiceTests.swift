@@ -50,7 +50,7 @@ final class ImportServiceTests: XCTestCase {
 
     func testImportsNewPhotosWithTheirFacts() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: "a", make: "Canon", takenAt: "2020:05:06 07:08:09")
-        files["/lib/sub/b.JPG"] = FakePhoto.data(width: 600, height: 800, seed: "b")
+        files["/lib/sub/b.JPG"] = FakePhoto.data(width: 600, height: 800, seed: "b", xmp: "<x:xmpmeta/>")
 
         let summary = try await importLibrary()
 
@@ -66,6 +66,8 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(a.importedAt, clock.now())
         XCTAssertEqual(a.stamp, FileStamp(size: Int64(files["/lib/a.jpg"]!.count), modifiedAtNanoseconds: 1_000_000_000))
         XCTAssertNil(photo(at: "/lib/sub/b.JPG")?.facts.exif)
+        XCTAssertEqual(photo(at: "/lib/sub/b.JPG")?.facts.xmp, "<x:xmpmeta/>", "its XMP, kept")
+        XCTAssertNil(a.facts.xmp)
         XCTAssertEqual(codec.decodeCount, 2, "one decode per photo")
     }
 

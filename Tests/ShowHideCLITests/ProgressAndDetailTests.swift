@@ -46,7 +46,7 @@ final class ProgressAndDetailTests: XCTestCase {
             id: 7, path: "/p/a.jpg", stamp: FileStamp(size: 10, modifiedAtNanoseconds: 0),
             facts: PhotoFacts(sha256: "ab", format: .jpeg, pixelSize: PixelSize(width: 2, height: 1), exif: ExifMetadata(
                 lens: "50mm", exposureTime: 0.01, fNumber: 2.8, iso: 200, focalLength: 50, orientation: .up,
-                gps: GPSPosition(latitude: 1.5, longitude: -2.25, altitude: 3), allTags: ["IFD0.Make": "X"])),
+                gps: GPSPosition(latitude: 1.5, longitude: -2.25, altitude: 3), allTags: ["IFD0.Make": "X"]), xmp: "<x:xmpmeta/>"),
             importedAt: Date(timeIntervalSince1970: 0), duplicatePaths: ["/q/a.jpg"],
             variants: [Variant(photoID: 7, kind: "show", parameters: #"{"feather":10,"hue":34.5,"method":"object","minimumChroma":12,"quality":90,"tolerance":12}"#,
                                path: "/v/show-1.jpg", fileSize: 1, pixelSize: PixelSize(width: 2, height: 1), sha256: "", createdAt: Date()),
@@ -57,8 +57,15 @@ final class ProgressAndDetailTests: XCTestCase {
         for expected in ["variant       show 2×1, object mode, hue 34.5°, tolerance 12°, feather 10°, chroma from 12, quality 90: /v/show-1.jpg",
                          "variant       show 2×1, hue mode, hue 200°, tolerance 30°, feather 10°, chroma from 12: /v/show-2.png","GPS           1.500000, -2.250000, 3.0 m", "duplicate     /q/a.jpg", "exposure      1/100 s",
                          "f-number      f/2.8", "ISO           200", "focal length  50 mm", "lens          50mm",
-                         "EXIF tags", "  IFD0.Make: X", "imported      1970-01-01T00:00:00Z"] {
+                         "EXIF tags", "  IFD0.Make: X", "imported      1970-01-01T00:00:00Z", "XMP           12 bytes (in full with --json)"] {
             XCTAssertTrue(text.contains(expected), "missing \(expected) in\n\(text)")
         }
+        spy.output.clear()
+        try PhotoPresenter(console: spy.console).presentDetail(photo, asJSON: true)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["xmp"] as? String, "<x:xmpmeta/>")
+        spy.output.clear()
+        try PhotoPresenter(console: spy.console).presentList([photo], asJSON: true)
+        XCTAssertFalse(spy.output.text.contains("xmpmeta"), "a listing leaves it out")
     }
 }

@@ -19,6 +19,8 @@ struct PhotoJSON: Encodable {
     var duplicatePaths: [String]?
     /// Every EXIF tag as text; only in `gallery show`.
     var exifTags: [String: String]?
+    /// The XMP packet; only in `gallery show`, when the photo has one.
+    var xmp: String?
     var palette: [PaletteJSON]?
     var dominant: DominantJSON?
     /// Present (possibly null) once the photo's colours are analysed.
@@ -78,6 +80,7 @@ struct PhotoJSON: Encodable {
             duplicatePaths = photo.duplicatePaths
             exifTags = photo.facts.exif?.allTags ?? [:]
             variants = photo.variants.map(VariantJSON.init)
+            xmp = photo.facts.xmp
         }
         if let colours = photo.facts.colours {
             palette = colours.palette.map {
@@ -99,7 +102,7 @@ struct PhotoJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, path, sha256, format, width, height, fileSize, importedAt, exif, duplicatePaths, exifTags
+        case id, path, sha256, format, width, height, fileSize, importedAt, exif, duplicatePaths, exifTags, xmp
         case palette, dominant, accent, candidates, variants
     }
 
@@ -116,6 +119,7 @@ struct PhotoJSON: Encodable {
         try container.encodeIfPresent(exif, forKey: .exif)
         try container.encodeIfPresent(duplicatePaths, forKey: .duplicatePaths)
         try container.encodeIfPresent(exifTags, forKey: .exifTags)
+        try container.encodeIfPresent(xmp, forKey: .xmp)
         try container.encodeIfPresent(palette, forKey: .palette)
         try container.encodeIfPresent(dominant, forKey: .dominant)
         // A photo without a chromatic colour has "accent": null.

@@ -59,6 +59,7 @@ struct PhotoPresenter {
                 return text
             }),
         ]
+        rows.append(("XMP", photo.facts.xmp.map { "\($0.utf8.count) bytes (in full with --json)" }))
         rows += photo.duplicatePaths.map { ("duplicate", $0) }
         let colourText = ColourText(console: console)
         if let colours = photo.facts.colours {

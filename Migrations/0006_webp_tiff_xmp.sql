@@ -1,4 +1,4 @@
--- WebP and TIFF photos: a photo's format may now be 'webp' or 'tiff'. As in 0005, the photo table
+-- WebP and TIFF photos, and XMP. A photo's format may now be 'webp' or 'tiff': as in 0005, the photo table
 -- is made anew (SQLite cannot change a CHECK constraint in place) and its rows copied with their
 -- ids; the rows that refer to photos stay as they are.
 CREATE TABLE photo_with_more_formats (
@@ -19,3 +19,10 @@ INSERT INTO photo_with_more_formats (id, path, sha256, file_size, modified_at_ns
 DROP TABLE photo;
 
 ALTER TABLE photo_with_more_formats RENAME TO photo;
+
+-- A photo's XMP packet (the XML editors and phones write beside EXIF), kept as text for a later
+-- search. Photos imported before this migration have none until imported again.
+CREATE TABLE photo_xmp (
+    photo_id INTEGER PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+    packet TEXT NOT NULL
+);

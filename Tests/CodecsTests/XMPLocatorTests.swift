@@ -1,0 +1,101 @@
+@testable import Codecs
+import CWebP
+import Fixtures
+import Imaging
+import TestSupport
+import XCTest
+
+final class XMPLocatorTests: XCTestCase {
+    let codec = ImageCodec()
+    let packet = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+        <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:subject="Lisboa, elétrico"/></rdf:RDF></x:xmpmeta>
+        """
+
+    /// A JPEG with `packet` in an APP1 segment after its first segment, as editors write it.
+    func jpeg(xmp packet: String, exif: Data? = nil) throws -> Data {
+        let plain = try codec.encode(quadrants(), as: .jpeg, options: EncodeOptions(exif: exif))
+        let payload = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(packet.utf8) + [0, 0]
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        return plain.prefix(2) + Data(segment) + plain.dropFirst(2)
+    }
+
+    func webp(xmp packet: String) throws -> Data {
+        let plain = try codec.encode(quadrants(), as: .webp, options: EncodeOptions())
+        return try plain.withUnsafeBytes { raw -> Data in
+            var picture = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            let mux = try XCTUnwrap(WebPMuxCreate(&picture, 1))
+            defer { WebPMuxDelete(mux) }
+            return try Array(packet.utf8).withUnsafeBytes { bytes -> Data in
+                var chunk = WebPData(bytes: bytes.bindMemory(to: UInt8.self).baseAddress, size: bytes.count)
+                var assembled = WebPData()
+                XCTAssertEqual(WebPMuxSetChunk(mux, "XMP ", &chunk, 1), WEBP_MUX_OK)
+                XCTAssertEqual(WebPMuxAssemble(mux, &assembled), WEBP_MUX_OK)
+                defer { WebPDataClear(&assembled) }
+                return Data(bytes: assembled.bytes, count: assembled.size)
+            }
+        }
+    }
+
+    func testThePacketIsFoundInEveryContainer() throws {
+        var tiffMetadata = ExifFixture()
+        tiffMetadata.ifd0 = [tiffMetadata.undefined(700, Array(packet.utf8))]
+        let files: [(String, Data)] = [
+            ("JPEG", try jpeg(xmp: packet)),
+            ("PNG", try codec.encode(quadrants(), as: .png, options: EncodeOptions())
+                .insertingPNGText(packet, keyword: "XML:com.adobe.xmp")),
+            ("HEIC", try HEIFFixture.encode(quadrants(), xmp: packet)),
+            ("WebP", try webp(xmp: packet)),
+            ("TIFF", TIFFFixture.encode(quadrants(), metadata: tiffMetadata)),
+        ]
+        for (name, data) in files {
+            XCTAssertEqual(LibExifReader().xmpPacket(from: data), packet, name)
+        }
+    }
+
+    func testWithoutAPacketThereIsNone() throws {
+        let plain: [(String, Data)] = [
+            ("JPEG", try codec.encode(quadrants(), as: .jpeg, options: EncodeOptions(exif: ExifFixture.camera().encoded()))),
+            ("PNG", try codec.encode(quadrants(), as: .png, options: EncodeOptions()).insertingPNGText("a caption", keyword: "Comment")),
+            ("HEIC", try HEIFFixture.encode(quadrants())),
+            ("WebP", try codec.encode(quadrants(), as: .webp, options: EncodeOptions())),
+            ("TIFF", TIFFFixture.encode(quadrants(), metadata: ExifFixture.camera())),
+        ]
+        for (name, data) in plain { XCTAssertNil(XMPLocator.packet(in: data), name) }
+        XCTAssertNil(XMPLocator.packet(in: try jpeg(xmp: "  \0")), "an empty packet is none")
+        XCTAssertNil(XMPLocator.packet(in: Data("not a photo".utf8)))
+    }
+
+    func testAPacketThatIsNotUTF8OrTooLongIsLeftOut() throws {
+        var metadata = ExifFixture()
+        metadata.ifd0 = [metadata.undefined(700, [0x3C, 0xFF, 0xFE, 0x3E])]
+        XCTAssertNil(XMPLocator.packet(in: TIFFFixture.encode(quadrants(), metadata: metadata)))
+        let long = "<x>" + String(repeating: "a", count: XMPLocator.maximumLength) + "</x>"
+        XCTAssertNil(XMPLocator.packet(in: try HEIFFixture.encode(quadrants(), xmp: long)))
+    }
+
+    func testTheXMPOrientationTurnsAPhotoWhoseEXIFHasNone() throws {
+        let turned = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description tiff:Orientation="6"/></rdf:RDF></x:xmpmeta>"#
+        let data = try jpeg(xmp: turned)
+        let exif = try XCTUnwrap(try LibExifReader().readExif(from: data))
+        XCTAssertEqual(exif.orientation, .right)
+        XCTAssertEqual(exif.allTags["Derived.Orientation"], "XMP.tiff:Orientation")
+        let decoded = try codec.decode(data, options: DecodeOptions(appliesOrientation: true))
+        XCTAssertEqual(decoded.appliedOrientation, .right)
+        assertQuadrantsMatch(decoded.image, quadrants().applying(.right))
+
+        // EXIF's orientation, where there is one, is the one that counts.
+        var upright = ExifFixture()
+        upright.ifd0 = [upright.short(0x0112, 1)]
+        let both = try jpeg(xmp: turned, exif: upright.encoded())
+        XCTAssertEqual(try LibExifReader().readExif(from: both)?.orientation, .up)
+        XCTAssertEqual(try codec.decode(both, options: DecodeOptions(appliesOrientation: true)).appliedOrientation, .up)
+    }
+
+    func testTheOrientationIsReadAsAnAttributeOrAnElement() {
+        XCTAssertEqual(XMPLocator.orientation(inPacket: #"<rdf:Description tiff:Orientation = '8' />"#), .left)
+        XCTAssertEqual(XMPLocator.orientation(inPacket: "<tiff:Orientation> 3 </tiff:Orientation>"), .down)
+        XCTAssertNil(XMPLocator.orientation(inPacket: "<tiff:Orientation>9</tiff:Orientation>"))
+        XCTAssertNil(XMPLocator.orientation(inPacket: #"<rdf:Description exif:PixelXDimension="6"/>"#))
+    }
+}
