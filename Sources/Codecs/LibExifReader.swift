@@ -54,7 +54,12 @@ public struct LibExifReader: ExifReading, Sendable {
         let contents = Self.contents(of: exif)
         guard contents.contains(where: { $0.content != nil && $0.content!.pointee.count > 0 }) else { return nil }
         let reader = EntryReader(order: exif_data_get_byte_order(exif), contents: contents, exif: exif)
-        return reader.metadata()
+        var metadata = reader.metadata()
+        if metadata.iso == nil, metadata.make?.lowercased().hasPrefix("canon") == true, let iso = CanonMakerNote.autoISO(inBlock: block) {
+            metadata.iso = iso
+            metadata.allTags["Derived.ISO"] = "MakerNote.BaseISO×AutoISO"
+        }
+        return metadata
     }
 
     /// The maker-note entries, as libexif's readers name them, that hold the ISO a camera used, checked

@@ -51,7 +51,7 @@ enum TIFFExif {
     }
 
     /// Calls `body` with a reader of the classic TIFF in `data` and the offset of its IFD0.
-    private static func withReader<Result>(of data: Data, _ body: (Reader, Int) -> Result?) -> Result? {
+    static func withReader<Result>(of data: Data, _ body: (Reader, Int) -> Result?) -> Result? {
         let bytes = [UInt8](data.prefix(8))
         guard bytes.count == 8 else { return nil }
         let little: Bool
@@ -67,7 +67,7 @@ enum TIFFExif {
         }
     }
 
-    private struct Reader {
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         let little: Bool
 
@@ -90,9 +90,37 @@ enum TIFFExif {
                               : value[0] << 24 | value[1] << 16 | value[2] << 8 | value[3])
         }
 
+        /// The offset fields of the directory at `offset` whose values are longer than four bytes.
+        func outOfLineOffsets(inDirectoryAt offset: Int) -> [Int] {
+            guard let count = u16(offset), Int(count) <= TIFFExif.maximumEntries else { return [] }
+            return (0..<Int(count)).compactMap { index in
+                let base = offset + 2 + index * 12
+                guard let type = u16(base + 2), let count = u32(base + 4), let unit = TIFFExif.typeSizes[type],
+                      Int(count) * unit > 4, let pointer = u32(base + 8) else { return nil }
+                return Int(pointer)
+            }
+        }
+
+        /// Where the value of the entry `tag` of the directory at `offset` lies (its offset field),
+        /// when that value is longer than four bytes; nil otherwise.
+        func valueOffset(ofTag tag: UInt16, inDirectoryAt offset: Int) -> Int? {
+            guard let count = u16(offset), Int(count) <= TIFFExif.maximumEntries else { return nil }
+            for index in 0..<Int(count) {
+                let base = offset + 2 + index * 12
+                guard let entryTag = u16(base) else { return nil }
+                if entryTag == tag, let type = u16(base + 2), let count = u32(base + 4), let unit = TIFFExif.typeSizes[type],
+                   Int(count) * unit > 4, let pointer = u32(base + 8), Int(pointer) < bytes.count {
+                    return Int(pointer)
+                }
+            }
+            return nil
+        }
+
         /// The entries of the directory at `offset` whose values lie within the file, each with its
         /// value's bytes; none when the directory itself does not.
-        func directory(at offset: Int, maximumValueBytes: Int = TIFFExif.maximumValueBytes) -> [Entry] {
+        /// - Parameter shift: added to every value's offset, for a maker note that was moved without
+        ///   its offsets being changed.
+        func directory(at offset: Int, maximumValueBytes: Int = TIFFExif.maximumValueBytes, shift: Int = 0) -> [Entry] {
             guard let count = u16(offset), count > 0, Int(count) <= TIFFExif.maximumEntries,
                   offset + 2 + Int(count) * 12 <= bytes.count else { return [] }
             return (0..<Int(count)).compactMap { index -> Entry? in
@@ -105,8 +133,8 @@ enum TIFFExif {
                 if length <= 4 {
                     start = base + 8
                 } else {
-                    guard let pointer = u32(base + 8) else { return nil }
-                    start = Int(pointer)
+                    guard let pointer = u32(base + 8), Int(pointer) + shift >= 0 else { return nil }
+                    start = Int(pointer) + shift
                 }
                 guard start + length <= bytes.count else { return nil }
                 return Entry(tag: tag, type: type, count: count, value: Array(bytes[start..<start + length]))

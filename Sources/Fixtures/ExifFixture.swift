@@ -85,11 +85,11 @@ public struct ExifFixture {
               value: values.flatMap { u32(UInt32(bitPattern: $0.0)) + u32(UInt32(bitPattern: $0.1)) })
     }
 
-    func u16(_ value: UInt16) -> [UInt8] {
+    public func u16(_ value: UInt16) -> [UInt8] {
         byteOrder == .little ? [UInt8(value & 0xFF), UInt8(value >> 8)] : [UInt8(value >> 8), UInt8(value & 0xFF)]
     }
 
-    func u32(_ value: UInt32) -> [UInt8] {
+    public func u32(_ value: UInt32) -> [UInt8] {
         let little = [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
         return byteOrder == .little ? little : little.reversed()
     }

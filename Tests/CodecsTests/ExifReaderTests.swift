@@ -140,6 +140,45 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertNil(coded.allTags["Derived.ISO"])
     }
 
+    /// A Canon maker note as Canon writes it — one ShotInfo entry (tag 4) whose three SHORTs (0,
+    /// AutoISO, BaseISO) follow the directory, at an offset from the TIFF header — in `noteOrder`,
+    /// its offsets `moved` bytes off, as an editor that moved the note leaves them.
+    func canon(autoRaw: UInt16, baseRaw: UInt16, fileOrder: ExifFixture.ByteOrder = .little,
+               noteOrder: ExifFixture.ByteOrder = .little, moved: Int = 0, make: String = "Canon") -> ExifFixture {
+        let note = ExifFixture(byteOrder: noteOrder)
+        func bytes(valuesAt offset: Int) -> [UInt8] {
+            [UInt8](note.u16(1)) + note.u16(4) + note.u16(3) + note.u32(3) + note.u32(UInt32(offset + moved)) + note.u32(0)
+                + note.u16(0) + note.u16(autoRaw) + note.u16(baseRaw)
+        }
+        var fixture = ExifFixture(byteOrder: fileOrder)
+        fixture.ifd0 = [fixture.ascii(0x010F, make), fixture.ascii(0x0110, "Canon DIGITAL IXUS 400")]
+        fixture.exif = [fixture.undefined(0x927C, bytes(valuesAt: 0xABCD))]
+        // Where the note lands in the TIFF data, found by its placeholder; then written for real.
+        let placeholder = Data(bytes(valuesAt: 0xABCD))
+        let tiff = fixture.encoded().dropFirst(6)
+        let start = tiff.range(of: placeholder)!.lowerBound - tiff.startIndex
+        fixture.exif = [fixture.undefined(0x927C, bytes(valuesAt: start + 2 + 12 + 4))]
+        return fixture
+    }
+
+    /// Canon compacts in Auto ISO write no ISO in EXIF, nor one libexif's Canon reader gives: the
+    /// maker note's base ISO × automatic factor, as exiftool computes it.
+    func testCanonAutoISOFromItsMakerNote() throws {
+        // BaseISO = 2^(128/32) × 100/32 = 50; AutoISO = 2^(32/32) × 100 = 200: ISO 100.
+        let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: canon(autoRaw: 32, baseRaw: 128))))
+        XCTAssertEqual(exif.iso, 100)
+        XCTAssertEqual(exif.allTags["Derived.ISO"], "MakerNote.BaseISO×AutoISO")
+        XCTAssertEqual(try reader.readExif(from: try jpeg(with: canon(autoRaw: 0, baseRaw: 128, moved: 54)))?.iso, 50,
+                       "a note moved without its offsets")
+        XCTAssertEqual(try reader.readExif(from: try jpeg(with: canon(autoRaw: 0, baseRaw: 160, fileOrder: .big, moved: -62)))?.iso, 100,
+                       "a big-endian file that kept the camera's little-endian note")
+        XCTAssertNil(try reader.readExif(from: try jpeg(with: canon(autoRaw: 32, baseRaw: 128, make: "Nikon")))?.iso, "Canon's alone")
+        XCTAssertNil(try reader.readExif(from: try jpeg(with: canon(autoRaw: 32, baseRaw: 0)))?.iso, "no base ISO, no ISO")
+        var withEXIF = canon(autoRaw: 32, baseRaw: 128)
+        withEXIF.exif.append(withEXIF.short(0x8827, 400))
+        XCTAssertEqual(try reader.readExif(from: try jpeg(with: withEXIF))?.iso, 400, "EXIF's own ISO wins")
+    }
+
     func testReadsEveryTypedFieldWrittenByTheTestInBothByteOrders() throws {
         for order in [ExifFixture.ByteOrder.little, .big] {
             let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera(byteOrder: order))), "\(order)")
