@@ -16,6 +16,21 @@ public struct LibExifReader: ExifReading, Sendable {
             found.allTags["Derived.Orientation"] = "XMP.tiff:Orientation"
             metadata = found
         }
+        if let legacy = LegacyJPEGMetadata.values(in: data) {
+            var found = metadata ?? ExifMetadata()
+            func fill<Value>(_ field: WritableKeyPath<ExifMetadata, Value?>, _ value: Value?, _ name: String) {
+                guard found[keyPath: field] == nil, let value, let source = legacy.sources[name] else { return }
+                found[keyPath: field] = value
+                found.allTags["Derived.\(name)"] = source
+            }
+            fill(\.make, legacy.make, "Make")
+            fill(\.model, legacy.model, "Model")
+            fill(\.takenAt, legacy.takenAt.flatMap { ExifDateTime(exif: $0) }, "DateTimeOriginal")
+            fill(\.exposureTime, legacy.exposureTime, "ExposureTime")
+            fill(\.fNumber, legacy.fNumber, "FNumber")
+            fill(\.focalLength, legacy.focalLength, "FocalLength")
+            metadata = found
+        }
         return metadata
     }
 

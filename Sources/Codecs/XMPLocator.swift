@@ -41,20 +41,7 @@ public enum XMPLocator {
     }
 
     private static func jpegPacket(in data: Data) -> Data? {
-        var offset = data.startIndex + 2
-        while offset + 4 <= data.endIndex {
-            guard data[offset] == 0xFF else { return nil }
-            let marker = data[offset + 1]
-            if marker == 0xFF { offset += 1; continue }
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            let length = Int(data[offset + 2]) << 8 | Int(data[offset + 3])
-            guard length >= 2, offset + 2 + length <= data.endIndex else { return nil }
-            let payload = data[(offset + 4)..<(offset + 2 + length)]
-            if marker == 0xE1, payload.starts(with: jpegHeader) { return Data(payload.dropFirst(jpegHeader.count)) }
-            offset += 2 + length
-        }
-        return nil
+        JPEGSegments.first(0xE1, in: data) { $0.starts(with: jpegHeader) }.map { Data($0.dropFirst(jpegHeader.count)) }
     }
 
     private static func pngPacket(in data: Data) -> Data? {

@@ -179,6 +179,67 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertEqual(try reader.readExif(from: try jpeg(with: withEXIF))?.iso, 400, "EXIF's own ISO wins")
     }
 
+    /// `photo` as a JPEG with `payload` in a segment of `marker` right after its start.
+    func jpeg(segment marker: UInt8, _ payload: [UInt8], exif: ExifFixture? = nil) throws -> Data {
+        let plain = try exif.map { try jpeg(with: $0) } ?? (try Fixture.jpeg(photo))
+        let segment: [UInt8] = [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        return plain.prefix(2) + Data(segment) + plain.dropFirst(2)
+    }
+
+    /// A CIFF heap as Canon's PowerShot A5 wrote it in APP0: a sub-heap holding the make and model,
+    /// the time stamp and (in its record) the focal length.
+    func ciff() -> [UInt8] {
+        func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func u32(_ value: Int) -> [UInt8] { u16(value & 0xFFFF) + u16(value >> 16) }
+        // The sub-heap: its values, then its table, then the table's offset.
+        let names = Array("Canon\0Canon PowerShot A5\0".utf8)
+        let stamp = u32(972_687_386) + u32(0) + u32(0) // 2000-10-27 22:56:26
+        var inner = names + stamp
+        let innerTable = inner.count
+        inner += u16(3)
+        inner += u16(0x080A) + u32(names.count) + u32(0)
+        inner += u16(0x180E) + u32(stamp.count) + u32(names.count)
+        inner += u16(0x5029) + u16(0) + u16(5) + u32(0) // in the record: focal type 0, 5 mm
+        inner += u32(innerTable)
+        var root = inner
+        let rootTable = root.count
+        root += u16(1) + u16(0x300A) + u32(inner.count) + u32(0) + u32(rootTable)
+        return Array("II".utf8) + u32(26) + Array("HEAPJPGM".utf8) + [UInt8](repeating: 0, count: 12) + root
+    }
+
+    /// Cameras from before EXIF was common: Canon's CIFF (APP0) and the "[picture info]" text of
+    /// Olympus compacts (APP12), read where EXIF has no value, as exiftool reads them.
+    func testValuesFromTheSegmentsOfCamerasBeforeEXIF() throws {
+        let canon = try XCTUnwrap(reader.readExif(from: try jpeg(segment: 0xE0, ciff())))
+        XCTAssertEqual(canon.make, "Canon")
+        XCTAssertEqual(canon.model, "Canon PowerShot A5")
+        XCTAssertEqual(canon.takenAt?.iso8601, "2000-10-27T22:56:26")
+        XCTAssertEqual(canon.focalLength, 5)
+        XCTAssertEqual(canon.allTags["Derived.Model"], "CIFF.MakeModel")
+
+        let text = Array("OLYMPUS OPTICAL CO.,LTD.   \0 713\r\n[picture info]\r\nTimeDate=909698819\r\nShutter=33363\r\n".utf8)
+            + Array("Flash=1\r\nFNumber=F2.8\r\n[camera info]\r\nType=SR55\r\n".utf8)
+        let olympus = try XCTUnwrap(reader.readExif(from: try jpeg(segment: 0xEC, text)))
+        XCTAssertEqual(olympus.takenAt?.iso8601, "1998-10-29T22:06:59")
+        XCTAssertEqual(try XCTUnwrap(olympus.exposureTime), 0.033363, accuracy: 1e-12)
+        XCTAssertEqual(olympus.fNumber, 2.8)
+        XCTAssertEqual(olympus.allTags["Derived.ExposureTime"], "PictureInfo.Shutter")
+
+        // EXIF's own values win; the heap fills only what EXIF lacks.
+        let both = try XCTUnwrap(reader.readExif(from: try jpeg(segment: 0xE0, ciff(), exif: .camera())))
+        XCTAssertEqual(both.make, "Fixture Optics")
+        XCTAssertEqual(both.focalLength, 35)
+        XCTAssertNil(both.allTags["Derived.Make"])
+        // A heap whose table lies outside it, or loops into itself, gives nothing and breaks nothing.
+        var broken = ciff()
+        broken.replaceSubrange((broken.count - 4)..<broken.count, with: [0xFF, 0xFF, 0, 0])
+        XCTAssertNil(try reader.readExif(from: try jpeg(segment: 0xE0, broken)))
+        var looping = ciff()
+        let heapLength = looping.count - 26 // the sub-heap made the whole heap: a loop, cut short
+        looping.replaceSubrange((looping.count - 12)..<(looping.count - 4), with: [UInt8(heapLength & 0xFF), UInt8(heapLength >> 8), 0, 0, 0, 0, 0, 0])
+        XCTAssertNil(try reader.readExif(from: try jpeg(segment: 0xE0, looping))?.make, "the loop ends, the values never reached")
+    }
+
     func testReadsEveryTypedFieldWrittenByTheTestInBothByteOrders() throws {
         for order in [ExifFixture.ByteOrder.little, .big] {
             let exif = try XCTUnwrap(reader.readExif(from: try jpeg(with: .camera(byteOrder: order))), "\(order)")
