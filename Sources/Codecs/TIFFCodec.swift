@@ -38,7 +38,8 @@ public struct TIFFCodec: Sendable {
                 // Analysis reads a band of rows at a time and averages it into blocks: the full-size
                 // picture is never held.
                 let factor = max(size.width, size.height) / (2 * longSide)
-                var band = [UInt8](repeating: 0, count: size.width * 4 * factor)
+                // A band is `factor` rows, or all of a picture less tall than that (a 60000 × 1 strip).
+                var band = [UInt8](repeating: 0, count: size.width * 4 * min(factor, size.height))
                 image = try BlockAverage.image(width: size.width, height: size.height, factor: factor,
                                                rowBytes: size.width * 4) { rows, body in
                     try band.withUnsafeMutableBufferPointer { buffer in

@@ -128,6 +128,15 @@ final class TIFFCodecTests: XCTestCase {
         XCTAssertEqual(decoded.image[90, 40], .white)
     }
 
+    /// Found by the fuzzer: a picture far wider than tall read for analysis, whose band of rows was
+    /// allocated `factor` rows tall (7.5 GB) though the picture has one.
+    func testAStripOfOneRowIsReadForAnalysisInABandOfOneRow() throws {
+        let strip = TestImage.solid(.green, width: 60_000, height: 1)
+        let decoded = try codec.decode(TIFFFixture.encode(strip), options: DecodeOptions(minimumLongSide: 1))
+        XCTAssertEqual(decoded.originalSize, PixelSize(width: 60_000, height: 1))
+        XCTAssertEqual(decoded.image[0, 0], .green)
+    }
+
     func testHostileFilesAreRefusedWithAReason() throws {
         let image = gradient()
         let good = TIFFFixture.encode(image)
