@@ -16,7 +16,8 @@ enum BlockAverage {
                 try rows(band) { pixels in
                     for row in 0..<band.count {
                         let source = (pixels + row * rowBytes).assumingMemoryBound(to: UInt8.self)
-                        for column in 0..<outputWidth * factor {
+                        // (A picture narrower than a block is one block of its own width.)
+                        for column in 0..<min(width, outputWidth * factor) {
                             let offset = column * 4, alpha = UInt64(source[offset + 3])
                             let target = column / factor * 4
                             sums[target] += UInt64(source[offset]) * alpha
@@ -26,7 +27,7 @@ enum BlockAverage {
                         }
                     }
                 }
-                let blockPixels = UInt64(factor * band.count)
+                let blockPixels = UInt64(min(factor, width) * band.count)
                 for column in 0..<outputWidth {
                     let alpha = sums[column * 4 + 3], base = (outputRow * outputWidth + column) * 4
                     for channel in 0..<3 {

@@ -21,9 +21,18 @@ public struct HEIFCodec: Sendable {
             defer { heif_image_handle_release(handle) }
             let size = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
             guard size.width > 0, size.height > 0 else { throw CodecError.corrupt(.heif, "the primary image has no size") }
-            guard size.pixelCount <= options.maximumPixelCount else {
-                throw CodecError.tooManyPixels(width: size.width, height: size.height, limit: options.maximumPixelCount)
+            // The size shown may be a crop (clap) of a larger coded picture, which libheif allocates
+            // whole: both are checked.
+            let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
+            for claimed in [size, coded] where claimed.pixelCount > options.maximumPixelCount {
+                throw CodecError.tooManyPixels(width: claimed.width, height: claimed.height, limit: options.maximumPixelCount)
             }
+            // The coded stream may claim a larger picture still than its item does (found by the
+            // fuzzer: an 8 × 8 item whose HEVC stream said 65271 × 26991, 1.76 GB). libheif refuses
+            // a decoded side over its limit: no side may exceed the largest side declared, with room
+            // for the codec's padding to whole blocks.
+            let declaredSide = max(size.width, size.height, coded.width, coded.height)
+            heif_context_set_maximum_image_size_limit(context, Int32(min(Int(Self.longestSide), declaredSide + Self.paddingAllowance)))
             var decoded: OpaquePointer?
             try Self.check(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, nil))
             defer { heif_image_release(decoded) }
@@ -80,6 +89,8 @@ public struct HEIFCodec: Sendable {
 
     /// The longest side libheif is let decode.
     static let longestSide: Int32 = 65_535
+    /// How much larger than declared a coded side may be: HEVC and AV1 code whole blocks of up to 64 pixels.
+    static let paddingAllowance = 64
 
     private static func check(_ error: heif_error) throws {
         guard error.code != heif_error_Ok else { return }

@@ -63,6 +63,38 @@ final class HEIFCodecTests: XCTestCase {
         }
     }
 
+    /// Found by the fuzzer (kept as it was found, 1,428 bytes): an 8 × 8 item whose HEVC stream
+    /// claims 65271 × 26991 pixels, which libheif allocated (1.76 GB) before decoding. No decoded side
+    /// may now exceed the largest side the file declares, with room for the codec's padding.
+    func testACodedStreamFarLargerThanItsItemIsRefusedBeforeItIsAllocated() throws {
+        let input = try XCTUnwrap(Data(base64Encoded: """
+            AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAzNtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA
+            AA5waXRtAAAAAAACAAAAGGlkYXQAAAAA/vdpb3ZsAAAACAAIAAAAdGlsb2MBAAAAREAABQABAAAAAAAAA1cAAQAAAAAAAAA3AAIA
+            AQAAAAAAAAABAAAAAAAAAAgAAwAAAAAAAAOOAAEAAAAAAAAAJAAEAAEAAAAAAAAAAQAAAAgAAAAIAAUAAAAAAAADsgABAAAAAAAA
+            AbgAAAB3aWluZgAAAAAABQAAABVpbmZlAgAAAQABAABodmMxAAAAABVpbmZlAgAAAAACAABncmlkAAAAABVpbmZlAgAAAQADAABo
+            dmMxAAAAABVpbmZlAgAAAAAEAABncmlkAAAAABVpbmZlAgAAAQAFAABFeGlmAAAAAbFpcHJwAAABhGlwY28AAAB2aHZjQwEDcAAA
+            AAAAAAAAAB7wAPz9+PgAAA8DIAABABhAAQwB//8DcAAAAwCQAAADAAADAB66AkAhAAEAKkIBAQNwAAADAJAAAAMAAAMAHqAggQWW
+            6q6a5uBAQMCAAAADAIAAAAMAhCIAAQAGRAHBc8GJAAAAFGlzcGUAAAAAAAAAQAAAAEAAAAAUaXNwZQAAAAAAAAAIAAAACAAAABBw
+            aXhpAAAAAAMICAgAAABxaHZjQwEECAAAAAAAAAAAAB7wAPz8+PgAAA8DIAABABdAAQwB//8ECAAAAwCf+AAAAwAAHroCQCEAAQAm
+            QgEBBAgAAAMAn/gAAAMAAB7AggQWW6q6a5sCAAQDAAIAAAMAAhAiAAEABkQBwXPBiQAAABRpc3BlAAAAAAAAAEAAAABAAAAAFGlz
+            cGUAAAAAAAAACAAAAAgAAAAOcGl4aQAAAAABCAAAACdhdXhDAAAAAHVybjptcGVnOmhldmM6MjAxNTphdXhpZDoxAAAAACVpcG1h
+            AAAAAAAAAAQAAQKBAgACAgOEAAMChQYABAMHiIkAAABEaXJlZgAAAAAAAAAOZGltZwACAAEAAQAAAA5kaW1nAAQAAQADAABhAABs
+            dQR4DgABAAIAAAAOY2RzYwAFAAEAAgAAAhttZGF0AAAAMygBrwayFoc0kgJz/rjP///gGH6H961oBawNl9v6ZsTkstqBHORh8xg6
+            licaI3CtwJy7wAAAACAoAa4NZCSiQL8VF/si+ZQdP0B97tq/YoYMCJlAMPNVXwAAAABJSSoACAAAAAYADwECAA8AAAAKAQAAEAEC
+            AAcAAAAaAQAAEgEDAAEAAAAqBgAAADIBAgAUAAAAIgEAAGmHBAABAAAAVgAAACWIBAABAEZYLTEwMAAAMjAyMDowMTowMSAwMDow
+            MDowMAABAAAA+gAAABwAAAAKAAC8AC0AAAAAAAgAmoIFAAEAAAA2AQAAnYIFAAEAAAA+AQAAJ4gDAAEAAACQAQAAA5ACABQAAABG
+            AQAAEZACAAcAAABaAQAACpIFAAEAAABiAQAAkZICAAMAAAAyNQAANKQCABIAAABqAQAAAAAAAAYAAQACAAIAAABTAAAAAgAFAAMA
+            AAB8AQAAAwACAAIAAABFAAAABAAFAAMAAACUAQAABQABAAEAAAABAAAABgAFAAEAAACsAQAAAAAAAEZpeHR1cmUgT3B0aWNzAABG
+            WC0xMDAAADIwMjA6MDE6MDEgMDA6MDA6MDAAAQAAAPoAAAAcAAAACgAAADIwMjE6MDY6MTUgMTQ6MzA6MDUAqzAyOjAwAABeAQAA
+            CgAAAEZpeHR1cmUgMzVtbSBGMi44ACEAAAABAAAAMwAAAAEAAAAQDgAAZAAAAJcAAAABAAAADAAAAFYAAAC4CwAAZAAAAH0AAAAK
+            AAAA
+            """, options: .ignoreUnknownCharacters))
+        XCTAssertThrowsError(try codec.decode(input, options: .fullSize)) { error in
+            XCTAssertEqual((error as? CodecError)?.errorDescription,
+                           "corrupt HEIF data: memory allocation error: Security limit exceeded: Image size 65271x26991 exceeds the maximum image size 72x72")
+        }
+    }
+
     func testABrokenFileIsAClearError() throws {
         let data = try HEIFFixture.encode(quadrants())
         for broken in [data.prefix(data.count / 2), data.prefix(40), data.prefix(12) + Data(repeating: 0xA5, count: 200)] {

@@ -135,6 +135,10 @@ final class TIFFCodecTests: XCTestCase {
         let decoded = try codec.decode(TIFFFixture.encode(strip), options: DecodeOptions(minimumLongSide: 1))
         XCTAssertEqual(decoded.originalSize, PixelSize(width: 60_000, height: 1))
         XCTAssertEqual(decoded.image[0, 0], .green)
+        // And one column: its blocks are one pixel wide, not `factor` (the fuzzer's next find).
+        let column = TestImage.solid(.blue, width: 1, height: 60_000)
+        let tall = try codec.decode(TIFFFixture.encode(column, rowsPerStrip: 1000), options: DecodeOptions(minimumLongSide: 1))
+        XCTAssertEqual(tall.image[0, 0], .blue)
     }
 
     func testHostileFilesAreRefusedWithAReason() throws {
