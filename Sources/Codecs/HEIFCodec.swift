@@ -66,13 +66,7 @@ public struct HEIFCodec: Sendable {
     /// The EXIF block ("Exif\0\0" + TIFF data) of the primary image, or nil when it has none. HEIF
     /// stores it as an item that starts with a 4-byte offset to the TIFF header.
     public static func exifBlock(in data: Data) -> Data? {
-        guard let context = heif_context_alloc() else { return nil }
-        defer { heif_context_free(context) }
-        return data.withUnsafeBytes { raw -> Data? in
-            guard heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil).code == heif_error_Ok else { return nil }
-            var handle: OpaquePointer?
-            guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok else { return nil }
-            defer { heif_image_handle_release(handle) }
+        withPrimaryImage(of: data) { handle -> Data? in
             var id: heif_item_id = 0
             guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else { return nil }
             let size = heif_image_handle_get_metadata_size(handle, id)
@@ -84,6 +78,19 @@ public struct HEIFCodec: Sendable {
             let tiff = item[(4 + offset)...]
             // Some writers put "Exif\0\0" before the TIFF header and count it in the offset, some not.
             return tiff.starts(with: ExifLocator.exifHeader) ? Data(tiff) : Data(ExifLocator.exifHeader) + Data(tiff)
+        }
+    }
+
+    /// `body`'s answer about the primary image's handle, or nil when the file's boxes cannot be read.
+    static func withPrimaryImage<Result>(of data: Data, _ body: (OpaquePointer?) -> Result?) -> Result? {
+        guard let context = heif_context_alloc() else { return nil }
+        defer { heif_context_free(context) }
+        return data.withUnsafeBytes { raw -> Result? in
+            guard heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil).code == heif_error_Ok else { return nil }
+            var handle: OpaquePointer?
+            guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok else { return nil }
+            defer { heif_image_handle_release(handle) }
+            return body(handle)
         }
     }
 

@@ -89,17 +89,24 @@ public struct WebPCodec: Sendable {
         guard let exif, exif.count > ExifLocator.exifHeader.count else { return Data(bytes: output, count: size) }
         // The chunk holds the TIFF data alone, as the WebP container specification has it.
         let tiff = exif.starts(with: ExifLocator.exifHeader) ? exif.dropFirst(ExifLocator.exifHeader.count) : exif[...]
-        return try tiff.withUnsafeBytes { tiffBytes in
-            var picture = WebPData(bytes: output, size: size)
-            guard let mux = WebPMuxCreate(&picture, 0) else { throw CodecError.encodingFailed(.webp, "libwebp could not read its own output") }
-            defer { WebPMuxDelete(mux) }
-            var chunk = WebPData(bytes: tiffBytes.bindMemory(to: UInt8.self).baseAddress, size: tiffBytes.count)
-            var assembled = WebPData()
-            guard WebPMuxSetChunk(mux, "EXIF", &chunk, 1) == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK else {
-                throw CodecError.encodingFailed(.webp, "libwebp could not add the EXIF chunk")
+        return try Self.setting("EXIF", to: Data(tiff), in: Data(bytes: output, count: size))
+    }
+
+    /// `webp` with its chunk `fourCC` ("EXIF", "XMP ") holding `contents`, through libwebp's muxer.
+    static func setting(_ fourCC: String, to contents: Data, in webp: Data) throws -> Data {
+        try webp.withUnsafeBytes { webpBytes in
+            try contents.withUnsafeBytes { contentBytes in
+                var picture = WebPData(bytes: webpBytes.bindMemory(to: UInt8.self).baseAddress, size: webpBytes.count)
+                guard let mux = WebPMuxCreate(&picture, 0) else { throw CodecError.encodingFailed(.webp, "libwebp could not read the WebP") }
+                defer { WebPMuxDelete(mux) }
+                var chunk = WebPData(bytes: contentBytes.bindMemory(to: UInt8.self).baseAddress, size: contentBytes.count)
+                var assembled = WebPData()
+                guard WebPMuxSetChunk(mux, fourCC, &chunk, 1) == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK else {
+                    throw CodecError.encodingFailed(.webp, "libwebp could not add the \(fourCC.trimmingCharacters(in: .whitespaces)) chunk")
+                }
+                defer { WebPDataClear(&assembled) }
+                return Data(bytes: assembled.bytes, count: assembled.size)
             }
-            defer { WebPDataClear(&assembled) }
-            return Data(bytes: assembled.bytes, count: assembled.size)
         }
     }
 

@@ -66,13 +66,7 @@ public enum XMPLocator {
     }
 
     private static func heifPacket(in data: Data) -> Data? {
-        guard let context = heif_context_alloc() else { return nil }
-        defer { heif_context_free(context) }
-        return data.withUnsafeBytes { raw -> Data? in
-            guard heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil).code == heif_error_Ok else { return nil }
-            var handle: OpaquePointer?
-            guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok else { return nil }
-            defer { heif_image_handle_release(handle) }
+        HEIFCodec.withPrimaryImage(of: data) { handle -> Data? in
             var ids = [heif_item_id](repeating: 0, count: 8)
             let count = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, Int32(ids.count)))
             for id in ids.prefix(count) {

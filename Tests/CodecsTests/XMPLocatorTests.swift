@@ -1,5 +1,4 @@
 @testable import Codecs
-import CWebP
 import Fixtures
 import Imaging
 import TestSupport
@@ -21,20 +20,7 @@ final class XMPLocatorTests: XCTestCase {
     }
 
     func webp(xmp packet: String) throws -> Data {
-        let plain = try codec.encode(quadrants(), as: .webp, options: EncodeOptions())
-        return try plain.withUnsafeBytes { raw -> Data in
-            var picture = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
-            let mux = try XCTUnwrap(WebPMuxCreate(&picture, 1))
-            defer { WebPMuxDelete(mux) }
-            return try Array(packet.utf8).withUnsafeBytes { bytes -> Data in
-                var chunk = WebPData(bytes: bytes.bindMemory(to: UInt8.self).baseAddress, size: bytes.count)
-                var assembled = WebPData()
-                XCTAssertEqual(WebPMuxSetChunk(mux, "XMP ", &chunk, 1), WEBP_MUX_OK)
-                XCTAssertEqual(WebPMuxAssemble(mux, &assembled), WEBP_MUX_OK)
-                defer { WebPDataClear(&assembled) }
-                return Data(bytes: assembled.bytes, count: assembled.size)
-            }
-        }
+        try WebPCodec.setting("XMP ", to: Data(packet.utf8), in: try codec.encode(quadrants(), as: .webp, options: EncodeOptions()))
     }
 
     func testThePacketIsFoundInEveryContainer() throws {
