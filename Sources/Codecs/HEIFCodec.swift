@@ -10,6 +10,9 @@ public struct HEIFCodec: Sendable {
 
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
         guard !data.isEmpty else { throw CodecError.empty }
+        guard !HEIFReferences.haveALoop(in: data) else {
+            throw CodecError.corrupt(.heif, "its images are made from each other in a loop")
+        }
         guard let context = heif_context_alloc() else { throw CodecError.corrupt(.heif, "out of memory") }
         defer { heif_context_free(context) }
         // libheif's own check, on each side, before it allocates; the pixel count is checked below.

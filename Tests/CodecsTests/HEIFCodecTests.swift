@@ -95,6 +95,61 @@ final class HEIFCodecTests: XCTestCase {
         }
     }
 
+    /// A `meta` box holding an `iref` box of the references given (version 0: 16-bit item ids).
+    func meta(_ references: [(type: String, from: UInt16, to: [UInt16])], claimedSize: UInt32? = nil) -> Data {
+        func u16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+        func u32(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        var iref: [UInt8] = [0, 0, 0, 0]
+        for reference in references {
+            let body = u16(reference.from) + u16(UInt16(reference.to.count)) + reference.to.flatMap(u16)
+            iref += u32(claimedSize ?? UInt32(8 + body.count)) + Array(reference.type.utf8) + body
+        }
+        let irefBox = u32(UInt32(8 + iref.count)) + Array("iref".utf8) + iref
+        let metaBody: [UInt8] = [0, 0, 0, 0] + irefBox
+        return Data(u32(24) + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8) + u32(UInt32(8 + metaBody.count)) + Array("meta".utf8) + metaBody)
+    }
+
+    func testLoopsAmongAFilesImagesAreFoundBeforeDecoding() {
+        XCTAssertFalse(HEIFReferences.haveALoop(in: meta([("dimg", 2, [1]), ("auxl", 3, [2])])), "a grid and its alpha")
+        XCTAssertTrue(HEIFReferences.haveALoop(in: meta([("dimg", 2, [1]), ("dimg", 4, [2]), ("auxl", 4, [2])])),
+                      "a grid whose alpha is a grid of itself")
+        XCTAssertTrue(HEIFReferences.haveALoop(in: meta([("dimg", 2, [2])])), "a grid of itself")
+        XCTAssertTrue(HEIFReferences.haveALoop(in: meta([("dimg", 1, [2]), ("dimg", 2, [3]), ("dimg", 3, [1])])))
+        XCTAssertFalse(HEIFReferences.haveALoop(in: meta([("thmb", 2, [1]), ("cdsc", 1, [2])])), "other references do not count")
+        XCTAssertEqual(HEIFReferences.references(in: [UInt8](meta([("dimg", 2, [1, 3])], claimedSize: 0xFFFF_000E))),
+                       [HEIFReferences.Reference(type: "dimg", from: 2, to: [1, 3])], "a size past its box is read to the box's end")
+        XCTAssertEqual(HEIFReferences.references(in: [UInt8](meta([]).prefix(30))), [], "a meta box cut short")
+    }
+
+    /// Found by the fuzzer (kept as it was found, 1,421 bytes): a grid whose alpha picture is a grid
+    /// of the first, which libheif 1.15 decoded again and again past 1 GB.
+    func testAFileWhoseImagesAreMadeFromEachOtherIsRefused() throws {
+        let input = try XCTUnwrap(Data(base64Encoded: """
+            AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAzNtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA
+            AA5waXRtAAAAAAACAAAAGGlkYXQAAAAAAAgACAAAAAAACAAIAAAAdGlsb2MBAAAAREAABQABAAAAAAAAA1cAAQAAAAAAAAA3AAIA
+            AQAAAAAAAAABAAAAAAAAAAgAAwAAAAAAAAOOAAEAAAAAAAAAJAAEAAEAAAAAAAAAAQAAAAgAAAAIAAUAAAAAAAADsgABAAAAAAAA
+            AbgAAAB3aWluZgAAAAAABQAAABVpbmZlAgAAAQABAABodmMxAAAAABVpbmZlAgAAAAACAABncmlkAAAAABVpbmZlAgAAAQADAABo
+            dmMxAAAAABVpbmZlAgAAAAAEAABncmlkAAAAABVpbmZlAgAAAQAFAABFeGlmAAAAAbFpcHJwAAABhGlwY28AAAB2aHZjQwEDcAAA
+            AAAAAAAAAB7wAPz9+PgAAA8DIAABABhAAQwB//8DcAAAAwCQAAADAAADAB66AkAhAAEAKkIBAQNwAAADAJAAAAMAAAMAHqAggQWW
+            6q6a5uBAQMCAAAADAIAAAAMAhCIAAQAGRAHBc8GJAAAAFGlzcGUAAAAAAAAAQAAAAEAAAAAUaXNwZQAAAAAAAAAIAAAACAAAABBw
+            aXhpAAAAAAMICAgAAABxaHZjQwEECAAAAAAAAAAAAB7wAPz8+PgAAA8DIAABABdAAQwB//8ECAAAAwCf+AAAAwAAHroCQCEAAQAm
+            QgEBBAgAAAMAn/gAAAMAAB7AggQWW6q6a5sCAAADAAIAAAMAAhAiAAEABkQBwXPBiQAAABRpc3BlAAAAAAAAAEAAAABAAAAAFGlz
+            cGUAAAAAAAAACAAAAAgAAAAOcGl4afkAAAABCAAAACdhdXhDAAAAAHVybjptcGVnOmhldmM6MjAxNTphdXhpZDoxAAAAACVpcG1h
+            AAAAAAAAAAQAAQKBAgACAgOEAAMChQYABAMHiIkAAABEaXJlZgAAAAAAAAAOZGltZwACAAEAAQAAAA5kaW1nAAQAAQAC//8ADmF1
+            eGwABAABAAIAAAAOY2RzYwAFAAEAAgAAAhttZGF0AAAAMygBrwayFoc0kgJz/rjP///gGH6H961oBawNl9v6ZsTkstqBHPph8xg6
+            licaI3CtwJy7wAAAACAoAa4NZCSiQL8VF/si+ZQdP0B97tq/YoYMCJlAMPNVXwAAAABJSSoACAAAAAYADwECAA8AAAAKAQAAEAEC
+            AAcAAAAaAQAAEgEDAAEAAAAGAAAAMgECABQAAAAiAQAAaYcEAAEAAABWAAAAJYgEAAEAAAC8AAAAAAAAAAgAmoIFAAEAAAA2AQAA
+            nYIFAAEAAAA+AQAAJ4gDAAEAAACQAQAAA5ACABQAAABGAQAAEZACAAcAAABaAQAACpIFAAEAAABiAQAAkZICAAMAAAAyNQAANKQC
+            ABIAAABqAQAAAAAAABUAAAAGAAEAAgACAAAAUwAAAAIABQADAAAAfAEAAAMAAgACAAAARQAAAAAcZnR5cGhlaWMAAAAAbWlmMWhl
+            aWNtaWFmAAADM21ldGEAAAAAAAAAIWhkbHIAAAAAAAAAAHBpY3QAAAAAAAAAAAAAAAAAAAAADnBpdG0AAAAAAAIAAAAYaWRhdAAA
+            AAAAEAAQAAAAAAAQABAAAAB0aWxvYwEAAABEQAAFAAEAAAAAAAAABAAFAAMAAACUAQAABQABAAEAAAABAAAABgAFAAADVwABAAAA
+            AQAAAKwBAAAAAAAARml4dHVyZSBPcHRpY3MAAEZYLTEwMAAAMjAyMDowMTowMSAwMDowMP//OjAwAAEAAAD6AAAAHAAAAAA=
+            """, options: .ignoreUnknownCharacters))
+        XCTAssertThrowsError(try codec.decode(input, options: .fullSize)) { error in
+            XCTAssertEqual((error as? CodecError)?.errorDescription, "corrupt HEIF data: its images are made from each other in a loop")
+        }
+    }
+
     func testABrokenFileIsAClearError() throws {
         let data = try HEIFFixture.encode(quadrants())
         for broken in [data.prefix(data.count / 2), data.prefix(40), data.prefix(12) + Data(repeating: 0xA5, count: 200)] {
