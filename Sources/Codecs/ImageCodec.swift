@@ -25,7 +25,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
         }
         if options.appliesOrientation, decoded.format.isTurnedByExif,
            let orientation = ExifLocator.exifBlock(in: data).flatMap(ExifBlock.orientation)
-               ?? XMPLocator.packet(in: data).flatMap(XMPLocator.orientation(inPacket:)),
+               ?? XMPLocator.orientation(in: data),
            orientation != .up {
             decoded.image = decoded.image.applying(orientation)
             decoded.appliedOrientation = orientation

@@ -10,7 +10,7 @@ public struct LibExifReader: ExifReading, Sendable {
     public func readExif(from data: Data) throws -> ExifMetadata? {
         var metadata = ExifLocator.exifBlock(in: data).flatMap(readExifBlock)
         // Without an EXIF orientation, XMP's (tiff:Orientation), as exiftool and digiKam read it.
-        if metadata?.orientation == nil, let orientation = XMPLocator.packet(in: data).flatMap(XMPLocator.orientation(inPacket:)) {
+        if metadata?.orientation == nil, let orientation = XMPLocator.orientation(in: data) {
             var found = metadata ?? ExifMetadata()
             found.orientation = orientation
             found.allTags["Derived.Orientation"] = "XMP.tiff:Orientation"

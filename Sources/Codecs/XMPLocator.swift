@@ -15,6 +15,21 @@ public enum XMPLocator {
 
     /// The packet as text, or nil when the file has none (or one that is not UTF-8, or too long).
     public static func packet(in data: Data) -> String? {
+        guard let bytes = packetBytes(in: data) else { return nil }
+        // Writers pad packets with spaces, newlines and NULs: trimmed as bytes, before the text is made.
+        let padding: Set<UInt8> = [0, 0x09, 0x0A, 0x0D, 0x20]
+        guard let first = bytes.firstIndex(where: { !padding.contains($0) }),
+              let last = bytes.lastIndex(where: { !padding.contains($0) }) else { return nil }
+        return String(validating: bytes[first...last], as: UTF8.self)
+    }
+
+    /// The orientation the photo's XMP packet gives (`tiff:Orientation`), or nil.
+    public static func orientation(in data: Data) -> Orientation? {
+        packetBytes(in: data).flatMap(orientation(inPacket:))
+    }
+
+    /// The packet's raw bytes, at most `maximumLength` of them.
+    static func packetBytes(in data: Data) -> Data? {
         let bytes: Data?
         switch ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) {
         case .jpeg: bytes = jpegPacket(in: data)
@@ -24,18 +39,48 @@ public enum XMPLocator {
         case .tiff: bytes = TIFFExif.value(ofIFD0Tag: 700, in: data)
         case nil: bytes = nil
         }
-        guard let bytes, bytes.count <= maximumLength, let text = String(data: bytes, encoding: .utf8) else { return nil }
-        let packet = text.trimmingCharacters(in: CharacterSet(charactersIn: "\0").union(.whitespacesAndNewlines))
-        return packet.isEmpty ? nil : packet
+        guard let bytes, bytes.count <= maximumLength else { return nil }
+        return bytes
     }
 
-    /// The orientation an XMP packet gives (`tiff:Orientation`, as an attribute or an element), or nil.
-    public static func orientation(inPacket packet: String) -> Orientation? {
-        for pattern in [#"tiff:Orientation\s*=\s*["'](\d)["']"#, #"<tiff:Orientation>\s*(\d)\s*</tiff:Orientation>"#] {
-            if let match = packet.range(of: pattern, options: .regularExpression) {
-                let digits = packet[match].filter(\.isNumber)
-                return Int(String(digits.last!)).flatMap(Orientation.init(rawValue:))
+    private static let orientationName = Array("tiff:Orientation".utf8)
+
+    /// The orientation a packet gives, as an attribute (`tiff:Orientation="6"`) or an element
+    /// (`<tiff:Orientation>6</tiff:Orientation>`), or nil. Read as bytes: this runs on every import.
+    public static func orientation<Packet: Collection>(inPacket packet: Packet) -> Orientation? where Packet.Element == UInt8 {
+        let bytes = Array(packet)
+        let spaces: Set<UInt8> = [0x09, 0x0A, 0x0D, 0x20]
+        var start = 0
+        while start + orientationName.count < bytes.count {
+            guard let found = bytes[start...].firstIndex(of: orientationName[0]) else { return nil }
+            start = found + 1
+            guard bytes[found...].starts(with: orientationName) else { continue }
+            var cursor = found + orientationName.count
+            func skipSpaces() { while cursor < bytes.count, spaces.contains(bytes[cursor]) { cursor += 1 } }
+            func take(_ accepted: Set<UInt8>) -> Bool {
+                guard cursor < bytes.count, accepted.contains(bytes[cursor]) else { return false }
+                cursor += 1
+                return true
             }
+            skipSpaces()
+            let digit: UInt8
+            if take([UInt8(ascii: "=")]) {
+                skipSpaces()
+                guard take([UInt8(ascii: "\""), UInt8(ascii: "'")]), cursor + 1 < bytes.count,
+                      [UInt8(ascii: "\""), UInt8(ascii: "'")].contains(bytes[cursor + 1]) else { continue }
+                digit = bytes[cursor]
+            } else if take([UInt8(ascii: ">")]) {
+                skipSpaces()
+                guard cursor < bytes.count else { return nil }
+                digit = bytes[cursor]
+                cursor += 1
+                skipSpaces()
+                guard take([UInt8(ascii: "<")]) else { continue }
+            } else {
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { continue }
+            return Orientation(rawValue: Int(digit - UInt8(ascii: "0")))
         }
         return nil
     }

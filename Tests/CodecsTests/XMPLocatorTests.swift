@@ -79,9 +79,13 @@ final class XMPLocatorTests: XCTestCase {
     }
 
     func testTheOrientationIsReadAsAnAttributeOrAnElement() {
-        XCTAssertEqual(XMPLocator.orientation(inPacket: #"<rdf:Description tiff:Orientation = '8' />"#), .left)
-        XCTAssertEqual(XMPLocator.orientation(inPacket: "<tiff:Orientation> 3 </tiff:Orientation>"), .down)
-        XCTAssertNil(XMPLocator.orientation(inPacket: "<tiff:Orientation>9</tiff:Orientation>"))
-        XCTAssertNil(XMPLocator.orientation(inPacket: #"<rdf:Description exif:PixelXDimension="6"/>"#))
+        func orientation(_ packet: String) -> Orientation? { XMPLocator.orientation(inPacket: Array(packet.utf8)) }
+        XCTAssertEqual(orientation(#"<rdf:Description tiff:Orientation = '8' />"#), .left)
+        XCTAssertEqual(orientation("<tiff:Orientation> 3 </tiff:Orientation>"), .down)
+        XCTAssertEqual(orientation(#"<x tiff:OrientationNote="7" tiff:Orientation="2"/>"#), .upMirrored, "the tag itself, not a longer name")
+        XCTAssertNil(orientation("<tiff:Orientation>9</tiff:Orientation>"))
+        XCTAssertNil(orientation("<tiff:Orientation>12</tiff:Orientation>"))
+        XCTAssertNil(orientation(#"<x tiff:Orientation="6"#), "cut short")
+        XCTAssertNil(orientation(#"<rdf:Description exif:PixelXDimension="6"/>"#))
     }
 }
