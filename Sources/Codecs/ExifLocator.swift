@@ -26,27 +26,8 @@ public enum ExifLocator {
     /// Where the EXIF block ("Exif\0\0" + TIFF data) of a JPEG's APP1 segment is, as indices of `data`.
     static func jpegExifRange(in data: Data) -> Range<Int>? {
         // Read in place: this runs for every photo imported, and the bytes are the whole file.
-        data.withUnsafeBytes { raw in jpegExifRange(in: raw.bindMemory(to: UInt8.self)) }
+        data.withUnsafeBytes { raw in JPEGSegments.firstPayload(0xE1, in: raw.bindMemory(to: UInt8.self)) { $0.starts(with: exifHeader) } }
             .map { ($0.lowerBound + data.startIndex)..<($0.upperBound + data.startIndex) }
-    }
-
-    private static func jpegExifRange(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        var offset = 2
-        while offset + 4 <= bytes.count {
-            guard bytes[offset] == 0xFF else { return nil }
-            let marker = bytes[offset + 1]
-            if marker == 0xFF { offset += 1; continue } // fill byte
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { offset += 2; continue }
-            if marker == 0xDA || marker == 0xD9 { return nil } // start of scan / end of image
-            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard length >= 2, offset + 2 + length <= bytes.count else { return nil }
-            let payload = (offset + 4)..<(offset + 2 + length)
-            if marker == 0xE1, bytes[payload].starts(with: exifHeader) {
-                return payload
-            }
-            offset += 2 + length
-        }
-        return nil
     }
 
     private static func pngExif(in data: Data) -> Data? {

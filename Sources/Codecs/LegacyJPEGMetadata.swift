@@ -21,10 +21,10 @@ enum LegacyJPEGMetadata {
     static func values(in data: Data) -> Values? {
         guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) == .jpeg else { return nil }
         var values = Values()
-        if let ciff = JPEGSegments.first(0xE0, in: data, where: { $0.count > 14 && $0[$0.startIndex + 6..<$0.startIndex + 14] == Data("HEAPJPGM".utf8) }) {
+        if let ciff = JPEGSegments.first(0xE0, in: data, where: { $0.count > 14 && $0.dropFirst(6).starts(with: "HEAPJPGM".utf8) }) {
             readCIFF(ciff, into: &values)
         }
-        if let text = JPEGSegments.first(0xEC, in: data, where: { $0.range(of: Data("[picture info]".utf8)) != nil }) {
+        if let text = JPEGSegments.first(0xEC, in: data, where: { Data($0).range(of: Data("[picture info]".utf8)) != nil }) {
             readPictureInfo(String(decoding: text, as: UTF8.self), into: &values)
         }
         return values.sources.isEmpty ? nil : values

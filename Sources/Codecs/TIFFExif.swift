@@ -90,30 +90,43 @@ enum TIFFExif {
                               : value[0] << 24 | value[1] << 16 | value[2] << 8 | value[3])
         }
 
+        /// One entry of a directory as written: its value's length, and where it lies.
+        struct Field {
+            var tag: UInt16
+            var type: UInt16
+            var count: UInt32
+            var length: Int
+            /// Where the entry is; its value is in its last four bytes when `length` ≤ 4.
+            var base: Int
+            /// The offset field: where a longer value lies (nil when the value is in the entry).
+            var pointer: Int?
+        }
+
+        /// The entries of the directory at `offset`, of known types and lengths; none when the
+        /// directory does not fit in the file.
+        func fields(at offset: Int) -> [Field] {
+            guard let count = u16(offset), count > 0, Int(count) <= TIFFExif.maximumEntries,
+                  offset + 2 + Int(count) * 12 <= bytes.count else { return [] }
+            return (0..<Int(count)).compactMap { index -> Field? in
+                let base = offset + 2 + index * 12
+                guard let tag = u16(base), let type = u16(base + 2), let count = u32(base + 4),
+                      let unit = TIFFExif.typeSizes[type] else { return nil }
+                let (length, overflow) = Int(count).multipliedReportingOverflow(by: unit)
+                guard !overflow, length > 0 else { return nil }
+                return Field(tag: tag, type: type, count: count, length: length, base: base,
+                             pointer: length > 4 ? u32(base + 8).map(Int.init) : nil)
+            }
+        }
+
         /// The offset fields of the directory at `offset` whose values are longer than four bytes.
         func outOfLineOffsets(inDirectoryAt offset: Int) -> [Int] {
-            guard let count = u16(offset), Int(count) <= TIFFExif.maximumEntries else { return [] }
-            return (0..<Int(count)).compactMap { index in
-                let base = offset + 2 + index * 12
-                guard let type = u16(base + 2), let count = u32(base + 4), let unit = TIFFExif.typeSizes[type],
-                      Int(count) * unit > 4, let pointer = u32(base + 8) else { return nil }
-                return Int(pointer)
-            }
+            fields(at: offset).compactMap(\.pointer)
         }
 
         /// Where the value of the entry `tag` of the directory at `offset` lies (its offset field),
         /// when that value is longer than four bytes; nil otherwise.
         func valueOffset(ofTag tag: UInt16, inDirectoryAt offset: Int) -> Int? {
-            guard let count = u16(offset), Int(count) <= TIFFExif.maximumEntries else { return nil }
-            for index in 0..<Int(count) {
-                let base = offset + 2 + index * 12
-                guard let entryTag = u16(base) else { return nil }
-                if entryTag == tag, let type = u16(base + 2), let count = u32(base + 4), let unit = TIFFExif.typeSizes[type],
-                   Int(count) * unit > 4, let pointer = u32(base + 8), Int(pointer) < bytes.count {
-                    return Int(pointer)
-                }
-            }
-            return nil
+            fields(at: offset).first { $0.tag == tag }?.pointer.flatMap { $0 < bytes.count ? $0 : nil }
         }
 
         /// The entries of the directory at `offset` whose values lie within the file, each with its
@@ -121,23 +134,19 @@ enum TIFFExif {
         /// - Parameter shift: added to every value's offset, for a maker note that was moved without
         ///   its offsets being changed.
         func directory(at offset: Int, maximumValueBytes: Int = TIFFExif.maximumValueBytes, shift: Int = 0) -> [Entry] {
-            guard let count = u16(offset), count > 0, Int(count) <= TIFFExif.maximumEntries,
-                  offset + 2 + Int(count) * 12 <= bytes.count else { return [] }
-            return (0..<Int(count)).compactMap { index -> Entry? in
-                let base = offset + 2 + index * 12
-                guard let tag = u16(base), let type = u16(base + 2), let count = u32(base + 4),
-                      let unit = TIFFExif.typeSizes[type] else { return nil }
-                let (length, overflow) = Int(count).multipliedReportingOverflow(by: unit)
-                guard !overflow, length > 0, length <= maximumValueBytes else { return nil }
+            fields(at: offset).compactMap { field -> Entry? in
+                guard field.length <= maximumValueBytes else { return nil }
                 let start: Int
-                if length <= 4 {
-                    start = base + 8
+                if let pointer = field.pointer {
+                    guard pointer + shift >= 0 else { return nil }
+                    start = pointer + shift
+                } else if field.length <= 4 {
+                    start = field.base + 8
                 } else {
-                    guard let pointer = u32(base + 8), Int(pointer) + shift >= 0 else { return nil }
-                    start = Int(pointer) + shift
+                    return nil
                 }
-                guard start + length <= bytes.count else { return nil }
-                return Entry(tag: tag, type: type, count: count, value: Array(bytes[start..<start + length]))
+                guard start + field.length <= bytes.count else { return nil }
+                return Entry(tag: field.tag, type: field.type, count: field.count, value: Array(bytes[start..<start + field.length]))
             }
         }
     }

@@ -63,11 +63,19 @@ final class HEIFCodecTests: XCTestCase {
         }
     }
 
+    /// An input the fuzzer found, kept as base64 as it was found, refused by the decoder with `reason`.
+    func assertRefused(fuzzerInput base64: String, saying reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let input = try XCTUnwrap(Data(base64Encoded: base64, options: .ignoreUnknownCharacters), file: file, line: line)
+        XCTAssertThrowsError(try codec.decode(input, options: .fullSize), file: file, line: line) { error in
+            XCTAssertEqual((error as? CodecError)?.errorDescription, reason, file: file, line: line)
+        }
+    }
+
     /// Found by the fuzzer (kept as it was found, 1,428 bytes): an 8 × 8 item whose HEVC stream
     /// claims 65271 × 26991 pixels, which libheif allocated (1.76 GB) before decoding. No decoded side
     /// may now exceed the largest side the file declares, with room for the codec's padding.
     func testACodedStreamFarLargerThanItsItemIsRefusedBeforeItIsAllocated() throws {
-        let input = try XCTUnwrap(Data(base64Encoded: """
+        try assertRefused(fuzzerInput: """
             AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAzNtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA
             AA5waXRtAAAAAAACAAAAGGlkYXQAAAAA/vdpb3ZsAAAACAAIAAAAdGlsb2MBAAAAREAABQABAAAAAAAAA1cAAQAAAAAAAAA3AAIA
             AQAAAAAAAAABAAAAAAAAAAgAAwAAAAAAAAOOAAEAAAAAAAAAJAAEAAEAAAAAAAAAAQAAAAgAAAAIAAUAAAAAAAADsgABAAAAAAAA
@@ -88,11 +96,7 @@ final class HEIFCodecTests: XCTestCase {
             WC0xMDAAADIwMjA6MDE6MDEgMDA6MDA6MDAAAQAAAPoAAAAcAAAACgAAADIwMjE6MDY6MTUgMTQ6MzA6MDUAqzAyOjAwAABeAQAA
             CgAAAEZpeHR1cmUgMzVtbSBGMi44ACEAAAABAAAAMwAAAAEAAAAQDgAAZAAAAJcAAAABAAAADAAAAFYAAAC4CwAAZAAAAH0AAAAK
             AAAA
-            """, options: .ignoreUnknownCharacters))
-        XCTAssertThrowsError(try codec.decode(input, options: .fullSize)) { error in
-            XCTAssertEqual((error as? CodecError)?.errorDescription,
-                           "corrupt HEIF data: memory allocation error: Security limit exceeded: Image size 65271x26991 exceeds the maximum image size 72x72")
-        }
+            """, saying: "corrupt HEIF data: memory allocation error: Security limit exceeded: Image size 65271x26991 exceeds the maximum image size 72x72")
     }
 
     /// A `meta` box holding an `iref` box of the references given (version 0: 16-bit item ids).
@@ -124,7 +128,7 @@ final class HEIFCodecTests: XCTestCase {
     /// Found by the fuzzer (kept as it was found, 1,421 bytes): a grid whose alpha picture is a grid
     /// of the first, which libheif 1.15 decoded again and again past 1 GB.
     func testAFileWhoseImagesAreMadeFromEachOtherIsRefused() throws {
-        let input = try XCTUnwrap(Data(base64Encoded: """
+        try assertRefused(fuzzerInput: """
             AAAAHGZ0eXBoZWljAAAAAG1pZjFoZWljbWlhZgAAAzNtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAA
             AA5waXRtAAAAAAACAAAAGGlkYXQAAAAAAAgACAAAAAAACAAIAAAAdGlsb2MBAAAAREAABQABAAAAAAAAA1cAAQAAAAAAAAA3AAIA
             AQAAAAAAAAABAAAAAAAAAAgAAwAAAAAAAAOOAAEAAAAAAAAAJAAEAAEAAAAAAAAAAQAAAAgAAAAIAAUAAAAAAAADsgABAAAAAAAA
@@ -144,10 +148,7 @@ final class HEIFCodecTests: XCTestCase {
             aWNtaWFmAAADM21ldGEAAAAAAAAAIWhkbHIAAAAAAAAAAHBpY3QAAAAAAAAAAAAAAAAAAAAADnBpdG0AAAAAAAIAAAAYaWRhdAAA
             AAAAEAAQAAAAAAAQABAAAAB0aWxvYwEAAABEQAAFAAEAAAAAAAAABAAFAAMAAACUAQAABQABAAEAAAABAAAABgAFAAADVwABAAAA
             AQAAAKwBAAAAAAAARml4dHVyZSBPcHRpY3MAAEZYLTEwMAAAMjAyMDowMTowMSAwMDowMP//OjAwAAEAAAD6AAAAHAAAAAA=
-            """, options: .ignoreUnknownCharacters))
-        XCTAssertThrowsError(try codec.decode(input, options: .fullSize)) { error in
-            XCTAssertEqual((error as? CodecError)?.errorDescription, "corrupt HEIF data: its images are made from each other in a loop")
-        }
+            """, saying: "corrupt HEIF data: its images are made from each other in a loop")
     }
 
     func testABrokenFileIsAClearError() throws {
