@@ -81,6 +81,7 @@ public struct AccentFinder: Sendable {
         var keptPixels: [Int] = []
         var sum = (l: 0.0, a: 0.0, b: 0.0, chroma: 0.0, weight: 0.0)
         var moments = (x: 0.0, y: 0.0, xx: 0.0, yy: 0.0)
+        var byRegion = [RegionSums](repeating: RegionSums(), count: regions.sizes.count)
         var steps = (sum: 0.0, count: 0)
         var onBorder = 0
         var box = (left: width, top: height, right: -1, bottom: -1)
@@ -102,6 +103,8 @@ public struct AccentFinder: Sendable {
             sum.chroma += chroma
 
             let row = index / width, column = index - row * width
+            byRegion[Int(label)].add(raster: raster, index: index, weight: weight, column: column, row: row,
+                                     onBorder: column == 0 || row == 0 || column == width - 1 || row == height - 1)
             let x = Double(column) / Double(width), y = Double(row) / Double(height)
             moments.x += x
             moments.y += y
@@ -118,6 +121,9 @@ public struct AccentFinder: Sendable {
         }
         let n = Double(keptPixels.count)
         let region = Lab(l: sum.l / sum.weight, a: sum.a / sum.weight, b: sum.b / sum.weight)
+        // The splash's hue is the most prominent region's; ties (mirror images) go to the lower hue, so
+        // that the choice does not depend on which region the scan met first.
+        let leading = byRegion.filter { $0.pixels > 0 }.max { ($0.prominence, $1.colour.lch.h) < ($1.prominence, $0.colour.lch.h) }
         let coverage = n / Double(count)
         // Spread of the kept pixels against a uniform spread over the frame (variance 1/12 per axis).
         let variance = (moments.xx / n - pow(moments.x / n, 2)) + (moments.yy / n - pow(moments.y / n, 2))
@@ -142,9 +148,46 @@ public struct AccentFinder: Sendable {
             running += size
             major += 1
         }
-        return Accent(lab: region, hue: region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
+        return Accent(lab: region, hue: leading?.colour.lch.h ?? region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
                       saliency: saliency, contrast: contrast, regions: major, compactness: compactness,
                       texture: steps.count > 0 ? steps.sum / Double(steps.count) : 0)
+    }
+
+    /// One region's colour and shape, added up pixel by pixel, to find which of a family's regions is
+    /// the thing a person would single out: a splash of the family targets its hue. Its colour is
+    /// chroma-weighted as the family's is.
+    struct RegionSums {
+        var l = 0.0, a = 0.0, b = 0.0, weight = 0.0
+        var pixels = 0.0, x = 0.0, y = 0.0, xx = 0.0, yy = 0.0
+        var touchesBorder = false
+
+        mutating func add(raster: LabRaster, index: Int, weight: Double, column: Int, row: Int, onBorder: Bool) {
+            l += Double(raster.l[index]) * weight
+            a += Double(raster.a[index]) * weight
+            b += Double(raster.b[index]) * weight
+            self.weight += weight
+            pixels += 1
+            let x = Double(column), y = Double(row)
+            self.x += x
+            self.y += y
+            xx += x * x
+            yy += y * y
+            touchesBorder = touchesBorder || onBorder
+        }
+
+        var colour: Lab { Lab(l: l / weight, a: a / weight, b: b / weight) }
+
+        /// The region's size, less for a shape drawn out along a streak (a disc's spread against its
+        /// own, squared) and halved when the frame cuts it: a fruit against the sky, not the
+        /// out-of-focus streak of the same hue behind it.
+        var prominence: Double {
+            guard pixels > 0 else { return 0 }
+            let spread = ((xx / pixels - pow(x / pixels, 2)) + (yy / pixels - pow(y / pixels, 2))).squareRoot()
+            // A disc of radius r has a spread of r / √2.
+            let discSpread = (pixels / Double.pi).squareRoot() / 2.0.squareRoot()
+            let shape = min(1, pow(discSpread / max(spread, 1e-9), 2))
+            return pixels * shape * (touchesBorder ? 0.5 : 1)
+        }
     }
 
     /// How far the ring around the kept pixels reaches.

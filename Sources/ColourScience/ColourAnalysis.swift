@@ -21,7 +21,9 @@ public struct PaletteEntry: Equatable, Sendable {
 public struct Accent: Equatable, Sendable {
     /// The mean colour of the regions it covers.
     public var lab: Lab
-    /// Hue angle in degrees, 0–360 (CIELAB h).
+    /// The hue a splash of this accent keeps, degrees 0–360 (CIELAB h): that of its most prominent
+    /// region, which may lie a few degrees from `lab`'s when the family joins a subject with
+    /// duller, scattered shades of nearby hue (a fruit and the out-of-focus streak behind it).
     public var hue: Double
     /// Share of the whole photo its regions cover, 0–1.
     public var coverage: Double
@@ -57,8 +59,9 @@ public struct Accent: Equatable, Sendable {
 /// Everything showhide knows of a photo's colours.
 public struct ColourAnalysis: Equatable, Sendable {
     /// The version of the rules that make an analysis: a catalogue analyses again the photos
-    /// analysed by an earlier one (1: accents by share and chroma; 2: accents by saliency).
-    public static let rulesVersion = 2
+    /// analysed by an earlier one (1: accents by share and chroma; 2: accents by saliency; 3: the
+    /// accent's splash hue from its most prominent region).
+    public static let rulesVersion = 3
 
     /// Up to eight entries, heaviest first.
     public var palette: [PaletteEntry]

@@ -51,7 +51,7 @@ public struct SplashPotential: Equatable, Sendable {
         let calm = exp(-0.7 * excess * excess)
         let photographic = smoothstep(accent.texture / 0.3)
         let standout = min(max(accent.saliency, 0), 1)
-        let otherChroma = colours.palette.filter { $0.lab.lch.c < 10 || Hue.distance($0.lab.lch.h, accent.hue) > 30 }
+        let otherChroma = colours.palette.filter { $0.lab.lch.c < 10 || Hue.distance($0.lab.lch.h, accent.lab.lch.h) > 30 }
             .reduce(0) { $0 + $1.weight * $1.lab.lch.c }
         let change = 0.3 + 0.7 * smoothstep((otherChroma - 2) / 10)
         let megapixels = Double(pixelSize.width) * Double(pixelSize.height) / 1e6
