@@ -58,6 +58,31 @@ final class AccentFinderTests: XCTestCase {
         XCTAssertEqual(candidate.coverage, 1, accuracy: 1e-9)
     }
 
+    func testASplashOfTheAccentTargetsItsSubjectNotAStreakOfTheSameFamily() throws {
+        // A compact orange subject (hue 55°, 400 pixels), and out-of-focus light behind it whose hue runs
+        // on from it to 85° while its colour fades: one hue family. The light is larger than the subject
+        // each time, but drawn out along a streak (750 pixels), or cut by the frame's edge (600).
+        let streak = (x: 20..<170, y: 20..<25), cutByTheFrame = (x: 0..<30, y: 0..<20)
+        for (name, light) in [("a streak", streak), ("a patch the frame cuts", cutByTheFrame)] {
+            var image = Scene.texturedGrey(width: 200, height: 150)
+            Scene.rectangle(&image, x: 90..<110, y: 80..<100, Scene.colour(60, 55, 55))
+            for x in light.x {
+                let along = Double(x - light.x.lowerBound) / Double(light.x.count - 1)
+                Scene.rectangle(&image, x: x..<x + 1, y: light.y, Scene.colour(72, 50 - 14 * along, 58 + 27 * along))
+            }
+            let colours = analyser.analyse(image)
+            let accent = try XCTUnwrap(colours.accent, name)
+            XCTAssertEqual(colours.candidates.count, 1, "\(name): the subject and the light are one family")
+            XCTAssertGreaterThan(accent.coverage, 1.5 * 400.0 / 30_000, "\(name): the light is counted in the accent's share")
+            XCTAssertEqual(accent.hue, 55, accuracy: 2, "\(name): a splash targets the subject's hue")
+            XCTAssertGreaterThan(Hue.distance(accent.lab.lch.h, 55), 4, "\(name): the family's colour lies between the two")
+            for orientation in Orientation.allCases {
+                let turned = try XCTUnwrap(analyser.analyse(image.applying(orientation)).accent, "\(name), \(orientation)")
+                XCTAssertEqual(turned.hue, accent.hue, accuracy: 1e-6, "\(name), \(orientation)")
+            }
+        }
+    }
+
     func testTheSamePixelsInEveryOrientationGiveTheSameAccent() throws {
         var image = Scene.texturedGrey(width: 120, height: 90)
         Scene.rectangle(&image, x: 10..<30, y: 60..<75, Scene.colour(60, 65, 250))
