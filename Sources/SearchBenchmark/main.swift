@@ -9,8 +9,10 @@ import Imaging
 
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1].replacingOccurrences(of: "_", with: "")) ?? 1_000_000 : 1_000_000
+// The analyses' rules version is in the folder's name: a catalogue kept from earlier rules would have
+// every photo left out of searches, and be generated again over its own rows.
 let folder = arguments.count > 2 ? arguments[2]
-    : FileManager.default.temporaryDirectory.appendingPathComponent("showhide-search-bench-\(count)").path
+    : FileManager.default.temporaryDirectory.appendingPathComponent("showhide-search-bench-\(count)-rules\(ColourAnalysis.rulesVersion)").path
 
 /// Deterministic random numbers, so every run builds the same catalogue.
 struct Generator {
