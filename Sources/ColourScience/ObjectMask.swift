@@ -5,9 +5,10 @@ import Imaging
 /// colour, found on a small CIELAB raster and read back at full size by bilinear interpolation.
 ///
 /// Seeds are pixels where the colour is clear (within the tolerance, chroma well above the gate);
-/// seed regions smaller than a speck are dropped; the rest grow into 8-connected pixels within the
-/// wider window (tolerance + `SplashParameters.objectGrowth`, chroma above the gate) — hysteresis,
-/// as an edge detector links strong and weak edges. The grown regions, with their dull margins, are
+/// seed regions smaller than a speck are dropped; the rest grow into 8-connected pixels of the hue
+/// window (tolerance and half its feather) that are at least half as chromatic — hysteresis, as an
+/// edge detector links strong and weak edges. Their dull margins reach a few pixels into the wider
+/// window (tolerance + `SplashParameters.objectGrowth`). The grown regions, with their margins, are
 /// then the first guess of an object cut (`ObjectCut`), which adds the object's parts of other
 /// colours (a shaded side, a dark border) and takes away the ground the margins took. At full size,
 /// deep inside a region every pixel keeps its colour; towards its edge each pixel's own colour
@@ -43,6 +44,9 @@ struct ObjectMask: Sendable {
         // Seeds are where the colour is clear: within the tolerance and at least 60% as chromatic as
         // its most vivid tenth there, so a dull same-hue background seeds nothing. Growth reaches
         // connected pixels at least half as chromatic: the object's shaded side, not the wall behind it.
+        // It stays within the hue window: grown through the wider one, a twig lit orange joined the
+        // yellow out-of-focus light it crosses, and the cut then kept the light as part of the object.
+        let growthWindow = Float(parameters.tolerance + parameters.feather / 2)
         let vivid = inTolerance.isEmpty ? gate : inTolerance.select(rank: inTolerance.count * 9 / 10)
         let seedChroma = max(Float(parameters.minimumChroma + parameters.chromaFeather), 0.6 * vivid)
         let growChroma = max(gate, 0.5 * vivid)
@@ -50,7 +54,7 @@ struct ObjectMask: Sendable {
         var growable = seeds
         for index in 0..<count where distances[index] <= window {
             let chroma = raster.chroma(index)
-            if chroma >= growChroma { growable[index] = true }
+            if chroma >= growChroma && distances[index] <= growthWindow { growable[index] = true }
             if distances[index] <= Float(parameters.tolerance) && chroma >= seedChroma { seeds[index] = true }
         }
         // Seeds are growable too (within the window, and more chromatic), so growing from them keeps

@@ -37,8 +37,8 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
     public static let defaultFeather = 10.0
     public static let defaultMinimumChroma = 12.0
 
-    /// In object mode, how much wider (degrees) the hue window is for pixels connected to where the
-    /// colour is clear.
+    /// In object mode, how much wider (degrees) the hue window is for an object's dull margins and,
+    /// inside its regions, for the pixels that keep their colour.
     public static let objectGrowth = 18.0
 
     public init(hue: Double, tolerance: Double = SplashParameters.defaultTolerance, feather: Double = SplashParameters.defaultFeather,

@@ -52,6 +52,36 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertLessThan(softIoU(keptShares(hue, image), mask), objectIoU - 0.2, "hue alone greys the far side of the object")
     }
 
+    func testLightOfAnotherHueThatATwigOfTheObjectsColourCrossesStaysGrey() {
+        // An orange fruit (hue 55°) on a textured grey ground; a lit twig (hue 62°) from it up to a
+        // band of yellow out-of-focus light (hue 80°, within the splash's wider window but not its
+        // hue window) that it crosses.
+        var image = Scene.texturedGrey(width: 240, height: 160)
+        var fruit = [Bool](repeating: false, count: 240 * 160), light = fruit
+        for y in 0..<160 {
+            for x in 0..<240 {
+                let dx = Double(x - 80), dy = Double(y - 100)
+                if dx * dx + dy * dy <= 900 {
+                    image[x, y] = Scene.colour(60 - 10 * dy / 30, 55, 55)
+                    fruit[y * 240 + x] = true
+                } else if (20..<36).contains(y) {
+                    image[x, y] = Scene.colour(75, 45, 80)
+                    // The light away from the twig, beyond any margin of it.
+                    if abs(x - 80) > 12 { light[y * 240 + x] = true }
+                }
+            }
+        }
+        Scene.rectangle(&image, x: 78..<82, y: 10..<72, Scene.colour(58, 45, 62))
+        let show = Splash(parameters: SplashParameters(hue: 55, method: .object), image: image).apply(.show, to: image)
+        let kept = keptShares(show, image)
+        func meanKept(_ where: [Bool]) -> Double {
+            let shares = zip(kept, `where`).compactMap { $1 ? $0 : nil }
+            return shares.reduce(0, +) / Double(shares.count)
+        }
+        XCTAssertGreaterThan(meanKept(fruit), 0.9, "the fruit is kept")
+        XCTAssertLessThan(meanKept(light), 0.05, "the light the twig crosses is grey")
+    }
+
     func testSameHueSpecksAwayFromTheObjectStayGrey() throws {
         var (image, _) = drifting()
         // Specks of the object's own colour, 2×2 pixels, far from it.
