@@ -10,10 +10,11 @@ import Imaging
 /// edge detector links strong and weak edges. Their dull margins reach a few pixels into the wider
 /// window (tolerance + `SplashParameters.objectGrowth`). The grown regions, with their margins, are
 /// then the first guess of an object cut (`ObjectCut`), which adds the object's parts of other
-/// colours (a shaded side, a dark border) and takes away the ground the margins took. At full size,
-/// deep inside a region every pixel keeps its colour; towards its edge each pixel's own colour
-/// decides again how much of it is kept (the splash's table), so the edge follows the photo, soft
-/// where the photo is soft, and grey pixels beside an object stay grey: no halo.
+/// colours (a shaded side, a dark border) and takes away the ground the margins took; small pieces
+/// the frame's edge cuts are dropped. At full size, deep inside a region every pixel keeps its
+/// colour; towards its edge each pixel's own colour decides again how much of it is kept (the
+/// splash's table), so the edge follows the photo, soft where the photo is soft, and grey pixels
+/// beside an object stay grey: no halo.
 struct ObjectMask: Sendable {
     /// Raster size.
     let width: Int
@@ -27,6 +28,9 @@ struct ObjectMask: Sendable {
     /// How many raster pixels beyond the grown regions their dull margins reach (shaded edges and
     /// folds, duller than growth allows): about 1.5% of the long side.
     static let marginSteps = 2
+    /// A piece of the object cut by the frame's edge and smaller than this share of its largest piece
+    /// is dropped.
+    static let framedPieceShare = 0.1
 
     init(_ image: RGBAImage, parameters: SplashParameters, longSide: Int = ObjectMask.longSide) {
         let raster = LabRaster(image, longSide: longSide)
@@ -83,7 +87,30 @@ struct ObjectMask: Sendable {
             frontier = next
         }
         kept = ObjectCut.refine(kept, raster: raster, image: image)
+        kept = Self.withoutPiecesTheFrameCuts(kept, width: width, height: height)
         weights = Self.softened(kept, width: width, height: height)
+    }
+
+    /// `kept` without its pieces that the frame's edge cuts and that are under `framedPieceShare` of
+    /// its largest piece: out-of-focus light or a passer-by's sleeve at the edge, not the subject.
+    static func withoutPiecesTheFrameCuts(_ kept: [Bool], width: Int, height: Int) -> [Bool] {
+        let pieces = Regions(width: width, height: height, member: kept)
+        guard let largest = pieces.sizes.max() else { return kept }
+        var cutByTheFrame = [Bool](repeating: false, count: pieces.sizes.count)
+        func mark(_ index: Int) {
+            if pieces.labels[index] >= 0 { cutByTheFrame[Int(pieces.labels[index])] = true }
+        }
+        for x in 0..<width {
+            mark(x)
+            mark((height - 1) * width + x)
+        }
+        for y in 0..<height {
+            mark(y * width)
+            mark(y * width + width - 1)
+        }
+        return pieces.labels.map { label in
+            label >= 0 && (!cutByTheFrame[Int(label)] || Double(pieces.sizes[Int(label)]) >= framedPieceShare * Double(largest))
+        }
     }
 
     /// The kept map averaged over 3×3: a kept region's edge becomes a one-pixel ramp, so that read

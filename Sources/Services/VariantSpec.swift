@@ -80,8 +80,9 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 3, regions grown within the hue window and refined by an object
-    /// cut; 2, grown through the wider window (the keys of variants of grown regions alone have none).
+    /// The object mask's revision: 3, regions grown within the hue window, refined by an object cut,
+    /// without the small pieces the frame cuts; 2, grown through the wider window (the keys of
+    /// variants of grown regions alone have none).
     static let objectMaskRevision = 3
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).

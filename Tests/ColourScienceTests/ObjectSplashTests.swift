@@ -82,6 +82,24 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertLessThan(meanKept(light), 0.05, "the light the twig crosses is grey")
     }
 
+    func testASmallPatchOfTheColourThatTheFrameCutsStaysGreyButOneWithinTheFrameIsKept() {
+        // The disc (7,850 pixels), and two patches of its colour, 400 pixels each (5% of it): one cut
+        // by the frame's left edge, one wholly within the frame.
+        var (image, _) = drifting()
+        let colour = Scene.colour(55, 60, 30)
+        Scene.rectangle(&image, x: 0..<20, y: 20..<40, colour)
+        Scene.rectangle(&image, x: 195..<215, y: 135..<155, colour)
+        let show = Splash(parameters: SplashParameters(hue: 30, method: .object), image: image).apply(.show, to: image)
+        let kept = keptShares(show, image)
+        func meanKept(x: Range<Int>, y: Range<Int>) -> Double {
+            let shares = y.flatMap { row in x.compactMap { kept[row * image.width + $0] } }
+            return shares.reduce(0, +) / Double(shares.count)
+        }
+        XCTAssertLessThan(meanKept(x: 0..<20, y: 20..<40), 0.05, "the patch the frame cuts is grey")
+        XCTAssertGreaterThan(meanKept(x: 197..<213, y: 137..<153), 0.9, "the patch within the frame is kept")
+        XCTAssertGreaterThan(meanKept(x: 100..<140, y: 60..<100), 0.95, "the disc is kept")
+    }
+
     func testSameHueSpecksAwayFromTheObjectStayGrey() throws {
         var (image, _) = drifting()
         // Specks of the object's own colour, 2×2 pixels, far from it.
