@@ -80,7 +80,7 @@ public struct AccentFinder: Sendable {
         var kept = [Bool](repeating: false, count: count)
         var keptPixels: [Int] = []
         var sum = (l: 0.0, a: 0.0, b: 0.0, chroma: 0.0, weight: 0.0)
-        var moments = (x: 0.0, y: 0.0, xx: 0.0, yy: 0.0)
+        var moments = Spread()
         var byRegion = [RegionSums](repeating: RegionSums(), count: regions.sizes.count)
         var steps = (sum: 0.0, count: 0)
         var onBorder = 0
@@ -103,14 +103,10 @@ public struct AccentFinder: Sendable {
             sum.chroma += chroma
 
             let row = index / width, column = index - row * width
-            byRegion[Int(label)].add(raster: raster, index: index, weight: weight, column: column, row: row,
-                                     onBorder: column == 0 || row == 0 || column == width - 1 || row == height - 1)
-            let x = Double(column) / Double(width), y = Double(row) / Double(height)
-            moments.x += x
-            moments.y += y
-            moments.xx += x * x
-            moments.yy += y * y
-            if column == 0 || row == 0 || column == width - 1 || row == height - 1 { onBorder += 1 }
+            let onFrameEdge = column == 0 || row == 0 || column == width - 1 || row == height - 1
+            byRegion[Int(label)].add(raster: raster, index: index, weight: weight, column: column, row: row, onFrameEdge: onFrameEdge)
+            moments.add(x: Double(column) / Double(width), y: Double(row) / Double(height))
+            if onFrameEdge { onBorder += 1 }
             box = (min(box.left, column), min(box.top, row), max(box.right, column), max(box.bottom, row))
         }
         // How much lightness changes from a kept pixel to the kept pixel beside it: shading and
@@ -123,11 +119,11 @@ public struct AccentFinder: Sendable {
         let region = Lab(l: sum.l / sum.weight, a: sum.a / sum.weight, b: sum.b / sum.weight)
         // The splash's hue is the most prominent region's; ties (mirror images) go to the lower hue, so
         // that the choice does not depend on which region the scan met first.
-        let leading = byRegion.filter { $0.pixels > 0 }.max { ($0.prominence, $1.colour.lch.h) < ($1.prominence, $0.colour.lch.h) }
+        let leadingHue = byRegion.filter { $0.spread.count > 0 }.map { (prominence: $0.prominence, hue: $0.colour.lch.h) }
+            .max { ($0.prominence, $1.hue) < ($1.prominence, $0.hue) }?.hue
         let coverage = n / Double(count)
         // Spread of the kept pixels against a uniform spread over the frame (variance 1/12 per axis).
-        let variance = (moments.xx / n - pow(moments.x / n, 2)) + (moments.yy / n - pow(moments.y / n, 2))
-        let dispersion = min(1, (max(variance, 0) / (2.0 / 12)).squareRoot())
+        let dispersion = min(1, (moments.variance / (2.0 / 12)).squareRoot())
         let compactness = 1 - dispersion
         let borderPixels = Double(2 * (width + height) - 4)
         let borderShare = Double(onBorder) / max(borderPixels, 1)
@@ -148,7 +144,7 @@ public struct AccentFinder: Sendable {
             running += size
             major += 1
         }
-        return Accent(lab: region, hue: leading?.colour.lch.h ?? region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
+        return Accent(lab: region, hue: leadingHue ?? region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
                       saliency: saliency, contrast: contrast, regions: major, compactness: compactness,
                       texture: steps.count > 0 ? steps.sum / Double(steps.count) : 0)
     }
@@ -158,21 +154,17 @@ public struct AccentFinder: Sendable {
     /// chroma-weighted as the family's is.
     struct RegionSums {
         var l = 0.0, a = 0.0, b = 0.0, weight = 0.0
-        var pixels = 0.0, x = 0.0, y = 0.0, xx = 0.0, yy = 0.0
-        var touchesBorder = false
+        /// Positions in raster pixels.
+        var spread = Spread()
+        var touchesFrameEdge = false
 
-        mutating func add(raster: LabRaster, index: Int, weight: Double, column: Int, row: Int, onBorder: Bool) {
+        mutating func add(raster: LabRaster, index: Int, weight: Double, column: Int, row: Int, onFrameEdge: Bool) {
             l += Double(raster.l[index]) * weight
             a += Double(raster.a[index]) * weight
             b += Double(raster.b[index]) * weight
             self.weight += weight
-            pixels += 1
-            let x = Double(column), y = Double(row)
-            self.x += x
-            self.y += y
-            xx += x * x
-            yy += y * y
-            touchesBorder = touchesBorder || onBorder
+            spread.add(x: Double(column), y: Double(row))
+            touchesFrameEdge = touchesFrameEdge || onFrameEdge
         }
 
         var colour: Lab { Lab(l: l / weight, a: a / weight, b: b / weight) }
@@ -181,12 +173,30 @@ public struct AccentFinder: Sendable {
         /// own, squared) and halved when the frame cuts it: a fruit against the sky, not the
         /// out-of-focus streak of the same hue behind it.
         var prominence: Double {
+            let pixels = spread.count
             guard pixels > 0 else { return 0 }
-            let spread = ((xx / pixels - pow(x / pixels, 2)) + (yy / pixels - pow(y / pixels, 2))).squareRoot()
             // A disc of radius r has a spread of r / √2.
             let discSpread = (pixels / Double.pi).squareRoot() / 2.0.squareRoot()
-            let shape = min(1, pow(discSpread / max(spread, 1e-9), 2))
-            return pixels * shape * (touchesBorder ? 0.5 : 1)
+            let shape = min(1, pow(discSpread / max(spread.variance.squareRoot(), 1e-9), 2))
+            return pixels * shape * (touchesFrameEdge ? 0.5 : 1)
+        }
+    }
+
+    /// Sums of pixel positions, for how far a set of pixels spreads from its centre.
+    struct Spread {
+        var count = 0.0, x = 0.0, y = 0.0, xx = 0.0, yy = 0.0
+
+        mutating func add(x: Double, y: Double) {
+            count += 1
+            self.x += x
+            self.y += y
+            xx += x * x
+            yy += y * y
+        }
+
+        /// The variance along x plus that along y (0 for one pixel, never below it for rounding).
+        var variance: Double {
+            max(0, (xx / count - pow(x / count, 2)) + (yy / count - pow(y / count, 2)))
         }
     }
 
