@@ -21,6 +21,9 @@ enum ObjectCut {
     /// splash's own colour table still decides the edge at full size).
     static let smallestSide = 160
     static let largestSide = 192
+    /// Cuts made, each from colour models learnt from the one before (GrabCut iterates; two rounds
+    /// took most of what more would, and each costs as much as the first).
+    static let rounds = 2
 
     /// The pixels of the object: `guess` (on `raster`) refined. A guess with no pixel, or with every
     /// pixel, is returned as it is.
@@ -60,19 +63,20 @@ enum ObjectCut {
         var graph = GridCut(width: cropWidth, height: cropHeight)
         graph.setEdges(colours: cropped.map { colours[$0] }, beta: GridCut.contrastScale(colours, width: width, height: height),
                        smoothness: smoothness)
-        let objectModel = GaussianMixture(colours, where: guess)
-        let groundModel = GaussianMixture(colours, where: guess.map { !$0 })
         var fixed = [Int8](repeating: 0, count: cropped.count)
-        for (node, index) in cropped.enumerated() {
-            if near[index] {
-                graph.setTerminal(node, source: groundModel.cost(colours[index]), sink: objectModel.cost(colours[index]))
-            } else {
-                fixed[node] = -1
-            }
-        }
-        let cut = graph.minimumCut(fixed: fixed)
+        for (node, index) in cropped.enumerated() where !near[index] { fixed[node] = -1 }
         var object = guess
-        for (node, index) in cropped.enumerated() { object[index] = cut[node] }
+        // Each round learns the colour models from the last one's object: the guess's margins hold
+        // some ground, which the first cut takes away, and the second cut then no longer counts as object.
+        for _ in 0..<rounds where object.contains(true) && object.contains(false) {
+            let objectModel = GaussianMixture(colours, where: object)
+            let groundModel = GaussianMixture(colours, where: object.map { !$0 })
+            for (node, index) in cropped.enumerated() where near[index] {
+                graph.setTerminal(node, source: groundModel.cost(colours[index]), sink: objectModel.cost(colours[index]))
+            }
+            let cut = graph.minimumCut(fixed: fixed)
+            for (node, index) in cropped.enumerated() { object[index] = cut[node] }
+        }
         // A cut that leaves nothing has found no object the guess could be refined to.
         return object.contains(true) ? object : guess
     }

@@ -6,15 +6,16 @@ import Imaging
 ///
 /// Seeds are pixels where the colour is clear (within the tolerance, chroma well above the gate);
 /// seed regions smaller than a speck are dropped; the rest grow into 8-connected pixels of the hue
-/// window (tolerance and half its feather) that are at least half as chromatic — hysteresis, as an
-/// edge detector links strong and weak edges. Their dull margins reach a few pixels into the wider
-/// window (tolerance + `SplashParameters.objectGrowth`). The grown regions, with their margins, are
-/// then the first guess of an object cut (`ObjectCut`), which adds the object's parts of other
+/// window (tolerance and half its feather) that are at least half as chromatic, or nearly as
+/// saturated (the object in shade) — hysteresis, as an edge detector links strong and weak edges.
+/// Their dull margins reach a few pixels into the wider window (tolerance +
+/// `SplashParameters.objectGrowth`). The grown regions, with their margins, are then the first guess
+/// of an object cut (`ObjectCut`, two rounds), which adds the object's parts of other
 /// colours (a shaded side, a dark border) and takes away the ground the margins took; small pieces
 /// the frame's edge cuts are dropped. At full size, deep inside a region every pixel keeps its
-/// colour; towards its edge each pixel's own colour decides again how much of it is kept (the
-/// splash's table), so the edge follows the photo, soft where the photo is soft, and grey pixels
-/// beside an object stay grey: no halo.
+/// colour unless it is a vivid colour of another hue (a blue stud on red armour); towards its edge
+/// each pixel's own colour decides again how much of it is kept (the splash's table), so the edge
+/// follows the photo, soft where the photo is soft, and grey pixels beside an object stay grey: no halo.
 struct ObjectMask: Sendable {
     /// Raster size.
     let width: Int
@@ -31,6 +32,14 @@ struct ObjectMask: Sendable {
     /// A piece of the object cut by the frame's edge and smaller than this share of its largest piece
     /// is dropped.
     static let framedPieceShare = 0.1
+    /// Growth reaches a pixel this saturated, against the most saturated tenth within the tolerance,
+    /// however dark: the object in shade.
+    static let shadedSaturationShare = 0.7
+
+    /// Chroma over lightness: what stays of a surface's colour in its shade.
+    static func saturation(_ raster: LabRaster, _ index: Int) -> Float {
+        raster.chroma(index) / max(raster.l[index], 1)
+    }
 
     init(_ image: RGBAImage, parameters: SplashParameters, longSide: Int = ObjectMask.longSide) {
         let raster = LabRaster(image, longSide: longSide)
@@ -56,9 +65,17 @@ struct ObjectMask: Sendable {
         let growChroma = max(gate, 0.5 * vivid)
         var seeds = [Bool](repeating: false, count: count)
         var growable = seeds
+        // Shade lowers chroma and lightness together, so the object's shaded side keeps its saturation
+        // (chroma over lightness) where a dull wall of the same hue does not: growth also reaches
+        // pixels at least `shadedSaturationShare` as saturated as the most saturated tenth.
+        var saturations = (0..<count).filter { distances[$0] <= Float(parameters.tolerance) }.map { Self.saturation(raster, $0) }
+        let growSaturation = saturations.isEmpty ? Float.infinity
+            : Float(Self.shadedSaturationShare) * saturations.select(rank: saturations.count * 9 / 10)
         for index in 0..<count where distances[index] <= window {
             let chroma = raster.chroma(index)
-            if chroma >= growChroma && distances[index] <= growthWindow { growable[index] = true }
+            if (chroma >= growChroma || Self.saturation(raster, index) >= growSaturation) && distances[index] <= growthWindow {
+                growable[index] = true
+            }
             if distances[index] <= Float(parameters.tolerance) && chroma >= seedChroma { seeds[index] = true }
         }
         // Seeds are growable too (within the window, and more chromatic), so growing from them keeps

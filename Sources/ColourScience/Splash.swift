@@ -82,7 +82,7 @@ public struct Splash: Sendable {
     private let columns: ObjectMask.Columns?
     /// Keep-weights (0–255) for RGB quantised to 6 bits per channel (64³ entries, 256 KB, so it stays
     /// in cache): the colour science runs 262,144 times per parameter set instead of once per pixel;
-    /// the weight is smooth, so the quantisation does not show.
+    /// the weight is smooth, so the quantisation does not show. In object mode, codes (`decoded`).
     private let weights: [UInt8]
 
     /// A splash by hue alone (`image` nil), or by objects of `image`, the picture it will be applied to.
@@ -101,17 +101,38 @@ public struct Splash: Sendable {
         }
         let tabulated = window
         let grid = Self.grid
-        var weights = [UInt8](repeating: 0, count: grid.hues.count)
+        let masked = objects != nil
+        var weights = [UInt8](repeating: masked ? Self.weightCodes : 0, count: grid.hues.count)
         // Only colours within the hue window's reach have a weight: those of the whole degrees of
         // hue it covers, whichever side of 0° they are.
         let reach = Int((tabulated.tolerance + tabulated.feather).rounded(.up)) + 1
         let target = Int(tabulated.hue.rounded(.down))
         let degrees = reach >= 180 ? Array(0..<360) : (target - reach...target + reach).map { ($0 % 360 + 360) % 360 }
         weights.withUnsafeMutableBufferPointer { table in
+            if masked {
+                // Codes, not weights: every colour is allowed inside a region unless it is another
+                // colour (below `Self.weightCodes`), so first mark the other colours, a degree of hue
+                // at a time.
+                let foreignStart = Self.foreignDistance.lowerBound, foreignWidth = Self.foreignDistance.upperBound - foreignStart
+                let gate = Float(parameters.minimumChroma), chromaFeather = Float(max(parameters.chromaFeather, 1e-9))
+                for degree in 0..<360 {
+                    let byHue = Float(smoothstep((Hue.distance(Double(degree) + 0.5, parameters.hue) - foreignStart) / foreignWidth))
+                    guard byHue > 0 else { continue }
+                    for index in grid.byDegree[Int(grid.degreeStarts[degree])..<Int(grid.degreeStarts[degree + 1])] {
+                        let t = min(max((grid.chromas[Int(index)] - gate) / chromaFeather, 0), 1)
+                        let foreign = byHue * t * t * (3 - 2 * t)
+                        if foreign > 0 { table[Int(index)] = UInt8(((1 - foreign) * Float(Self.weightCodes - 1)).rounded()) }
+                    }
+                }
+            }
             for degree in degrees {
                 for index in grid.byDegree[Int(grid.degreeStarts[degree])..<Int(grid.degreeStarts[degree + 1])] {
                     let weight = tabulated.keepWeight(hue: Double(grid.hues[Int(index)]), chroma: Double(grid.chromas[Int(index)]))
-                    table[Int(index)] = UInt8(weight * 255 + 0.5)
+                    if masked {
+                        if weight > 0 { table[Int(index)] = Self.weightCodes + UInt8((weight * Double(255 - Self.weightCodes)).rounded()) }
+                    } else {
+                        table[Int(index)] = UInt8(weight * 255 + 0.5)
+                    }
                 }
             }
         }
@@ -157,17 +178,33 @@ public struct Splash: Sendable {
 
     /// The keep-weight of an 8-bit pixel by its colour alone, from the table.
     public func keepWeight(_ pixel: RGBA) -> Double {
-        Double(weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)]) / 255
+        let entry = weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)]
+        return Double(objects == nil ? Int(entry) : Self.decoded(entry).weight) / 255
     }
 
     /// A pixel's weight in an object splash (0–255), indexed by the region weight read back at its
-    /// place × 256 + its colour's weight from the table. Well inside a kept region every pixel is the
-    /// object and keeps its colour, whatever its hue (a shaded side, a dark border); towards the
+    /// place × 256 + its colour's code from the table. Well inside a kept region every pixel is the
+    /// object and keeps its colour (a shaded side, a dark border) unless it is another colour; towards the
     /// region's edge its own colour decides again, so the ground beside the object is not kept with it.
     private static let regionTable: [UInt8] = (0..<65_536).map { index in
-        let region = index >> 8, weight = index & 0xFF
+        let region = index >> 8, (weight, allowed) = decoded(UInt8(index & 0xFF))
         let inside = Int((smoothstep((Double(region) - 64) / 128) * 255).rounded())
-        return UInt8(((weight * (255 - inside) + 255 * inside + 127) / 255 * region + 127) / 255)
+        return UInt8(((weight * (255 - inside) + allowed * inside + 127) / 255 * region + 127) / 255)
+    }
+
+    /// In object mode a colour's table entry is a code: below `weightCodes`, a colour of another hue
+    /// (weight 0), allowed inside a region in proportion to the code; from it up, a weight (0–255 in
+    /// the remaining steps), allowed inside a region wholly.
+    static let weightCodes: UInt8 = 16
+    /// Hue distances (degrees) over which a chromatic colour becomes another colour: inside an object
+    /// a shaded side or a dark border is the object, a blue stud on red armour is not.
+    static let foreignDistance = 60.0...90.0
+
+    /// An object-mode code as a weight and how much the colour is allowed inside a region, both 0–255.
+    static func decoded(_ code: UInt8) -> (weight: Int, allowed: Int) {
+        code < weightCodes
+            ? (0, (Int(code) * 255 + Int(weightCodes - 1) / 2) / Int(weightCodes - 1))
+            : ((Int(code - weightCodes) * 255 + Int(255 - weightCodes) / 2) / Int(255 - weightCodes), 255)
     }
 
     /// Each channel's share of the luminance in 1/65536 steps of linear light (Rec. 709 weights), red

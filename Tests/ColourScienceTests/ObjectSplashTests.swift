@@ -102,6 +102,39 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertGreaterThan(meanKept(x: 100..<140, y: 60..<100), 0.95, "the disc is kept")
     }
 
+    func testAVividSpotOfAnotherColourInsideTheObjectIsGreyButItsDarkSeamsAreKept() {
+        // Red armour (hue 25°) with blue studs (hue 270°, 4×4 pixels) and dark seams of its own
+        // colour (C* 14) across it, on a textured grey ground.
+        var image = Scene.texturedGrey(width: 240, height: 160)
+        Scene.rectangle(&image, x: 60..<180, y: 40..<120, Scene.colour(45, 60, 25))
+        Scene.rectangle(&image, x: 60..<180, y: 79..<81, Scene.colour(18, 14, 25))
+        let studs = [(80, 55), (120, 55), (160, 55), (80, 100), (120, 100), (160, 100)]
+        for (x, y) in studs { Scene.rectangle(&image, x: x..<(x + 4), y: y..<(y + 4), Scene.colour(45, 45, 270)) }
+        let show = Splash(parameters: SplashParameters(hue: 25, method: .object), image: image).apply(.show, to: image)
+        let kept = keptShares(show, image)
+        for (x, y) in studs {
+            XCTAssertLessThan(meanKept(kept, width: 240) { (x..<(x + 4)).contains($0) && (y..<(y + 4)).contains($1) }, 0.05,
+                              "the stud at (\(x), \(y)) is grey")
+        }
+        XCTAssertGreaterThan(meanKept(kept, width: 240) { (70..<170).contains($0) && (79..<81).contains($1) }, 0.9, "the seam is kept")
+        XCTAssertEqual(show[100, 70], image[100, 70], "the armour keeps its colour")
+    }
+
+    func testTheObjectsSideInDeepShadeIsKeptButADullWallOfItsHueIsNot() {
+        // A vivid orange box (hue 50°, L* 65, C* 60) whose lower half is in deep shade (L* 22, C* 20:
+        // as saturated, a third as chromatic), standing on a dull wall of its hue (L* 60, C* 20).
+        var image = TestImage.solid(.black, width: 240, height: 160)
+        for y in 0..<160 {
+            for x in 0..<240 { image[x, y] = Scene.colour(60 + Double((x * 7 + y * 13) % 5), 20, 50) }
+        }
+        Scene.rectangle(&image, x: 70..<170, y: 30..<80, Scene.colour(65, 60, 50))
+        Scene.rectangle(&image, x: 70..<170, y: 80..<130, Scene.colour(22, 20, 50))
+        let show = Splash(parameters: SplashParameters(hue: 50, method: .object), image: image).apply(.show, to: image)
+        let kept = keptShares(show, image)
+        XCTAssertGreaterThan(meanKept(kept, width: 240) { (72..<168).contains($0) && (82..<128).contains($1) }, 0.9, "the shaded side is kept")
+        XCTAssertLessThan(meanKept(kept, width: 240) { !(60..<180).contains($0) || !(20..<140).contains($1) }, 0.05, "the wall is grey")
+    }
+
     func testSameHueSpecksAwayFromTheObjectStayGrey() throws {
         var (image, _) = drifting()
         // Specks of the object's own colour, 2×2 pixels, far from it.
