@@ -24,6 +24,9 @@ enum ObjectCut {
     /// Cuts made, each from colour models learnt from the one before (GrabCut iterates; two rounds
     /// took most of what more would, and each costs as much as the first).
     static let rounds = 2
+    /// A round that moved fewer pixels than this share of the object has settled: the next would
+    /// learn nearly the same colour models, so it is not made.
+    static let settledShare = 0.05
 
     /// The pixels of the object: `guess` (on `raster`) refined. A guess with no pixel, or with every
     /// pixel, is returned as it is.
@@ -46,7 +49,8 @@ enum ObjectCut {
         return lookup(from: (grid.width, grid.height), to: (raster.width, raster.height)).map { cut[$0] }
     }
 
-    /// GrabCut on a grid of colours: the guess's colour models, one cut.
+    /// GrabCut on a grid of colours: the guess's colour models and a cut, then up to `rounds` − 1
+    /// times the last cut's models and a cut.
     static func segment(colours: [SIMD3<Float>], guess: [Bool], width: Int, height: Int) -> [Bool] {
         guard guess.contains(true), guess.contains(false) else { return guess }
         let near = Self.within(steps: max(2, Int(Double(max(width, height)) * reach)), of: guess, width: width, height: height)
@@ -75,7 +79,13 @@ enum ObjectCut {
                 graph.setTerminal(node, source: groundModel.cost(colours[index]), sink: objectModel.cost(colours[index]))
             }
             let cut = graph.minimumCut(fixed: fixed)
-            for (node, index) in cropped.enumerated() { object[index] = cut[node] }
+            var changed = 0, kept = 0
+            for (node, index) in cropped.enumerated() {
+                if object[index] != cut[node] { changed += 1 }
+                if cut[node] { kept += 1 }
+                object[index] = cut[node]
+            }
+            if Double(changed) < settledShare * Double(kept) { break }
         }
         // A cut that leaves nothing has found no object the guess could be refined to.
         return object.contains(true) ? object : guess
