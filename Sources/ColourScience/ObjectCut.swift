@@ -21,8 +21,8 @@ enum ObjectCut {
     /// splash's own colour table still decides the edge at full size).
     static let smallestSide = 160
     static let largestSide = 192
-    /// Cuts made, each from colour models learnt from the one before (GrabCut iterates; two rounds
-    /// took most of what more would, and each costs as much as the first).
+    /// Cuts made, each from colour models learnt from the one before, as GrabCut iterates. More
+    /// rounds swung between cuts rather than settling on a better one, and each costs as much as the first.
     static let rounds = 2
     /// A round that moved fewer pixels than this share of the object has settled: the next would
     /// learn nearly the same colour models, so it is not made.
