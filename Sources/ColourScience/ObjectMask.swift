@@ -49,10 +49,13 @@ struct ObjectMask: Sendable {
         let gate = Float(parameters.minimumChroma)
         let window = Float(parameters.tolerance + SplashParameters.objectGrowth + parameters.feather / 2)
         var distances = [Float](repeating: 360, count: count)
-        var inTolerance: [Float] = []
+        var inTolerance: [Float] = [], saturations: [Float] = []
         for index in 0..<count where raster.opaque[index] && raster.chroma(index) >= gate {
             distances[index] = Float(Hue.distance(Double(raster.hue(index)), parameters.hue))
-            if distances[index] <= Float(parameters.tolerance) { inTolerance.append(raster.chroma(index)) }
+            if distances[index] <= Float(parameters.tolerance) {
+                inTolerance.append(raster.chroma(index))
+                saturations.append(Self.saturation(raster, index))
+            }
         }
         // Seeds are where the colour is clear: within the tolerance and at least 60% as chromatic as
         // its most vivid tenth there, so a dull same-hue background seeds nothing. Growth reaches
@@ -68,7 +71,6 @@ struct ObjectMask: Sendable {
         // Shade lowers chroma and lightness together, so the object's shaded side keeps its saturation
         // (chroma over lightness) where a dull wall of the same hue does not: growth also reaches
         // pixels at least `shadedSaturationShare` as saturated as the most saturated tenth.
-        var saturations = (0..<count).filter { distances[$0] <= Float(parameters.tolerance) }.map { Self.saturation(raster, $0) }
         let growSaturation = saturations.isEmpty ? Float.infinity
             : Float(Self.shadedSaturationShare) * saturations.select(rank: saturations.count * 9 / 10)
         for index in 0..<count where distances[index] <= window {

@@ -61,8 +61,12 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
     func keepWeight(hue colourHue: Double, chroma: Double) -> Double {
         let distance = Hue.distance(colourHue, hue)
         let hueWeight = 1 - smoothstep((distance - tolerance) / max(feather, 1e-9))
-        let chromaWeight = smoothstep((chroma - minimumChroma) / max(chromaFeather, 1e-9))
-        return hueWeight * chromaWeight
+        return hueWeight * chromaWeight(chroma)
+    }
+
+    /// The chroma gate: 0 below `minimumChroma`, opening smoothly over `chromaFeather` to 1.
+    func chromaWeight(_ chroma: Double) -> Double {
+        smoothstep((chroma - minimumChroma) / max(chromaFeather, 1e-9))
     }
 
 }
@@ -114,14 +118,12 @@ public struct Splash: Sendable {
                 // colour (below `Self.weightCodes`), so first mark the other colours, a degree of hue
                 // at a time.
                 let foreignStart = Self.foreignDistance.lowerBound, foreignWidth = Self.foreignDistance.upperBound - foreignStart
-                let gate = Float(parameters.minimumChroma), chromaFeather = Float(max(parameters.chromaFeather, 1e-9))
                 for degree in 0..<360 {
-                    let byHue = Float(smoothstep((Hue.distance(Double(degree) + 0.5, parameters.hue) - foreignStart) / foreignWidth))
+                    let byHue = smoothstep((Hue.distance(Double(degree) + 0.5, parameters.hue) - foreignStart) / foreignWidth)
                     guard byHue > 0 else { continue }
                     for index in grid.byDegree[Int(grid.degreeStarts[degree])..<Int(grid.degreeStarts[degree + 1])] {
-                        let t = min(max((grid.chromas[Int(index)] - gate) / chromaFeather, 0), 1)
-                        let foreign = byHue * t * t * (3 - 2 * t)
-                        if foreign > 0 { table[Int(index)] = UInt8(((1 - foreign) * Float(Self.weightCodes - 1)).rounded()) }
+                        let foreign = byHue * parameters.chromaWeight(Double(grid.chromas[Int(index)]))
+                        if foreign > 0 { table[Int(index)] = UInt8(((1 - foreign) * Double(Self.weightCodes - 1)).rounded()) }
                     }
                 }
             }
