@@ -121,14 +121,22 @@ public struct Splash: Sendable {
                 for degree in 0..<360 {
                     let byHue = smoothstep((Hue.distance(Double(degree) + 0.5, parameters.hue) - foreignStart) / foreignWidth)
                     guard byHue > 0 else { continue }
-                    for index in grid.byDegree[Int(grid.degreeStarts[degree])..<Int(grid.degreeStarts[degree + 1])] {
+                    let colours = Self.byChroma(degree: degree, passing: { parameters.chromaWeight($0) })
+                    for index in grid.byDegree[colours.partly] {
                         let foreign = byHue * parameters.chromaWeight(Double(grid.chromas[Int(index)]))
-                        if foreign > 0 { table[Int(index)] = UInt8(((1 - foreign) * Double(Self.weightCodes - 1)).rounded()) }
+                        table[Int(index)] = UInt8(((1 - foreign) * Double(Self.weightCodes - 1)).rounded())
                     }
+                    let code = UInt8(((1 - byHue) * Double(Self.weightCodes - 1)).rounded())
+                    for index in grid.byDegree[colours.wholly] { table[Int(index)] = code }
                 }
             }
             for degree in degrees {
-                for index in grid.byDegree[Int(grid.degreeStarts[degree])..<Int(grid.degreeStarts[degree + 1])] {
+                let colours = Self.byChroma(degree: degree, passing: { tabulated.chromaWeight($0) })
+                // A degree wholly within the tolerance keeps wholly the colours its chroma gate passes
+                // wholly (far from the opposite hue, the distance is largest at a degree's ends).
+                let inside = tabulated.tolerance < 179 && Hue.distance(Double(degree), tabulated.hue) <= tabulated.tolerance
+                    && Hue.distance(Double(degree + 1), tabulated.hue) <= tabulated.tolerance
+                for index in grid.byDegree[inside ? colours.partly : colours.partly.lowerBound..<colours.wholly.upperBound] {
                     let weight = tabulated.keepWeight(hue: Double(grid.hues[Int(index)]), chroma: Double(grid.chromas[Int(index)]))
                     if masked {
                         if weight > 0 { table[Int(index)] = Self.weightCodes + UInt8((weight * Double(255 - Self.weightCodes)).rounded()) }
@@ -136,6 +144,7 @@ public struct Splash: Sendable {
                         table[Int(index)] = UInt8(weight * 255 + 0.5)
                     }
                 }
+                if inside { for index in grid.byDegree[colours.wholly] { table[Int(index)] = 255 } }
             }
         }
         self.weights = weights
@@ -144,7 +153,8 @@ public struct Splash: Sendable {
     /// The CIELAB hue and chroma of each colour of the 6-bit grid the weights are indexed by. They are
     /// the same for every photo, so the 262,144 colour conversions run once per process; each photo's
     /// table is then only its hue window and chroma gate over them.
-    /// `byDegree` lists them by whole degrees of hue, degree `d` from `degreeStarts[d]`.
+    /// `byDegree` lists them by whole degrees of hue, degree `d` from `degreeStarts[d]`, and within a
+    /// degree by chroma.
     private static let grid: (hues: [Float], chromas: [Float], byDegree: [UInt32], degreeStarts: [UInt32]) = {
         var hues = [Float](repeating: 0, count: 64 * 64 * 64), chromas = hues
         hues.withUnsafeMutableBufferPointer { hueBuffer in
@@ -170,8 +180,28 @@ public struct Splash: Sendable {
             byDegree[Int(next[degree])] = UInt32(index)
             next[degree] += 1
         }
+        for degree in 0..<360 {
+            byDegree[Int(starts[degree])..<Int(starts[degree + 1])].sort { chromas[Int($0)] < chromas[Int($1)] }
+        }
         return (hues, chromas, byDegree, starts)
     }()
+
+    /// Where, in `grid.byDegree`, a degree's colours pass a chroma gate partly and where wholly (those
+    /// below it have no weight): the colours of a degree run by chroma, so two binary searches find them.
+    private static func byChroma(degree: Int, passing gate: (Double) -> Double) -> (partly: Range<Int>, wholly: Range<Int>) {
+        let grid = Self.grid
+        func first(from start: Int, where passes: (Double) -> Bool) -> Int {
+            var low = start, high = Int(grid.degreeStarts[degree + 1])
+            while low < high {
+                let middle = (low + high) / 2
+                if passes(Double(grid.chromas[Int(grid.byDegree[middle])])) { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+        let open = first(from: Int(grid.degreeStarts[degree])) { gate($0) > 0 }
+        let full = first(from: open) { gate($0) >= 1 }
+        return (open..<full, full..<Int(grid.degreeStarts[degree + 1]))
+    }
 
     /// A 6-bit level back to 8 bits, 0 → 0 and 63 → 255.
     private static func expand(_ level: Int) -> UInt8 {
