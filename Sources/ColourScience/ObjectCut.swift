@@ -150,9 +150,14 @@ struct GaussianMixture {
         let stride = max(1, members.count / Self.sampleLimit)
         let samples = Swift.stride(from: 0, to: members.count, by: stride).map { colours[members[$0]] }
         let k = min(Self.componentCount, samples.count)
-        // k-means from lightness quantiles, a few rounds.
-        let byLightness = samples.sorted { $0.x < $1.x }
-        var centres = (0..<k).map { byLightness[(2 * $0 + 1) * byLightness.count / (2 * k)] }
+        // k-means from lightness quantiles, a few rounds. The samples are ordered by lightness, ties in
+        // their own order, as integer keys (a float's bits, made to sort as the float does, over the
+        // sample's position): a plain integer sort, several times faster than one by a closure.
+        let byLightness = samples.indices.map { index in
+            let bits = samples[index].x.bitPattern
+            return UInt64(bits & 0x8000_0000 == 0 ? bits | 0x8000_0000 : ~bits) << 32 | UInt64(index)
+        }.sorted()
+        var centres = (0..<k).map { samples[Int(truncatingIfNeeded: byLightness[(2 * $0 + 1) * byLightness.count / (2 * k)] & 0xFFFF_FFFF)] }
         var labels = [Int](repeating: 0, count: samples.count)
         for _ in 0..<4 {
             for (index, sample) in samples.enumerated() {
