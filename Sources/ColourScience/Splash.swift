@@ -121,17 +121,17 @@ public struct Splash: Sendable {
                 for degree in 0..<360 {
                     let byHue = smoothstep((Hue.distance(Double(degree) + 0.5, parameters.hue) - foreignStart) / foreignWidth)
                     guard byHue > 0 else { continue }
-                    let colours = Self.byChroma(degree: degree, passing: { parameters.chromaWeight($0) })
+                    let colours = Self.byChroma(degree: degree, window: parameters)
                     for index in grid.byDegree[colours.partly] {
                         let foreign = byHue * parameters.chromaWeight(Double(grid.chromas[Int(index)]))
-                        table[Int(index)] = UInt8(((1 - foreign) * Double(Self.weightCodes - 1)).rounded())
+                        if foreign > 0 { table[Int(index)] = UInt8(((1 - foreign) * Double(Self.weightCodes - 1)).rounded()) }
                     }
                     let code = UInt8(((1 - byHue) * Double(Self.weightCodes - 1)).rounded())
                     for index in grid.byDegree[colours.wholly] { table[Int(index)] = code }
                 }
             }
             for degree in degrees {
-                let colours = Self.byChroma(degree: degree, passing: { tabulated.chromaWeight($0) })
+                let colours = Self.byChroma(degree: degree, window: tabulated)
                 // A degree wholly within the tolerance keeps wholly the colours its chroma gate passes
                 // wholly (far from the opposite hue, the distance is largest at a degree's ends).
                 let inside = tabulated.tolerance < 179 && Hue.distance(Double(degree), tabulated.hue) <= tabulated.tolerance
@@ -153,9 +153,9 @@ public struct Splash: Sendable {
     /// The CIELAB hue and chroma of each colour of the 6-bit grid the weights are indexed by. They are
     /// the same for every photo, so the 262,144 colour conversions run once per process; each photo's
     /// table is then only its hue window and chroma gate over them.
-    /// `byDegree` lists them by whole degrees of hue, degree `d` from `degreeStarts[d]`, and within a
-    /// degree by chroma.
-    private static let grid: (hues: [Float], chromas: [Float], byDegree: [UInt32], degreeStarts: [UInt32]) = {
+    /// `byDegree` lists them by whole degrees of hue and within a degree by whole units of chroma: those
+    /// of degree `d` and chroma unit `u` from `starts[d × chromaUnits + u]`.
+    private static let grid: (hues: [Float], chromas: [Float], byDegree: [UInt32], starts: [UInt32]) = {
         var hues = [Float](repeating: 0, count: 64 * 64 * 64), chromas = hues
         hues.withUnsafeMutableBufferPointer { hueBuffer in
             chromas.withUnsafeMutableBufferPointer { chromaBuffer in
@@ -171,36 +171,33 @@ public struct Splash: Sendable {
                 }
             }
         }
-        let degreeOf = hues.map { min(359, Int($0)) }
-        var starts = [UInt32](repeating: 0, count: 361)
-        for degree in degreeOf { starts[degree + 1] += 1 }
-        for degree in 0..<360 { starts[degree + 1] += starts[degree] }
+        // A counting sort: one pass counts each (degree, chroma unit), one places each colour.
+        let bucketOf = zip(hues, chromas).map { min(359, Int($0)) * chromaUnits + min(chromaUnits - 1, Int($1)) }
+        var starts = [UInt32](repeating: 0, count: 360 * chromaUnits + 1)
+        for bucket in bucketOf { starts[bucket + 1] += 1 }
+        for bucket in 0..<360 * chromaUnits { starts[bucket + 1] += starts[bucket] }
         var next = starts, byDegree = [UInt32](repeating: 0, count: hues.count)
-        for (index, degree) in degreeOf.enumerated() {
-            byDegree[Int(next[degree])] = UInt32(index)
-            next[degree] += 1
-        }
-        for degree in 0..<360 {
-            byDegree[Int(starts[degree])..<Int(starts[degree + 1])].sort { chromas[Int($0)] < chromas[Int($1)] }
+        for (index, bucket) in bucketOf.enumerated() {
+            byDegree[Int(next[bucket])] = UInt32(index)
+            next[bucket] += 1
         }
         return (hues, chromas, byDegree, starts)
     }()
 
-    /// Where, in `grid.byDegree`, a degree's colours pass a chroma gate partly and where wholly (those
-    /// below it have no weight): the colours of a degree run by chroma, so two binary searches find them.
-    private static func byChroma(degree: Int, passing gate: (Double) -> Double) -> (partly: Range<Int>, wholly: Range<Int>) {
-        let grid = Self.grid
-        func first(from start: Int, where passes: (Double) -> Bool) -> Int {
-            var low = start, high = Int(grid.degreeStarts[degree + 1])
-            while low < high {
-                let middle = (low + high) / 2
-                if passes(Double(grid.chromas[Int(grid.byDegree[middle])])) { high = middle } else { low = middle + 1 }
-            }
-            return low
-        }
-        let open = first(from: Int(grid.degreeStarts[degree])) { gate($0) > 0 }
-        let full = first(from: open) { gate($0) >= 1 }
-        return (open..<full, full..<Int(grid.degreeStarts[degree + 1]))
+    /// Whole units of chroma the grid is sorted by; the last holds every chroma above (sRGB reaches 134).
+    private static let chromaUnits = 160
+
+    /// Where, in `grid.byDegree`, a degree's colours may pass the chroma gate of `window` partly, and
+    /// where they pass it wholly; those before have no weight. Whole units of chroma a unit clear of
+    /// the gate's ends are sure to be on their side of it, so only the colours near its ends need
+    /// their weight worked out.
+    private static func byChroma(degree: Int, window: SplashParameters) -> (partly: Range<Int>, wholly: Range<Int>) {
+        let first = degree * chromaUnits
+        func unit(_ chroma: Double) -> Int { first + Int(min(max(chroma, 0), Double(chromaUnits))) }
+        let closedEnd = unit((window.minimumChroma - 1).rounded(.down))
+        let openStart = max(closedEnd, unit((window.minimumChroma + max(window.chromaFeather, 1e-9) + 1).rounded(.up)))
+        let starts = Self.grid.starts
+        return (Int(starts[closedEnd])..<Int(starts[openStart]), Int(starts[openStart])..<Int(starts[first + chromaUnits]))
     }
 
     /// A 6-bit level back to 8 bits, 0 → 0 and 63 → 255.

@@ -94,6 +94,28 @@ final class SplashTests: XCTestCase {
         }
     }
 
+    func testTheTableAgreesWithTheFormulaForUnusualWindowsAndGates() {
+        // The table skips the colour science where the gate or the window is sure (whole units of
+        // chroma, whole degrees of hue): odd gates, narrow and wide windows, and the wrap at 0°.
+        let windows = [SplashParameters(hue: 3, tolerance: 0, feather: 0.5, minimumChroma: 0, chromaFeather: 0.5),
+                       SplashParameters(hue: 358.6, tolerance: 25.3, feather: 7, minimumChroma: 3.7, chromaFeather: 2.2),
+                       SplashParameters(hue: 140, tolerance: 90, feather: 30, minimumChroma: 30.5, chromaFeather: 25),
+                       SplashParameters(hue: 250, tolerance: 170, feather: 20, minimumChroma: 12, chromaFeather: 10)]
+        let levels = Array(stride(from: 0, to: 64, by: 3))
+        for parameters in windows {
+            let splash = Splash(parameters: parameters)
+            for red in levels {
+                for green in levels {
+                    for blue in levels {
+                        let pixel = RGBA(red: UInt8(red << 2 | red >> 4), green: UInt8(green << 2 | green >> 4), blue: UInt8(blue << 2 | blue >> 4))
+                        XCTAssertEqual(splash.keepWeight(pixel), parameters.keepWeight(Lab(pixel).lch), accuracy: 0.5 / 255 + 1e-4,
+                                       "\(pixel) with \(parameters)")
+                    }
+                }
+            }
+        }
+    }
+
     func testEveryPixelOfALargeImageIsItsGreyMixedByItsWeight() {
         // Tall enough for several parallel bands; each pixel against the formula, to a level for rounding.
         let image = TestImage.distinctPixels(width: 61, height: 203)
