@@ -152,7 +152,7 @@ struct GaussianMixture {
         let k = min(Self.componentCount, samples.count)
         // k-means from lightness quantiles, a few rounds. The samples are ordered by lightness, ties in
         // their own order, as integer keys (a float's bits, made to sort as the float does, over the
-        // sample's position): a plain integer sort, several times faster than one by a closure.
+        // sample's position): a plain integer sort rather than one by a closure.
         let byLightness = samples.indices.map { index in
             let bits = samples[index].x.bitPattern
             return UInt64(bits & 0x8000_0000 == 0 ? bits | 0x8000_0000 : ~bits) << 32 | UInt64(index)
