@@ -275,57 +275,18 @@ public struct Splash: Sendable {
                     Self.greyTable.withUnsafeBufferPointer { greyTable in
                         Self.regionTable.withUnsafeBufferPointer { regionTable in
                             regionRow.withUnsafeMutableBufferPointer { region in
-                                let weights = weightTable.baseAddress!, luminance = luminanceTable.baseAddress!, greys = greyTable.baseAddress!
-                                let blend = regionTable.baseAddress!
+                                let tables = Tables(weights: weightTable.baseAddress!, luminance: luminanceTable.baseAddress!,
+                                                    greys: greyTable.baseAddress!, blend: regionTable.baseAddress!)
                                 for (index, row) in rows.enumerated() {
                                     if let objects, let columns { objects.fill(region, row: row, height: image.height, columns: columns) }
                                     let from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
                                     let to = UnsafeMutableRawPointer(destination + index * rowStride)
-                                    var x = 0
-                                    while x < image.width {
-                                        // Outside every region (region weight 0) nothing keeps its colour: the
-                                        // show is grey and the hide the photo itself, whatever the colour's code.
-                                        if masked && region[x] == 0 {
-                                            var end = x + 1
-                                            while end < image.width && region[end] == 0 { end += 1 }
-                                            if hide {
-                                                (to + x * 4).copyMemory(from: from + x * 4, byteCount: (end - x) * 4)
-                                            } else {
-                                                for offset in stride(from: x * 4, to: end * 4, by: 4) {
-                                                    let pixel = (from + offset).loadUnaligned(as: UInt32.self)
-                                                    let sum = luminance[Int(pixel & 0xFF)] &+ luminance[256 &+ Int(pixel >> 8 & 0xFF)]
-                                                        &+ luminance[512 &+ Int(pixel >> 16 & 0xFF)]
-                                                    let grey = UInt32(greys[Int(min(sum, 65536) >> 4)])
-                                                    (to + offset).storeBytes(of: grey &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
-                                                }
-                                            }
-                                            x = end
-                                            continue
-                                        }
-                                        defer { x += 1 }
-                                        // RGBA as one little-endian word: red in the low byte, alpha in the high one.
-                                        let pixel = (from + x * 4).loadUnaligned(as: UInt32.self)
-                                        let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
-                                        var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
-                                        if masked { weight = Int32(blend[Int(region[x]) << 8 | Int(weight)]) }
-                                        if hide { weight = 255 &- weight }
-                                        // Most pixels are kept whole or turned wholly grey: no mixing for them.
-                                        if weight == 255 {
-                                            (to + x * 4).storeBytes(of: pixel, as: UInt32.self)
-                                            continue
-                                        }
-                                        let sum = luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue]
-                                        let grey = Int32(greys[Int(min(sum, 65536) >> 4)])
-                                        if weight == 0 {
-                                            (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
-                                            continue
-                                        }
-                                        weight &+= weight >> 7
-                                        let mixedRed = grey &+ ((Int32(red) &- grey) &* weight &+ 128) >> 8
-                                        let mixedGreen = grey &+ ((Int32(green) &- grey) &* weight &+ 128) >> 8
-                                        let mixedBlue = grey &+ ((Int32(blue) &- grey) &* weight &+ 128) >> 8
-                                        (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: mixedRed) | UInt32(truncatingIfNeeded: mixedGreen) << 8
-                                            | UInt32(truncatingIfNeeded: mixedBlue) << 16 | pixel & 0xFF00_0000, as: UInt32.self)
+                                    // Each mode its own loop: the compiler then checks neither inside it.
+                                    switch (masked, hide) {
+                                    case (true, true): Self.mixRow(from, to, width: image.width, region: region, masked: true, hide: true, tables)
+                                    case (true, false): Self.mixRow(from, to, width: image.width, region: region, masked: true, hide: false, tables)
+                                    case (false, true): Self.mixRow(from, to, width: image.width, region: region, masked: false, hide: true, tables)
+                                    case (false, false): Self.mixRow(from, to, width: image.width, region: region, masked: false, hide: false, tables)
                                     }
                                 }
                             }
@@ -333,6 +294,68 @@ public struct Splash: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// The tables the hot loop reads, as raw pointers.
+    private struct Tables {
+        let weights: UnsafePointer<UInt8>
+        let luminance: UnsafePointer<Int32>
+        let greys: UnsafePointer<UInt8>
+        let blend: UnsafePointer<UInt8>
+    }
+
+    /// One row of a variant. `masked` and `hide` are constants where it is called, and it is inlined
+    /// there, so each mode gets a loop of its own.
+    @inline(__always)
+    private static func mixRow(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, width: Int, region: UnsafeMutableBufferPointer<UInt8>,
+                               masked: Bool, hide: Bool, _ tables: Tables) {
+        let weights = tables.weights, luminance = tables.luminance, greys = tables.greys, blend = tables.blend
+        var x = 0
+        while x < width {
+            // Outside every region (region weight 0) nothing keeps its colour: the show is grey and the
+            // hide the photo itself, whatever the colour's code.
+            if masked && region[x] == 0 {
+                var end = x + 1
+                while end < width && region[end] == 0 { end += 1 }
+                if hide {
+                    (to + x * 4).copyMemory(from: from + x * 4, byteCount: (end - x) * 4)
+                } else {
+                    for offset in stride(from: x * 4, to: end * 4, by: 4) {
+                        let pixel = (from + offset).loadUnaligned(as: UInt32.self)
+                        let sum = luminance[Int(pixel & 0xFF)] &+ luminance[256 &+ Int(pixel >> 8 & 0xFF)]
+                            &+ luminance[512 &+ Int(pixel >> 16 & 0xFF)]
+                        let grey = UInt32(greys[Int(min(sum, 65536) >> 4)])
+                        (to + offset).storeBytes(of: grey &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
+                    }
+                }
+                x = end
+                continue
+            }
+            defer { x += 1 }
+            // RGBA as one little-endian word: red in the low byte, alpha in the high one.
+            let pixel = (from + x * 4).loadUnaligned(as: UInt32.self)
+            let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
+            var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
+            if masked { weight = Int32(blend[Int(region[x]) << 8 | Int(weight)]) }
+            if hide { weight = 255 &- weight }
+            // Most pixels are kept whole or turned wholly grey: no mixing for them.
+            if weight == 255 {
+                (to + x * 4).storeBytes(of: pixel, as: UInt32.self)
+                continue
+            }
+            let sum = luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue]
+            let grey = Int32(greys[Int(min(sum, 65536) >> 4)])
+            if weight == 0 {
+                (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
+                continue
+            }
+            weight &+= weight >> 7
+            let mixedRed = grey &+ ((Int32(red) &- grey) &* weight &+ 128) >> 8
+            let mixedGreen = grey &+ ((Int32(green) &- grey) &* weight &+ 128) >> 8
+            let mixedBlue = grey &+ ((Int32(blue) &- grey) &* weight &+ 128) >> 8
+            (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: mixedRed) | UInt32(truncatingIfNeeded: mixedGreen) << 8
+                | UInt32(truncatingIfNeeded: mixedBlue) << 16 | pixel & 0xFF00_0000, as: UInt32.self)
         }
     }
 }
