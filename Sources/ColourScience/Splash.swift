@@ -106,12 +106,18 @@ public struct Splash: Sendable {
         let tabulated = window
         let grid = Self.grid
         let masked = objects != nil
-        var weights = [UInt8](repeating: masked ? Self.weightCodes : 0, count: grid.hues.count)
         // Only colours within the hue window's reach have a weight: those of the whole degrees of
         // hue it covers, whichever side of 0° they are.
         let reach = Int((tabulated.tolerance + tabulated.feather).rounded(.up)) + 1
         let target = Int(tabulated.hue.rounded(.down))
         let degrees = reach >= 180 ? Array(0..<360) : (target - reach...target + reach).map { ($0 % 360 + 360) % 360 }
+        // A weight as a table entry: in object mode a code from `weightCodes` up, else the weight itself.
+        func entry(_ weight: Double) -> UInt8 {
+            masked ? Self.weightCodes + UInt8((weight * Double(255 - Self.weightCodes)).rounded()) : UInt8(weight * 255 + 0.5)
+        }
+        // How much another colour a colour is (0–1) as an object-mode code below `weightCodes`.
+        func foreignCode(_ foreign: Double) -> UInt8 { UInt8(((1 - foreign) * Double(Self.weightCodes - 1)).rounded()) }
+        var weights = [UInt8](repeating: entry(0), count: grid.hues.count)
         weights.withUnsafeMutableBufferPointer { table in
             if masked {
                 // Codes, not weights: every colour is allowed inside a region unless it is another
@@ -124,9 +130,9 @@ public struct Splash: Sendable {
                     let colours = Self.byChroma(degree: degree, window: parameters)
                     for index in grid.byDegree[colours.partly] {
                         let foreign = byHue * parameters.chromaWeight(Double(grid.chromas[Int(index)]))
-                        if foreign > 0 { table[Int(index)] = UInt8(((1 - foreign) * Double(Self.weightCodes - 1)).rounded()) }
+                        if foreign > 0 { table[Int(index)] = foreignCode(foreign) }
                     }
-                    let code = UInt8(((1 - byHue) * Double(Self.weightCodes - 1)).rounded())
+                    let code = foreignCode(byHue)
                     for index in grid.byDegree[colours.wholly] { table[Int(index)] = code }
                 }
             }
@@ -137,14 +143,14 @@ public struct Splash: Sendable {
                 let inside = tabulated.tolerance < 179 && Hue.distance(Double(degree), tabulated.hue) <= tabulated.tolerance
                     && Hue.distance(Double(degree + 1), tabulated.hue) <= tabulated.tolerance
                 for index in grid.byDegree[inside ? colours.partly : colours.partly.lowerBound..<colours.wholly.upperBound] {
+                    // A weight of 0 leaves the entry as it is: the default, or another colour's code.
                     let weight = tabulated.keepWeight(hue: Double(grid.hues[Int(index)]), chroma: Double(grid.chromas[Int(index)]))
-                    if masked {
-                        if weight > 0 { table[Int(index)] = Self.weightCodes + UInt8((weight * Double(255 - Self.weightCodes)).rounded()) }
-                    } else {
-                        table[Int(index)] = UInt8(weight * 255 + 0.5)
-                    }
+                    if weight > 0 { table[Int(index)] = entry(weight) }
                 }
-                if inside { for index in grid.byDegree[colours.wholly] { table[Int(index)] = 255 } }
+                if inside {
+                    let whole = entry(1)
+                    for index in grid.byDegree[colours.wholly] { table[Int(index)] = whole }
+                }
             }
         }
         self.weights = weights
@@ -205,9 +211,15 @@ public struct Splash: Sendable {
         UInt8(level << 2 | level >> 4)
     }
 
+    /// The table's entry for an 8-bit colour: its 6-bit levels.
+    @inline(__always)
+    private static func tableIndex(red: Int, green: Int, blue: Int) -> Int {
+        (red >> 2) << 12 | (green >> 2) << 6 | blue >> 2
+    }
+
     /// The keep-weight of an 8-bit pixel by its colour alone, from the table.
     public func keepWeight(_ pixel: RGBA) -> Double {
-        let entry = weights[Int(pixel.red >> 2) << 12 | Int(pixel.green >> 2) << 6 | Int(pixel.blue >> 2)]
+        let entry = weights[Self.tableIndex(red: Int(pixel.red), green: Int(pixel.green), blue: Int(pixel.blue))]
         return Double(objects == nil ? Int(entry) : Self.decoded(entry).weight) / 255
     }
 
@@ -277,16 +289,17 @@ public struct Splash: Sendable {
                             regionRow.withUnsafeMutableBufferPointer { region in
                                 let tables = Tables(weights: weightTable.baseAddress!, luminance: luminanceTable.baseAddress!,
                                                     greys: greyTable.baseAddress!, blend: regionTable.baseAddress!)
+                                let regionWeights = UnsafeBufferPointer(region)
                                 for (index, row) in rows.enumerated() {
                                     if let objects, let columns { objects.fill(region, row: row, height: image.height, columns: columns) }
                                     let from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
                                     let to = UnsafeMutableRawPointer(destination + index * rowStride)
                                     // Each mode its own loop: the compiler then checks neither inside it.
                                     switch (masked, hide) {
-                                    case (true, true): Self.mixRow(from, to, width: image.width, region: region, masked: true, hide: true, tables)
-                                    case (true, false): Self.mixRow(from, to, width: image.width, region: region, masked: true, hide: false, tables)
-                                    case (false, true): Self.mixRow(from, to, width: image.width, region: region, masked: false, hide: true, tables)
-                                    case (false, false): Self.mixRow(from, to, width: image.width, region: region, masked: false, hide: false, tables)
+                                    case (true, true): Self.mixRow(from, to, width: image.width, region: regionWeights, masked: true, hide: true, tables)
+                                    case (true, false): Self.mixRow(from, to, width: image.width, region: regionWeights, masked: true, hide: false, tables)
+                                    case (false, true): Self.mixRow(from, to, width: image.width, region: regionWeights, masked: false, hide: true, tables)
+                                    case (false, false): Self.mixRow(from, to, width: image.width, region: regionWeights, masked: false, hide: false, tables)
                                     }
                                 }
                             }
@@ -308,9 +321,14 @@ public struct Splash: Sendable {
     /// One row of a variant. `masked` and `hide` are constants where it is called, and it is inlined
     /// there, so each mode gets a loop of its own.
     @inline(__always)
-    private static func mixRow(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, width: Int, region: UnsafeMutableBufferPointer<UInt8>,
+    private static func mixRow(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, width: Int, region: UnsafeBufferPointer<UInt8>,
                                masked: Bool, hide: Bool, _ tables: Tables) {
         let weights = tables.weights, luminance = tables.luminance, greys = tables.greys, blend = tables.blend
+        // `Splash.grey` from the same tables, as pointers.
+        @inline(__always)
+        func greyLevel(red: Int, green: Int, blue: Int) -> Int32 {
+            Int32(greys[Int(min(luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue], 65536) >> 4)])
+        }
         var x = 0
         while x < width {
             // Outside every region (region weight 0) nothing keeps its colour: the show is grey and the
@@ -323,10 +341,8 @@ public struct Splash: Sendable {
                 } else {
                     for offset in stride(from: x * 4, to: end * 4, by: 4) {
                         let pixel = (from + offset).loadUnaligned(as: UInt32.self)
-                        let sum = luminance[Int(pixel & 0xFF)] &+ luminance[256 &+ Int(pixel >> 8 & 0xFF)]
-                            &+ luminance[512 &+ Int(pixel >> 16 & 0xFF)]
-                        let grey = UInt32(greys[Int(min(sum, 65536) >> 4)])
-                        (to + offset).storeBytes(of: grey &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
+                        let grey = greyLevel(red: Int(pixel & 0xFF), green: Int(pixel >> 8 & 0xFF), blue: Int(pixel >> 16 & 0xFF))
+                        (to + offset).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
                     }
                 }
                 x = end
@@ -336,7 +352,7 @@ public struct Splash: Sendable {
             // RGBA as one little-endian word: red in the low byte, alpha in the high one.
             let pixel = (from + x * 4).loadUnaligned(as: UInt32.self)
             let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
-            var weight = Int32(weights[(red >> 2) << 12 | (green >> 2) << 6 | blue >> 2])
+            var weight = Int32(weights[tableIndex(red: red, green: green, blue: blue)])
             if masked { weight = Int32(blend[Int(region[x]) << 8 | Int(weight)]) }
             if hide { weight = 255 &- weight }
             // Most pixels are kept whole or turned wholly grey: no mixing for them.
@@ -344,8 +360,7 @@ public struct Splash: Sendable {
                 (to + x * 4).storeBytes(of: pixel, as: UInt32.self)
                 continue
             }
-            let sum = luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue]
-            let grey = Int32(greys[Int(min(sum, 65536) >> 4)])
+            let grey = greyLevel(red: red, green: green, blue: blue)
             if weight == 0 {
                 (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
                 continue

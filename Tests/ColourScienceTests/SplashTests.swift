@@ -94,7 +94,7 @@ final class SplashTests: XCTestCase {
         }
     }
 
-    func testTheTableAgreesWithTheFormulaForUnusualWindowsAndGates() {
+    func testTheHueModeTableAgreesWithTheFormulaForUnusualWindowsAndGates() {
         // The table skips the colour science where the gate or the window is sure (whole units of
         // chroma, whole degrees of hue): odd gates, narrow and wide windows, and the wrap at 0°.
         let windows = [SplashParameters(hue: 3, tolerance: 0, feather: 0.5, minimumChroma: 0, chromaFeather: 0.5),
