@@ -49,25 +49,34 @@ public struct LabRaster: Sendable {
                 }
             }
         }
-        let table = SRGB.linearTable
         let blockAlpha = UInt32(factor * factor * 255)
         // Multiplications by reciprocals: divisions are slow in this loop (Docs/Performance.md).
         let white = (x: 1 / XYZ.d65.x, y: 1 / XYZ.d65.y, z: 1 / XYZ.d65.z)
-        for index in 0..<count {
-            let alpha = sums[index][3]
-            guard alpha * 2 >= blockAlpha else { continue }
-            let perAlpha = 1 / Double(alpha)
-            func linear(_ sum: UInt32) -> Double {
-                let mean = Double(sum) * perAlpha
-                let low = min(Int(mean), 254)
-                return table[low] + (table[low + 1] - table[low]) * (mean - Double(low))
+        // The tables and sums as pointers: the loop runs once per raster pixel, tens of thousands of
+        // times a photo, and reaching a static table or a vector in an array inside it cost a third of it.
+        SRGB.linearTable.withUnsafeBufferPointer { table in
+            Self.fTable.withUnsafeBufferPointer { fTable in
+                sums.withUnsafeBufferPointer { sums in
+                    for index in 0..<count {
+                        let sum = sums[index]
+                        let alpha = sum[3]
+                        guard alpha * 2 >= blockAlpha else { continue }
+                        let perAlpha = 1 / Double(alpha)
+                        func linear(_ channel: UInt32) -> Double {
+                            let mean = Double(channel) * perAlpha
+                            let low = min(Int(mean), 254)
+                            return table[low] + (table[low + 1] - table[low]) * (mean - Double(low))
+                        }
+                        let xyz = SRGB.xyz(red: linear(sum[0]), green: linear(sum[1]), blue: linear(sum[2]))
+                        let fx = Self.f(xyz.x * white.x, fTable), fy = Self.f(xyz.y * white.y, fTable)
+                        let fz = Self.f(xyz.z * white.z, fTable)
+                        l[index] = Float(116 * fy - 16)
+                        a[index] = Float(500 * (fx - fy))
+                        b[index] = Float(200 * (fy - fz))
+                        opaque[index] = true
+                    }
+                }
             }
-            let xyz = SRGB.xyz(red: linear(sums[index][0]), green: linear(sums[index][1]), blue: linear(sums[index][2]))
-            let fx = Self.f(xyz.x * white.x), fy = Self.f(xyz.y * white.y), fz = Self.f(xyz.z * white.z)
-            l[index] = Float(116 * fy - 16)
-            a[index] = Float(500 * (fx - fy))
-            b[index] = Float(200 * (fy - fz))
-            opaque[index] = true
         }
     }
 
@@ -82,7 +91,7 @@ public struct LabRaster: Sendable {
     private static let fRange = 1.1
 
     @inline(__always)
-    static func f(_ t: Double) -> Double {
+    static func f(_ t: Double, _ fTable: UnsafeBufferPointer<Double>) -> Double {
         let position = min(max(t, 0), fRange) * (Double(fSteps) / fRange)
         let low = min(Int(position), fSteps - 1)
         return fTable[low] + (fTable[low + 1] - fTable[low]) * (position - Double(low))

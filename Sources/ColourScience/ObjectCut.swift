@@ -74,7 +74,7 @@ enum ObjectCut {
         // some ground, which the first cut takes away, and the second cut then no longer counts as object.
         for _ in 0..<rounds where object.contains(true) && object.contains(false) {
             let objectModel = GaussianMixture(colours, where: object)
-            let groundModel = GaussianMixture(colours, where: object.map { !$0 })
+            let groundModel = GaussianMixture(colours, where: object, is: false)
             for (node, index) in cropped.enumerated() where near[index] {
                 graph.setTerminal(node, source: groundModel.cost(colours[index]), sink: objectModel.cost(colours[index]))
             }
@@ -120,13 +120,6 @@ struct GaussianMixture {
         /// The inverse covariance, row by row, and −log(weight / √det(2π Σ)).
         var inverse: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
         var offset: Float
-
-        /// −log of this component's weighted density at `colour`, up to the mixture's sum.
-        func cost(_ colour: SIMD3<Float>) -> Float {
-            let d = colour - mean
-            let m = SIMD3<Float>((inverse.0 * d).sum(), (inverse.1 * d).sum(), (inverse.2 * d).sum())
-            return offset + 0.5 * (m * d).sum()
-        }
     }
 
     static let componentCount = 5 // at most 8: costs are gathered in a SIMD8
@@ -135,29 +128,65 @@ struct GaussianMixture {
     static let varianceFloor: Float = 1
 
     private(set) var components: [Component] = []
+    /// The components side by side, for `cost`.
+    private var lanes = Lanes([])
 
-    init(_ colours: [SIMD3<Float>], where member: [Bool]) {
-        self.init(colours, where: { member[$0] }, count: colours.count)
+    /// The components a lane each (unused lanes cost +∞), so that a colour's cost under every one is a
+    /// few vector operations.
+    private struct Lanes {
+        var count = 0
+        var mean = (SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>())
+        var inverse = [SIMD8<Float>](repeating: SIMD8(), count: 9)
+        var offset = SIMD8<Float>(repeating: .infinity)
+
+        init(_ components: [Component]) {
+            count = components.count
+            for (lane, component) in components.enumerated() {
+                mean.0[lane] = component.mean.x
+                mean.1[lane] = component.mean.y
+                mean.2[lane] = component.mean.z
+                for column in 0..<3 {
+                    inverse[column][lane] = component.inverse.0[column]
+                    inverse[3 + column][lane] = component.inverse.1[column]
+                    inverse[6 + column][lane] = component.inverse.2[column]
+                }
+                offset[lane] = component.offset
+            }
+        }
+
+        /// −log of each component's weighted density at `colour`, up to the mixture's sum: the offset
+        /// plus half the squared Mahalanobis distance.
+        @inline(__always)
+        func costs(_ colour: SIMD3<Float>) -> SIMD8<Float> {
+            let dx = SIMD8(repeating: colour.x) - mean.0, dy = SIMD8(repeating: colour.y) - mean.1
+            let dz = SIMD8(repeating: colour.z) - mean.2
+            let m0 = inverse[0] * dx + inverse[1] * dy + inverse[2] * dz
+            let m1 = inverse[3] * dx + inverse[4] * dy + inverse[5] * dz
+            let m2 = inverse[6] * dx + inverse[7] * dy + inverse[8] * dz
+            return offset + 0.5 * (m0 * dx + m1 * dy + m2 * dz)
+        }
     }
 
     /// At most this many pixels, spread evenly over the set, are fitted: enough for five Gaussians
     /// in three dimensions, and the fit costs the same on any photo.
     static let sampleLimit = 4_096
 
-    init(_ colours: [SIMD3<Float>], where member: (Int) -> Bool, count: Int) {
-        let members = (0..<count).filter(member)
+    /// Fitted to the colours where `member` is `side`.
+    init(_ colours: [SIMD3<Float>], where member: [Bool], is side: Bool = true) {
+        var members: [Int] = []
+        for index in member.indices where member[index] == side { members.append(index) }
         guard !members.isEmpty else { return }
         let stride = max(1, members.count / Self.sampleLimit)
         let samples = Swift.stride(from: 0, to: members.count, by: stride).map { colours[members[$0]] }
         let k = min(Self.componentCount, samples.count)
-        // k-means from lightness quantiles, a few rounds. The samples are ordered by lightness, ties in
-        // their own order, as integer keys (a float's bits, made to sort as the float does, over the
-        // sample's position): a plain integer sort rather than one by a closure.
-        let byLightness = samples.indices.map { index in
+        // k-means from lightness quantiles, a few rounds. The samples are ranked by lightness, ties in
+        // their own order, as integer keys (a float's bits, made to order as the float does, over the
+        // sample's position), and only the k quantiles are selected: no sort.
+        var byLightness = samples.indices.map { index in
             let bits = samples[index].x.bitPattern
             return UInt64(bits & 0x8000_0000 == 0 ? bits | 0x8000_0000 : ~bits) << 32 | UInt64(index)
-        }.sorted()
-        var centres = (0..<k).map { samples[Int(truncatingIfNeeded: byLightness[(2 * $0 + 1) * byLightness.count / (2 * k)] & 0xFFFF_FFFF)] }
+        }
+        var centres = (0..<k).map { samples[Int(truncatingIfNeeded: byLightness.select(rank: (2 * $0 + 1) * byLightness.count / (2 * k)) & 0xFFFF_FFFF)] }
         var labels = [Int](repeating: 0, count: samples.count)
         for _ in 0..<4 {
             for (index, sample) in samples.enumerated() {
@@ -177,37 +206,42 @@ struct GaussianMixture {
         }
         components = Self.fit(samples, labels: labels, count: k)
         // Once more with each sample given to its likeliest component, as GrabCut does.
-        for (index, sample) in samples.enumerated() {
-            var best = 0, bestCost = Float.infinity
-            for (c, component) in components.enumerated() {
-                let cost = component.cost(sample)
-                if cost < bestCost { (best, bestCost) = (c, cost) }
-            }
-            labels[index] = best
-        }
+        let first = Lanes(components)
+        for (index, sample) in samples.enumerated() { labels[index] = Self.firstLowest(first.costs(sample)) }
         components = Self.fit(samples, labels: labels, count: components.count)
+        lanes = Lanes(components)
+    }
+
+    /// The first lane holding the lowest value.
+    @inline(__always)
+    private static func firstLowest(_ values: SIMD8<Float>) -> Int {
+        let lowest = values.min()
+        for lane in 0..<8 where values[lane] == lowest { return lane }
+        return 0
     }
 
     private static func fit(_ samples: [SIMD3<Float>], labels: [Int], count k: Int) -> [Component] {
         var sums = [SIMD3<Double>](repeating: .zero, count: k)
-        var products = [[Double]](repeating: [Double](repeating: 0, count: 6), count: k)
+        // Each component's sums of xx, xy, xz, yy, yz, zz in two vectors' lanes.
+        var products = [(SIMD4<Double>, SIMD2<Double>)](repeating: (.zero, .zero), count: k)
         var counts = [Int](repeating: 0, count: k)
         for (index, sample) in samples.enumerated() {
             let c = labels[index]
             let s = SIMD3<Double>(Double(sample.x), Double(sample.y), Double(sample.z))
             sums[c] += s
             counts[c] += 1
-            products[c][0] += s.x * s.x; products[c][1] += s.x * s.y; products[c][2] += s.x * s.z
-            products[c][3] += s.y * s.y; products[c][4] += s.y * s.z; products[c][5] += s.z * s.z
+            products[c].0 += SIMD4(s.x, s.x, s.x, s.y) * SIMD4(s.x, s.y, s.z, s.y)
+            products[c].1 += SIMD2(s.y, s.z) * SIMD2(s.z, s.z)
         }
         var components: [Component] = []
         for c in 0..<k where counts[c] > 0 {
             let n = Double(counts[c])
             let mean = sums[c] / n
             let floor = Double(varianceFloor)
-            let xx = products[c][0] / n - mean.x * mean.x + floor, xy = products[c][1] / n - mean.x * mean.y
-            let xz = products[c][2] / n - mean.x * mean.z, yy = products[c][3] / n - mean.y * mean.y + floor
-            let yz = products[c][4] / n - mean.y * mean.z, zz = products[c][5] / n - mean.z * mean.z + floor
+            let (first, last) = products[c]
+            let xx = first[0] / n - mean.x * mean.x + floor, xy = first[1] / n - mean.x * mean.y
+            let xz = first[2] / n - mean.x * mean.z, yy = first[3] / n - mean.y * mean.y + floor
+            let yz = last[0] / n - mean.y * mean.z, zz = last[1] / n - mean.z * mean.z + floor
             // The inverse by cofactors; the floor keeps the determinant positive.
             let c00 = yy * zz - yz * yz, c01 = xz * yz - xy * zz, c02 = xy * yz - xz * yy
             let c11 = xx * zz - xz * xz, c12 = xy * xz - xx * yz, c22 = xx * yy - xy * xy
@@ -227,13 +261,12 @@ struct GaussianMixture {
 
     /// −log of the mixture's density at `colour`: how unlikely the colour is on this side.
     func cost(_ colour: SIMD3<Float>) -> Float {
-        guard !components.isEmpty else { return 0 }
+        guard lanes.count > 0 else { return 0 }
         // −log Σ exp(−cost), from the lowest cost for precision.
-        var costs = SIMD8<Float>(repeating: .infinity)
-        for (index, component) in components.enumerated() { costs[index] = component.cost(colour) }
+        let costs = lanes.costs(colour)
         let lowest = costs.min()
         var sum: Float = 0
-        for index in components.indices { sum += exp(lowest - costs[index]) }
+        for index in 0..<lanes.count { sum += exp(lowest - costs[index]) }
         return min(lowest - log(sum), 1_000)
     }
 }

@@ -1,7 +1,7 @@
-extension Array where Element == Float {
+extension Array where Element: Comparable {
     /// The value `sorted()[rank]` would hold, found in linear time by selection (Hoare's quickselect,
     /// median-of-three pivots); the array is left partly reordered.
-    mutating func select(rank: Int) -> Float {
+    mutating func select(rank: Int) -> Element {
         precondition(indices.contains(rank), "rank \(rank) of \(count) values")
         return withUnsafeMutableBufferPointer { values in
             var low = 0, high = values.count - 1
