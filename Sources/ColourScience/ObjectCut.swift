@@ -285,6 +285,10 @@ struct GridCut {
     private var weights: [Float]
     /// The capacity from the source less the capacity to the sink, per pixel.
     private var terminals: [Float]
+    /// What the last cut left, for the next cut of the same edges and fixed pixels to start from: its
+    /// fixed pixels, the residual capacities and terminal capacities its flow left, and the terminal
+    /// capacities it was given.
+    private var lastFlow: (fixed: [Int8], residual: [Int32], excess: [Int32], given: [Int32])?
 
     init(width: Int, height: Int) {
         self.width = width
@@ -324,6 +328,7 @@ struct GridCut {
     /// Neighbours are kept together in proportion to how alike their colours are: `smoothness` ×
     /// exp(−β ‖Δ‖²) / distance.
     mutating func setEdges(colours: [SIMD3<Float>], beta: Float, smoothness: Float) {
+        lastFlow = nil
         for node in 0..<colours.count {
             for d in 0..<4 where heads[node * 4 + d] >= 0 {
                 let difference = colours[node] - colours[Int(heads[node * 4 + d])]
@@ -340,7 +345,13 @@ struct GridCut {
     /// Which pixels are on the source side of a minimum cut: those the source still reaches. `fixed`
     /// holds, per pixel, 1 for one known to be on the source side, −1 for the sink side, 0 for a pixel
     /// the cut decides (no argument: every pixel).
-    func minimumCut(fixed: [Int8]? = nil) -> [Bool] {
+    ///
+    /// A cut of the same edges and fixed pixels as the last, with other terminal costs (GrabCut's
+    /// next round), starts from the last one's flow, its terminal capacities changed by as much as the
+    /// costs changed (Kohli and Torr's dynamic graph cuts, 2007): that flow is a flow of the new graph
+    /// too, and much of it is still needed. The pixels the source reaches once the flow is maximal are
+    /// the same whatever flow it started from, so the cut is exactly the one made from nothing.
+    mutating func minimumCut(fixed: [Int8]? = nil) -> [Bool] {
         let fixed = fixed ?? [Int8](repeating: 0, count: width * height)
         // A node whose side is known is left out of the graph: its edges to free neighbours become
         // their terminal links, so the search only ever grows through the free band.
@@ -361,9 +372,18 @@ struct GridCut {
         }
         // In whole 1/64ths: every augmentation then carries at least one unit, where floating point
         // could leave slivers of capacity that each take a path of their own.
-        var solver = MaximumFlow(heads: heads, capacities: capacities.map { Int32(($0 * 64).rounded()) },
-                                 excess: excess.map { Int32(($0 * 64).rounded()) })
-        return zip(solver.run(), fixed).map { $1 == 0 ? $0 : $1 > 0 }
+        let given = excess.map { Int32(($0 * 64).rounded()) }
+        var solver: MaximumFlow
+        if let last = lastFlow, last.fixed == fixed {
+            solver = MaximumFlow(heads: heads, capacities: last.residual,
+                                 excess: (0..<given.count).map { last.excess[$0] &+ given[$0] &- last.given[$0] })
+        } else {
+            solver = MaximumFlow(heads: heads, capacities: capacities.map { Int32(($0 * 64).rounded()) }, excess: given)
+        }
+        let cut = solver.run()
+        lastFlow = (fixed, Array(solver.residual), Array(solver.excess), given)
+        solver.deallocate()
+        return zip(cut, fixed).map { $1 == 0 ? $0 : $1 > 0 }
     }
 }
 
@@ -450,8 +470,9 @@ private struct MaximumFlow {
         }
     }
 
+    /// The pixels on the source side of a minimum cut; the buffers stay for the caller to read and
+    /// deallocate.
     mutating func run() -> [Bool] {
-        defer { deallocate() }
         for node in 0..<count where excess[node] != 0 {
             parent[node] = Self.terminal
             isSink[node] = excess[node] < 0

@@ -93,6 +93,40 @@ final class ObjectCutTests: XCTestCase {
         }
     }
 
+    /// GrabCut's second round cuts the same graph with other terminal costs, starting from the first
+    /// round's flow: it must find the cut a graph cut from nothing finds, pixel for pixel, whether the
+    /// costs rose or fell, and start afresh when the fixed pixels or the edges change.
+    func testACutAfterAnotherOfTheSameGraphIsTheCutMadeFromNothing() {
+        for seed in 30...45 {
+            let first = Problem(width: 12, height: 9, seed: UInt64(seed)), second = Problem(width: 12, height: 9, seed: UInt64(seed + 100))
+            var fixed = [Int8](repeating: 0, count: 108)
+            for node in stride(from: 0, to: 108, by: 13) { fixed[node] = node % 2 == 0 ? 1 : -1 }
+            var graph = GridCut(width: 12, height: 9)
+            graph.setEdges(colours: first.colours, beta: first.beta, smoothness: first.smoothness)
+            for (round, problem) in [first, second, first].enumerated() {
+                for node in problem.source.indices { graph.setTerminal(node, source: problem.source[node], sink: problem.sink[node]) }
+                var fresh = GridCut(width: 12, height: 9)
+                fresh.setEdges(colours: first.colours, beta: first.beta, smoothness: first.smoothness)
+                for node in problem.source.indices { fresh.setTerminal(node, source: problem.source[node], sink: problem.sink[node]) }
+                let expected = fresh.minimumCut(fixed: fixed)
+                XCTAssertEqual(graph.minimumCut(fixed: fixed), expected, "seed \(seed), round \(round)")
+                XCTAssertNotEqual(expected, [Bool](repeating: expected[0], count: 108), "a cut through the grid, seed \(seed)")
+            }
+            // Other fixed pixels: another graph, cut afresh.
+            fixed[7] = 1
+            var fresh = GridCut(width: 12, height: 9)
+            fresh.setEdges(colours: first.colours, beta: first.beta, smoothness: first.smoothness)
+            for node in first.source.indices { fresh.setTerminal(node, source: first.source[node], sink: first.sink[node]) }
+            XCTAssertEqual(graph.minimumCut(fixed: fixed), fresh.minimumCut(fixed: fixed), "seed \(seed), other fixed pixels")
+            // Other edges: another graph too.
+            graph.setEdges(colours: second.colours, beta: second.beta, smoothness: second.smoothness)
+            fresh = GridCut(width: 12, height: 9)
+            fresh.setEdges(colours: second.colours, beta: second.beta, smoothness: second.smoothness)
+            for node in first.source.indices { fresh.setTerminal(node, source: first.source[node], sink: first.sink[node]) }
+            XCTAssertEqual(graph.minimumCut(fixed: fixed), fresh.minimumCut(fixed: fixed), "seed \(seed), other edges")
+        }
+    }
+
     func testAMixtureFindsItsColoursLikelyAndOthersNot() {
         var numbers = Numbers(state: 7)
         // Two clusters: a red and a dark green, each a few units wide; and as many pixels outside the set.
