@@ -22,4 +22,14 @@ final class OrderStatisticTests: XCTestCase {
             }
         }
     }
+
+    /// The colour models' k-means starts from lightness quantiles selected among integer keys.
+    func testSelectionWorksOnIntegerKeysAsOnFloats() {
+        let keys: [UInt64] = (0..<257).map { UInt64(($0 * 7_919 + 13) % 1_009) << 32 | UInt64($0) }
+        let sorted = keys.sorted()
+        for rank in [0, 1, 64, 128, 200, 256] {
+            var copy = keys
+            XCTAssertEqual(copy.select(rank: rank), sorted[rank], "rank \(rank)")
+        }
+    }
 }
