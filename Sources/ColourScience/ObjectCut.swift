@@ -473,6 +473,21 @@ private struct MaximumFlow {
     /// The pixels on the source side of a minimum cut; the buffers stay for the caller to read and
     /// deallocate.
     mutating func run() -> [Bool] {
+        // Paths of one edge first (source → node → neighbour → sink, neighbours of opposite terminals),
+        // pushed without growing the search trees for them.
+        for node in 0..<count where excess[node] > 0 {
+            for d in 0..<4 {
+                let edge = node &* 4 &+ d
+                let neighbour = Int(heads[edge])
+                guard neighbour >= 0, excess[neighbour] < 0, residual[edge] > 0 else { continue }
+                let pushed = min(excess[node], -excess[neighbour], residual[edge])
+                residual[edge] -= pushed
+                residual[neighbour &* 4 &+ 3 &- d] += pushed
+                excess[node] -= pushed
+                excess[neighbour] += pushed
+                if excess[node] == 0 { break }
+            }
+        }
         for node in 0..<count where excess[node] != 0 {
             parent[node] = Self.terminal
             isSink[node] = excess[node] < 0
