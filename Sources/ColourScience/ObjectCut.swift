@@ -127,8 +127,7 @@ struct GaussianMixture {
     /// infinitely sure of itself.
     static let varianceFloor: Float = 1
 
-    private(set) var components: [Component] = []
-    /// The components side by side, for `cost`.
+    /// The fitted components side by side, for `cost`.
     private var lanes = Lanes([])
 
     /// The components a lane each (unused lanes cost +∞), so that a colour's cost under every one is a
@@ -204,12 +203,11 @@ struct GaussianMixture {
             }
             for c in 0..<k where counts[c] > 0 { centres[c] = sums[c] / Float(counts[c]) }
         }
-        components = Self.fit(samples, labels: labels, count: k)
+        let first = Self.fit(samples, labels: labels, count: k)
         // Once more with each sample given to its likeliest component, as GrabCut does.
-        let first = Lanes(components)
-        for (index, sample) in samples.enumerated() { labels[index] = Self.firstLowest(first.costs(sample)) }
-        components = Self.fit(samples, labels: labels, count: components.count)
-        lanes = Lanes(components)
+        let firstLanes = Lanes(first)
+        for (index, sample) in samples.enumerated() { labels[index] = Self.firstLowest(firstLanes.costs(sample)) }
+        lanes = Lanes(Self.fit(samples, labels: labels, count: first.count))
     }
 
     /// The first lane holding the lowest value.

@@ -137,21 +137,17 @@ struct ObjectMask: Sendable {
     /// back at full size it fades over a few pixels instead of stepping.
     static func softened(_ kept: [Bool], width: Int, height: Int) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: kept.count)
-        // Separable: each column's count over three rows, then three columns of those counts.
-        var columnCounts = [Int](repeating: 0, count: width)
         for y in 0..<height {
-            let rows = min(height - 1, y + 1) - max(0, y - 1) + 1
             for x in 0..<width {
-                var count = 0
-                for ny in max(0, y - 1)...min(height - 1, y + 1) where kept[ny * width + x] { count += 1 }
-                columnCounts[x] = count
-            }
-            for x in 0..<width {
-                let left = max(0, x - 1), right = min(width - 1, x + 1)
-                var sum = 0
-                for nx in left...right { sum += columnCounts[nx] }
+                var sum = 0, cells = 0
+                for ny in max(0, y - 1)...min(height - 1, y + 1) {
+                    for nx in max(0, x - 1)...min(width - 1, x + 1) {
+                        cells += 1
+                        if kept[ny * width + nx] { sum += 1 }
+                    }
+                }
                 // A kept pixel stays fully kept; a pixel beside one gets its share.
-                output[y * width + x] = kept[y * width + x] ? 255 : UInt8(sum * 255 / (rows * (right - left + 1)))
+                output[y * width + x] = kept[y * width + x] ? 255 : UInt8(sum * 255 / cells)
             }
         }
         return output

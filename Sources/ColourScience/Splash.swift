@@ -329,6 +329,9 @@ public struct Splash: Sendable {
         func greyLevel(red: Int, green: Int, blue: Int) -> Int32 {
             Int32(greys[Int(min(luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue], 65536) >> 4)])
         }
+        // A pixel (RGBA as one little-endian word) turned wholly grey, its alpha kept.
+        @inline(__always)
+        func greyed(_ pixel: UInt32, grey: Int32) -> UInt32 { UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000 }
         var x = 0
         while x < width {
             // Outside every region (region weight 0) nothing keeps its colour: the show is grey and the
@@ -342,7 +345,7 @@ public struct Splash: Sendable {
                     for offset in stride(from: x * 4, to: end * 4, by: 4) {
                         let pixel = (from + offset).loadUnaligned(as: UInt32.self)
                         let grey = greyLevel(red: Int(pixel & 0xFF), green: Int(pixel >> 8 & 0xFF), blue: Int(pixel >> 16 & 0xFF))
-                        (to + offset).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
+                        (to + offset).storeBytes(of: greyed(pixel, grey: grey), as: UInt32.self)
                     }
                 }
                 x = end
@@ -362,7 +365,7 @@ public struct Splash: Sendable {
             }
             let grey = greyLevel(red: red, green: green, blue: blue)
             if weight == 0 {
-                (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
+                (to + x * 4).storeBytes(of: greyed(pixel, grey: grey), as: UInt32.self)
                 continue
             }
             weight &+= weight >> 7

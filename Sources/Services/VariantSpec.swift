@@ -81,9 +81,10 @@ public struct VariantSpec: Equatable, Sendable {
     }
 
     /// The object mask's revision: 5, its raster at 256 px on the long side (320 before); 4, growth
-    /// also by saturation, two rounds of the object cut, other colours grey inside the object; 3, regions grown within the hue window, refined by an object cut,
-    /// without the small pieces the frame cuts; 2, grown through the wider window (the keys of
-    /// variants of grown regions alone have none).
+    /// also by saturation, two rounds of the object cut, other colours grey inside the object; 3,
+    /// regions grown within the hue window, refined by an object cut, without the small pieces the
+    /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
+    /// have none).
     static let objectMaskRevision = 5
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
