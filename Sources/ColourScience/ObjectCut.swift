@@ -35,18 +35,24 @@ enum ObjectCut {
         let rasterSide = max(raster.width, raster.height)
         let side = min(rasterSide, largestSide, max(smallestSide, max(image.width, image.height) / 4))
         let grid = side == rasterSide ? raster : LabRaster(image, longSide: side)
-        // Each pixel of one grid looks up the pixel of the other under its centre.
-        func lookup(from source: (width: Int, height: Int), to target: (width: Int, height: Int)) -> [Int] {
-            (0..<target.width * target.height).map { index in
-                let x = min(source.width - 1, (index % target.width * 2 + 1) * source.width / (2 * target.width))
-                let y = min(source.height - 1, (index / target.width * 2 + 1) * source.height / (2 * target.height))
-                return y * source.width + x
-            }
-        }
-        let toRaster = lookup(from: (raster.width, raster.height), to: (grid.width, grid.height))
         let colours = (0..<grid.count).map { SIMD3(grid.l[$0], grid.a[$0], grid.b[$0]) }
+        guard side != rasterSide else { return segment(colours: colours, guess: guess, width: grid.width, height: grid.height) }
+        let toRaster = lookup(from: (raster.width, raster.height), to: (grid.width, grid.height))
         let cut = segment(colours: colours, guess: toRaster.map { guess[$0] }, width: grid.width, height: grid.height)
         return lookup(from: (grid.width, grid.height), to: (raster.width, raster.height)).map { cut[$0] }
+    }
+
+    /// For each pixel of the `target` grid, the index of the `source` grid's pixel under its centre.
+    static func lookup(from source: (width: Int, height: Int), to target: (width: Int, height: Int)) -> [Int] {
+        // A pixel's column and row are looked up once each: a division per pixel cost more than the rest.
+        let columns = (0..<target.width).map { min(source.width - 1, ($0 * 2 + 1) * source.width / (2 * target.width)) }
+        var indices: [Int] = []
+        indices.reserveCapacity(target.width * target.height)
+        for y in 0..<target.height {
+            let row = min(source.height - 1, (y * 2 + 1) * source.height / (2 * target.height)) * source.width
+            for column in columns { indices.append(row + column) }
+        }
+        return indices
     }
 
     /// GrabCut on a grid of colours: the guess's colour models and a cut, then up to `rounds` − 1
@@ -180,21 +186,35 @@ struct GaussianMixture {
         let k = min(Self.componentCount, samples.count)
         // k-means from lightness quantiles, a few rounds. The samples are ranked by lightness, ties in
         // their own order, as integer keys (a float's bits, made to order as the float does, over the
-        // sample's position), and only the k quantiles are selected: no sort.
+        // sample's position), and only the k quantiles are selected, each among the values above the last: no sort.
         var byLightness = samples.indices.map { index in
             let bits = samples[index].x.bitPattern
             return UInt64(bits & 0x8000_0000 == 0 ? bits | 0x8000_0000 : ~bits) << 32 | UInt64(index)
         }
-        var centres = (0..<k).map { samples[Int(truncatingIfNeeded: byLightness.select(rank: (2 * $0 + 1) * byLightness.count / (2 * k)) & 0xFFFF_FFFF)] }
+        var centres = byLightness.select(ranks: (0..<k).map { (2 * $0 + 1) * byLightness.count / (2 * k) })
+            .map { samples[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
         var labels = [Int](repeating: 0, count: samples.count)
+        // The samples eight at a time, a coordinate per vector: each is measured against a centre in
+        // the same few operations as one sample would be.
+        let blocks = (samples.count + 7) / 8
+        var xs = [SIMD8<Float>](repeating: .zero, count: blocks), ys = xs, zs = xs
+        for (index, sample) in samples.enumerated() {
+            xs[index / 8][index % 8] = sample.x
+            ys[index / 8][index % 8] = sample.y
+            zs[index / 8][index % 8] = sample.z
+        }
         for _ in 0..<4 {
-            for (index, sample) in samples.enumerated() {
-                var best = 0, bestDistance = Float.infinity
+            for block in 0..<blocks {
+                var nearest = SIMD8<Int32>(repeating: 0), best = SIMD8<Float>(repeating: .infinity)
                 for (c, centre) in centres.enumerated() {
-                    let distance = (sample - centre).squaredLength
-                    if distance < bestDistance { (best, bestDistance) = (c, distance) }
+                    let dx = xs[block] - centre.x, dy = ys[block] - centre.y, dz = zs[block] - centre.z
+                    // Summed in the order of a SIMD3's `squaredLength`; the first nearest centre wins a tie.
+                    let distance = dx * dx + dy * dy + dz * dz
+                    let closer = distance .< best
+                    best.replace(with: distance, where: closer)
+                    nearest.replace(with: Int32(c), where: closer)
                 }
-                labels[index] = best
+                for lane in 0..<min(8, samples.count - block * 8) { labels[block * 8 + lane] = Int(nearest[lane]) }
             }
             var sums = [SIMD3<Float>](repeating: .zero, count: k), counts = [Int](repeating: 0, count: k)
             for (index, sample) in samples.enumerated() {

@@ -195,4 +195,12 @@ final class ObjectCutTests: XCTestCase {
         XCTAssertEqual(ObjectCut.segment(colours: colours, guess: none, width: 120, height: 90), none)
         XCTAssertEqual(ObjectCut.segment(colours: colours, guess: all, width: 120, height: 90), all)
     }
+
+    func testEachPixelOfOneGridLooksUpThePixelOfTheOtherUnderItsCentre() {
+        // 6 × 4 onto 4 × 3: column centres 0.75, 2.25, 3.75, 5.25 → 0, 2, 3, 5; row centres 0.67, 2, 3.33 → 0, 2, 3.
+        XCTAssertEqual(ObjectCut.lookup(from: (6, 4), to: (4, 3)), [0, 2, 3, 5, 12, 14, 15, 17, 18, 20, 21, 23])
+        // 2 × 2 onto 4 × 1: the row centre 0.5 of 1 → row 1 of 2 (1.0); column centres 0.25, 0.75, 1.25, 1.75 → 0, 0, 1, 1.
+        XCTAssertEqual(ObjectCut.lookup(from: (2, 2), to: (4, 1)), [2, 2, 3, 3])
+        XCTAssertEqual(ObjectCut.lookup(from: (5, 3), to: (5, 3)), Array(0..<15))
+    }
 }

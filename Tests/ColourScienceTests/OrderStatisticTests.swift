@@ -32,4 +32,21 @@ final class OrderStatisticTests: XCTestCase {
             XCTAssertEqual(copy.select(rank: rank), sorted[rank], "rank \(rank)")
         }
     }
+
+    /// Several ranks at once, each searched for only among the values above the last.
+    func testSelectingSeveralRanksFindsWhatSortingWouldForEach() {
+        let shapes: [[Float]] = [
+            (0..<200).map { Float(($0 * 37 + 11) % 7) },                // many duplicates
+            (0..<301).map { Float(sin(Double($0) * 12.9898) * 100) },   // scattered
+            (0..<64).reversed().map(Float.init),                        // reversed
+        ]
+        for values in shapes {
+            let sorted = values.sorted()
+            for ranks in [[0], [values.count - 1], [1, 2, 3], [5, 5, 9], [0, values.count / 3, values.count / 2, values.count - 1]] {
+                var copy = values
+                XCTAssertEqual(copy.select(ranks: ranks), ranks.map { sorted[$0] }, "ranks \(ranks) of \(values.count) values")
+                XCTAssertEqual(copy.sorted(), sorted, "the values are only reordered")
+            }
+        }
+    }
 }
