@@ -198,10 +198,11 @@ for row in quick ? [] : try rows((arguments.labels as NSString).appendingPathCom
     } ?? 0
     ownIoUs.append(own)
     forcedIoUs.append(forced)
-    print("  \(row[0].padding(toLength: 32, withPad: " ", startingAt: 0)) own \(String(format: "%.2f", own))  forced \(String(format: "%.2f", forced)) (\(meanColour.hex), \(row[2]))")
+    // Three places: changes that leave the pictures alike to the eye move a photo by a hundredth or two.
+    print("  \(row[0].padding(toLength: 32, withPad: " ", startingAt: 0)) own \(String(format: "%.3f", own))  forced \(String(format: "%.3f", forced)) (\(meanColour.hex), \(row[2]))")
 }
 func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
-print(String(format: "mean soft IoU: own accent %.2f, forced colour %.2f", mean(ownIoUs), mean(forcedIoUs)))
+print(String(format: "mean soft IoU: own accent %.3f, forced colour %.3f", mean(ownIoUs), mean(forcedIoUs)))
 
 // MARK: Inspiration
 
