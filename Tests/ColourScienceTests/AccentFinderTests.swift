@@ -48,6 +48,48 @@ final class AccentFinderTests: XCTestCase {
         XCTAssertGreaterThan(colours.candidates[0].saliency, 2 * colours.candidates[1].saliency)
     }
 
+    func testASkyAlongTheFramesEdgeIsGroundAndADullerSubjectInsideTheFrameOutranksIt() throws {
+        var image = Scene.texturedGrey(width: 200, height: 150)
+        Scene.rectangle(&image, x: 0..<200, y: 0..<30, Scene.colour(60, 55, 260))       // a blue sky, 20%
+        Scene.rectangle(&image, x: 85..<115, y: 85..<105, Scene.colour(50, 38, 40))     // a dull red subject, 2%
+        let colours = analyser.analyse(image)
+        XCTAssertEqual(colours.accent?.name, .red, "the sky holds the frame's top edge: ground, not figure")
+        XCTAssertEqual(colours.candidates.map(\.name), [.red, .blue])
+        XCTAssertLessThan(colours.candidates[1].saliency, 0.75 * colours.candidates[0].saliency)
+    }
+
+    func testAColourFillingMostOfTheFrameIsGroundEvenAwayFromItsEdges() throws {
+        var image = Scene.texturedGrey(width: 200, height: 150)
+        Scene.rectangle(&image, x: 12..<188, y: 10..<140, Scene.colour(55, 60, 140))    // a green field, 76%, inside the frame
+        Scene.rectangle(&image, x: 95..<105, y: 70..<78, Scene.colour(50, 40, 35))      // a duller red object in it
+        let colours = analyser.analyse(image)
+        XCTAssertEqual(colours.accent?.name, .red)
+        let field = try XCTUnwrap(colours.candidates.first { $0.name == .green })
+        XCTAssertGreaterThan(field.coverage, 0.7)
+        XCTAssertLessThan(field.saliency, 0.5 * colours.candidates[0].saliency, "the field is ground however vivid")
+    }
+
+    func testASubjectThatStandsOutOfItsSurroundingsOutranksOneThatMeltsIntoThem() throws {
+        var image = Scene.texturedGrey(width: 200, height: 150)
+        Scene.rectangle(&image, x: 20..<80, y: 45..<105, Scene.colour(55, 12, 250))     // a blue-grey wall
+        Scene.rectangle(&image, x: 40..<60, y: 65..<85, Scene.colour(55, 50, 250))      // a vivid blue object on it
+        Scene.rectangle(&image, x: 120..<180, y: 45..<105, Scene.colour(12, 0, 0))      // a black wall
+        Scene.rectangle(&image, x: 141..<159, y: 66..<84, Scene.colour(55, 36, 35))     // a duller red object on it
+        let colours = analyser.analyse(image)
+        XCTAssertEqual(colours.accent?.name, .red)
+        XCTAssertEqual(colours.candidates.map(\.name), [.red, .blue])
+        XCTAssertLessThan(colours.candidates[1].contrast, 20, "ΔE00 between the blue and its wall")
+        XCTAssertGreaterThan(colours.candidates[0].contrast, 30, "ΔE00 between the red and its wall")
+    }
+
+    func testALitSubjectOutranksAMoreChromaticOneSunkInShadow() throws {
+        var image = Scene.texturedGrey(width: 200, height: 150)
+        Scene.rectangle(&image, x: 30..<50, y: 65..<85, Scene.colour(22, 45, 35))       // a dark red
+        Scene.rectangle(&image, x: 140..<160, y: 65..<85, Scene.colour(60, 38, 140))    // a lit green
+        let colours = analyser.analyse(image)
+        XCTAssertEqual(colours.accent?.name, .green)
+    }
+
     func testAFrameOfOneColourHasNoAccentThatStandsOut() throws {
         let door = TestImage.solid(Scene.colour(45, 60, 35), width: 120, height: 90)
         let colours = analyser.analyse(door)
