@@ -135,6 +135,23 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertLessThan(meanKept(kept, width: 240) { !(60..<180).contains($0) || !(20..<140).contains($1) }, 0.05, "the wall is grey")
     }
 
+    func testTowardsAnObjectsEdgeItsOwnColoursDecideInAWiderWindowAndWithAHalfGate() {
+        // Where a region fades out, each pixel's own colour decides how much of it is kept: in object
+        // mode by a window 18° wider and a chroma gate half as high as hue mode's, so that an object's
+        // shaded, duller edge stays with it.
+        var image = TestImage.solid(.black, width: 60, height: 40)
+        Scene.rectangle(&image, x: 20..<40, y: 10..<30, Scene.colour(60, 50, 50))
+        let object = Splash(parameters: SplashParameters(hue: 50, method: .object), image: image)
+        let byHue = Splash(parameters: SplashParameters(hue: 50))
+        let dull = Scene.colour(40, 9, 50)       // under hue mode's gate of 12, over half of it
+        let drifted = Scene.colour(60, 50, 80)   // 30° away: past hue mode's 12° and feather of 10°
+        XCTAssertEqual(byHue.keepWeight(dull), 0)
+        XCTAssertEqual(byHue.keepWeight(drifted), 0)
+        XCTAssertGreaterThan(object.keepWeight(dull), 0.1)
+        XCTAssertGreaterThan(object.keepWeight(drifted), 0.9)
+        XCTAssertEqual(object.keepWeight(Scene.colour(60, 50, 140)), 0, "90° away is another colour")
+    }
+
     func testSameHueSpecksAwayFromTheObjectStayGrey() throws {
         var (image, _) = drifting()
         // Specks of the object's own colour, 2×2 pixels, far from it.
