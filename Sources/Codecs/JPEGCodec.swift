@@ -56,7 +56,9 @@ public struct JPEGCodec: Sendable {
             var status: Int32 = 0
             let image: RGBAImage
             do {
-                image = try RGBAImage(width: width, height: height) { buffer in
+                // libjpeg writes every row when it returns 0 (it reads scan lines until the last), and
+                // when it does not the image is thrown away: no need to clear the buffer first.
+                image = try RGBAImage.writingEveryByte(width: width, height: height) { buffer in
                     status = sh_jpeg_decoder_read(decoder, buffer.baseAddress, width * RGBAImage.bytesPerPixel, &message, message.count)
                 }
             } catch {

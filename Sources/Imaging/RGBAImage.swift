@@ -62,20 +62,31 @@ public struct RGBAImage: Equatable, Sendable {
         self.bytes = bytes
     }
 
-    /// Fills a new image by letting `fill` write each pixel's bytes into a buffer of the right size.
+    /// Fills a new image by letting `fill` write each pixel's bytes into a buffer of the right size,
+    /// cleared first: bytes `fill` leaves are 0.
     public init(
         width: Int, height: Int,
         initializingWith fill: (inout UnsafeMutableBufferPointer<UInt8>) throws -> Void
     ) throws {
+        self = try Self.writingEveryByte(width: width, height: height) { buffer in
+            buffer.initialize(repeating: 0)
+            try fill(&buffer)
+        }
+    }
+
+    /// A new image whose every byte `fill` writes into a buffer of the right size, not cleared first:
+    /// for a decoder that writes each row whenever it does not throw, so that a large photo's buffer
+    /// is written once, not cleared and then written.
+    public static func writingEveryByte(
+        width: Int, height: Int, _ fill: (inout UnsafeMutableBufferPointer<UInt8>) throws -> Void
+    ) throws -> RGBAImage {
         guard width > 0, height > 0 else { throw ImagingError.invalidDimensions(width: width, height: height) }
         let count = width * height * Self.bytesPerPixel
-        self.bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.initialize(repeating: 0)
+        let bytes = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             try fill(&buffer)
             initialized = count
         }
-        self.width = width
-        self.height = height
+        return try RGBAImage(width: width, height: height, bytes: bytes)
     }
 
     public subscript(x: Int, y: Int) -> RGBA {

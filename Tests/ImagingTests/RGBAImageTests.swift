@@ -61,6 +61,33 @@ final class RGBAImageTests: XCTestCase {
             for index in buffer.indices { buffer[index] = UInt8(index) }
         }
         XCTAssertEqual(image.pixels, [RGBA(red: 0, green: 1, blue: 2, alpha: 3), RGBA(red: 4, green: 5, blue: 6, alpha: 7)])
+        // Memory of the same size, written and freed just before, so that an uncleared buffer would
+        // likely be this one, with its bytes.
+        do {
+            let dirty = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4_096)
+            dirty.initialize(repeating: 0xAB)
+            dirty.deallocate()
+        }
+        let half = try RGBAImage(width: 32, height: 32) { buffer in
+            for index in 0..<2_048 { buffer[index] = 9 }
+        }
+        XCTAssertEqual(Set(half.bytes[..<2_048]), [9])
+        XCTAssertEqual(Set(half.bytes[2_048...]), [0], "what the closure leaves is cleared")
+    }
+
+    func testAClosureThatWritesEveryByteMakesTheImageItWrote() throws {
+        let image = try RGBAImage.writingEveryByte(width: 2, height: 1) { buffer in
+            XCTAssertEqual(buffer.count, 8)
+            for index in buffer.indices { buffer[index] = UInt8(200 - index) }
+        }
+        XCTAssertEqual(image.pixels, [RGBA(red: 200, green: 199, blue: 198, alpha: 197), RGBA(red: 196, green: 195, blue: 194, alpha: 193)])
+        XCTAssertThrowsError(try RGBAImage.writingEveryByte(width: 3, height: 0) { _ in }) { error in
+            XCTAssertEqual(error as? ImagingError, .invalidDimensions(width: 3, height: 0))
+        }
+        struct Damaged: Error {}
+        XCTAssertThrowsError(try RGBAImage.writingEveryByte(width: 1, height: 1) { _ in throw Damaged() }) { error in
+            XCTAssertTrue(error is Damaged, "the closure's error is passed on")
+        }
     }
 
     func testPixelSizeDescribesItself() {
