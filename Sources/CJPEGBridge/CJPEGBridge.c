@@ -291,6 +291,3 @@ int sh_jpeg_encode_rows(sh_jpeg_row_source source, void *context, uint32_t width
                      output, output_size, message, message_capacity);
 }
 
-void sh_jpeg_free(void *pointer) {
-    free(pointer);
-}

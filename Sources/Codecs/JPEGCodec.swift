@@ -102,8 +102,8 @@ public struct JPEGCodec: Sendable {
         }
     }
 
-    /// What both encodes share: the EXIF block's bytes, the message buffer, and the output copied
-    /// into `Data` and freed.
+    /// What both encodes share: the EXIF block's bytes, the message buffer, and the output handed to
+    /// `Data`, which frees it (libjpeg allocates it with `malloc`): no copy of each variant.
     private func encoding(
         exif: Data?,
         _ body: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
@@ -117,7 +117,6 @@ public struct JPEGCodec: Sendable {
             body(exif == nil ? nil : exifBytes.bindMemory(to: UInt8.self).baseAddress, exif?.count ?? 0, &output, &outputSize, &message)
         }
         guard status == 0, let output else { throw CodecError.encodingFailed(.jpeg, String(cMessage: message)) }
-        defer { sh_jpeg_free(output) }
-        return Data(bytes: output, count: outputSize)
+        return Data(bytesNoCopy: output, count: outputSize, deallocator: .free)
     }
 }

@@ -44,8 +44,8 @@ void sh_jpeg_decoder_close(sh_jpeg_decoder *decoder);
 
 /// Encodes RGBA pixels (alpha ignored) as a baseline JPEG with 4:2:0 chroma subsampling.
 /// `app1` (may be NULL) is written as an APP1 segment: an "Exif\0\0" payload of at most 65533 bytes.
-/// On success returns 0 and `*output` holds `*output_size` bytes that the caller frees with
-/// `sh_jpeg_free`. On failure returns -1 and fills `message`.
+/// On success returns 0 and `*output` holds `*output_size` bytes, allocated with `malloc`, that the
+/// caller frees with `free`. On failure returns -1 and fills `message`.
 int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_stride,
                    int quality, const uint8_t *app1, size_t app1_size,
                    uint8_t **output, size_t *output_size,
@@ -60,8 +60,6 @@ int sh_jpeg_encode_rows(sh_jpeg_row_source source, void *context, uint32_t width
                         int quality, const uint8_t *app1, size_t app1_size,
                         uint8_t **output, size_t *output_size,
                         char *message, size_t message_capacity);
-
-void sh_jpeg_free(void *pointer);
 
 #ifdef __cplusplus
 }
