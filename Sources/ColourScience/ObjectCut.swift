@@ -208,7 +208,7 @@ struct GaussianMixture {
                 var nearest = SIMD8<Int32>(repeating: 0), best = SIMD8<Float>(repeating: .infinity)
                 for (c, centre) in centres.enumerated() {
                     let dx = xs[block] - centre.x, dy = ys[block] - centre.y, dz = zs[block] - centre.z
-                    // Summed in the order of a SIMD3's `squaredLength`; the first nearest centre wins a tie.
+                    // Summed x, y, z in turn, as a SIMD3's `(d * d).sum()` does; the first nearest centre wins a tie.
                     let distance = dx * dx + dy * dy + dz * dz
                     let closer = distance .< best
                     best.replace(with: distance, where: closer)
@@ -373,19 +373,15 @@ struct GridCut {
         let fixed = fixed ?? [Int8](repeating: 0, count: width * height)
         // A node whose side is known is left out of the graph: its edges to free neighbours become
         // their terminal links, so the search only ever grows through the free band.
-        var capacities = weights
         var excess = terminals
         for node in 0..<fixed.count {
             if fixed[node] != 0 {
                 excess[node] = 0
-                for d in 0..<4 { capacities[node * 4 + d] = 0 }
                 continue
             }
             for d in 0..<4 where heads[node * 4 + d] >= 0 {
                 let neighbour = Int(heads[node * 4 + d])
-                guard fixed[neighbour] != 0 else { continue }
-                excess[node] += Float(fixed[neighbour]) * weights[node * 4 + d]
-                capacities[node * 4 + d] = 0
+                if fixed[neighbour] != 0 { excess[node] += Float(fixed[neighbour]) * weights[node * 4 + d] }
             }
         }
         // In whole 1/64ths: every augmentation then carries at least one unit, where floating point
@@ -396,7 +392,11 @@ struct GridCut {
             solver = MaximumFlow(heads: heads, capacities: last.residual,
                                  excess: (0..<given.count).map { last.excess[$0] &+ given[$0] &- last.given[$0] })
         } else {
-            solver = MaximumFlow(heads: heads, capacities: capacities.map { Int32(($0 * 64).rounded()) }, excess: given)
+            // Edges from or to a fixed node carry nothing (off the grid an edge's weight is 0).
+            let capacities = weights.indices.map { edge in
+                fixed[edge / 4] != 0 || heads[edge] >= 0 && fixed[Int(heads[edge])] != 0 ? 0 : Int32((weights[edge] * 64).rounded())
+            }
+            solver = MaximumFlow(heads: heads, capacities: capacities, excess: given)
         }
         let cut = solver.run()
         lastFlow = (fixed, Array(solver.residual), Array(solver.excess), given)
@@ -665,6 +665,3 @@ private struct MaximumFlow {
     }
 }
 
-private extension SIMD3 where Scalar == Float {
-    var squaredLength: Float { (self * self).sum() }
-}

@@ -262,8 +262,18 @@ public struct Splash: Sendable {
     /// back to sRGB, so that it keeps its lightness (max(R, G, B) would make a blue sky white).
     /// The same tables as the hot loop, so a variant's grey pixels are exactly this.
     public static func grey(_ pixel: RGBA) -> UInt8 {
-        let luminance = luminanceTable[Int(pixel.red)] + luminanceTable[256 + Int(pixel.green)] + luminanceTable[512 + Int(pixel.blue)]
-        return greyTable[Int(min(luminance, 65536) >> 4)]
+        luminanceTable.withUnsafeBufferPointer { luminance in
+            greyTable.withUnsafeBufferPointer { greys in
+                UInt8(greyLevel(red: Int(pixel.red), green: Int(pixel.green), blue: Int(pixel.blue),
+                                luminance: luminance.baseAddress!, greys: greys.baseAddress!))
+            }
+        }
+    }
+
+    /// The grey of a colour from the luminance and grey tables, as pointers: `grey` and the hot loop.
+    @inline(__always)
+    private static func greyLevel(red: Int, green: Int, blue: Int, luminance: UnsafePointer<Int32>, greys: UnsafePointer<UInt8>) -> Int32 {
+        Int32(greys[Int(min(luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue], 65536) >> 4)])
     }
 
     /// The variant a band of rows at a time, for an encoder to ask for as it goes: no copy of the photo.
@@ -324,10 +334,9 @@ public struct Splash: Sendable {
     private static func mixRow(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, width: Int, region: UnsafeBufferPointer<UInt8>,
                                masked: Bool, hide: Bool, _ tables: Tables) {
         let weights = tables.weights, luminance = tables.luminance, greys = tables.greys, blend = tables.blend
-        // `Splash.grey` from the same tables, as pointers.
         @inline(__always)
         func greyLevel(red: Int, green: Int, blue: Int) -> Int32 {
-            Int32(greys[Int(min(luminance[red] &+ luminance[256 &+ green] &+ luminance[512 &+ blue], 65536) >> 4)])
+            Splash.greyLevel(red: red, green: green, blue: blue, luminance: luminance, greys: greys)
         }
         // A pixel (RGBA as one little-endian word) turned wholly grey, its alpha kept.
         @inline(__always)

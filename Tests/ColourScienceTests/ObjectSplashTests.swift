@@ -135,7 +135,7 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertLessThan(meanKept(kept, width: 240) { !(60..<180).contains($0) || !(20..<140).contains($1) }, 0.05, "the wall is grey")
     }
 
-    func testTowardsAnObjectsEdgeItsOwnColoursDecideInAWiderWindowAndWithAHalfGate() {
+    func testTheObjectModeTableWeighsAColourInAWiderWindowAndWithAHalfGate() {
         // Where a region fades out, each pixel's own colour decides how much of it is kept: in object
         // mode by a window 18° wider and a chroma gate half as high as hue mode's, so that an object's
         // shaded, duller edge stays with it.
