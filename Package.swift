@@ -114,6 +114,8 @@ let package = Package(
 
         // MARK: Quality of the eye (scripts/eval-colour on a labelled set; not part of the tests)
         .executableTarget(name: "ColourEvaluation", dependencies: ["Services", "Catalogue", "CatalogueSQLite", "Codecs", "ColourScience", "Imaging"]),
+        // The eye's learned weights, fitted from the labelled photos (scripts/fit-eye writes LearnedWeights.swift).
+        .executableTarget(name: "EyeFitting", dependencies: ["Services", "Codecs", "ColourScience", "Imaging"]),
 
         // MARK: Fuzzing (libFuzzer through scripts/fuzz; an ordinary build replays inputs)
         .executableTarget(name: "showhide-fuzz", dependencies: ["Codecs", "Imaging"]),

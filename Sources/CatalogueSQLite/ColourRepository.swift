@@ -25,11 +25,11 @@ struct ColourRepository {
         let accent = colours.accent
         try db.cachedStatement(sql: """
             INSERT INTO photo_colour (photo_id, dominant_hex, dominant_name, accent_l, accent_a, accent_b,
-                                      accent_hex, accent_hue, accent_coverage, accent_name, analysis_version, hue_families)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      accent_hex, accent_hue, accent_coverage, accent_name, analysis_version, hue_families, scene)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [id, colours.dominant?.hex, colours.dominant?.name.rawValue, accent?.lab.l, accent?.lab.a,
                              accent?.lab.b, accent?.hex, accent?.hue, accent?.coverage, accent?.name.rawValue,
-                             ColourAnalysis.rulesVersion, colours.hueFamilies])
+                             ColourAnalysis.rulesVersion, colours.hueFamilies, colours.scene.rawValue])
         for (rank, candidate) in colours.candidates.prefix(3).enumerated() {
             try db.cachedStatement(sql: """
                 INSERT INTO accent_candidate (photo_id, rank, lab_l, lab_a, lab_b, hex, hue, coverage, name, saliency, contrast,
@@ -57,8 +57,11 @@ struct ColourRepository {
                     accent = Accent(lab: Lab(l: l, a: a, b: b), hue: row["accent_hue"] ?? 0,
                                     coverage: row["accent_coverage"] ?? 0, name: name)
                 }
+                guard let scene = SceneKind(rawValue: row["scene"]) else {
+                    throw CatalogueError.corruptRow(table: "photo_colour", reason: "scene \(row["scene"] as String? ?? "")")
+                }
                 result[row["photo_id"]] = ColourAnalysis(palette: [], accent: accent, nameWeights: [:], candidates: [],
-                                                         hueFamilies: row["hue_families"])
+                                                         hueFamilies: row["hue_families"], scene: scene)
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT * FROM accent_candidate WHERE photo_id IN (\(placeholders)) ORDER BY photo_id, rank

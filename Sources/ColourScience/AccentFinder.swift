@@ -16,8 +16,16 @@ public struct AccentFinder: Sendable {
     public var speckShare = 0.000_4
     /// A family's core holds its pixels at least this share as chromatic as its most vivid tenth.
     public var coreShare: Float = 0.6
-    /// A candidate scoring at least this stands out: the photo's accent.
-    public var standout = 0.1
+    /// An accent leaves at least a quarter of the frame to turn grey: a colour over more of it is the
+    /// scene, not a subject in it (a red door filling the frame), however likely the model finds it.
+    /// Not fitted: the labelled photos hold too few such frames to teach it.
+    public static let largestShare = 0.75
+    /// Judges how likely each candidate is the colour a person would single out (fitted from labels).
+    public var model = LearnedWeights.accent
+    /// Judge whether a photo is a colour target or a busy scene (fitted from labels).
+    public var sceneModels = SceneModels(colourTarget: LearnedWeights.colourTarget, busy: LearnedWeights.busyScene)
+    /// A candidate whose probability is at least this stands out: the photo's accent.
+    public var standout: Double { model.threshold }
     /// Hue families counted as "saturated" for the busy-scene measure: at least this chroma…
     public var saturatedChroma: Float = 35
     /// …and this share of the frame.
@@ -25,16 +33,57 @@ public struct AccentFinder: Sendable {
 
     public init() {}
 
-    /// Up to `limit` candidates, most salient first, and the number of distinct saturated hue families.
+    /// Up to `limit` candidates, most likely the accent first, and the number of distinct saturated hue families.
     public func candidates(in raster: LabRaster, limit: Int = 3) -> (candidates: [Accent], hueFamilies: Int) {
+        let judged = judge(raster, limit: limit)
+        return (judged.candidates.map(\.accent), judged.hueFamilies)
+    }
+
+    /// What the eye makes of one photo: its candidate colours, the scene, and the accent.
+    public struct Judgement: Sendable {
+        /// At most `limit` candidates, most likely the accent first, their `saliency` the accent model's probability.
+        public var candidates: [(accent: Accent, features: AccentFeatures)]
+        public var hueFamilies: Int
+        public var scene: SceneFeatures
+        public var sceneKind: SceneKind
+        /// The probability from which a candidate stands out.
+        public var threshold: Double
+        /// The first candidate when it stands out in an ordinary scene and leaves room to stand out in.
+        public var accent: Accent? {
+            guard sceneKind == .ordinary, let first = candidates.first, first.accent.saliency >= threshold,
+                  first.accent.coverage <= AccentFinder.largestShare else { return nil }
+            return first.accent
+        }
+    }
+
+    /// Every hue family's candidate colour judged by the learned models; at most `limit` of them kept.
+    public func judge(_ raster: LabRaster, limit: Int = 3) -> Judgement {
+        let (measured, hueFamilies, scene) = measure(raster)
+        var judged = measured.map { candidate -> (accent: Accent, features: AccentFeatures) in
+            var accent = candidate.accent
+            accent.saliency = model.probability(candidate.features.vector)
+            return (accent, candidate.features)
+        }
+        judged.sort { ($0.accent.saliency, $1.accent.hue) > ($1.accent.saliency, $0.accent.hue) }
+        return Judgement(candidates: Array(judged.prefix(limit)), hueFamilies: hueFamilies, scene: scene, sceneKind: sceneModels.kind(scene),
+                         threshold: model.threshold)
+    }
+
+    /// Every hue family's candidate with its features (in the order of the families' peaks), the
+    /// number of distinct saturated hue families, and the scene's features, from one pass over `raster`.
+    public func measure(_ raster: LabRaster)
+        -> (candidates: [(accent: Accent, features: AccentFeatures)], hueFamilies: Int, scene: SceneFeatures) {
         let count = raster.count
-        guard count > 0 else { return ([], 0) }
         var hueBin = [Int](repeating: -1, count: count)
+        var pixelChroma = [Float](repeating: 0, count: count)
         var histogram = [Double](repeating: 0, count: Self.bins)
         var saturated = [Double](repeating: 0, count: Self.bins)
-        for index in 0..<count where raster.opaque[index] && lightness.contains(raster.l[index]) {
+        var chromaSum = 0.0
+        for index in 0..<count where raster.opaque[index] {
             let chroma = raster.chroma(index)
-            guard chroma >= minimumChroma else { continue }
+            pixelChroma[index] = chroma
+            chromaSum += Double(chroma)
+            guard chroma >= minimumChroma && lightness.contains(raster.l[index]) else { continue }
             let bin = min(Self.bins - 1, Int(raster.hue(index) / Float(360 / Self.bins)))
             hueBin[index] = bin
             histogram[bin] += Double(min(chroma, 60)) / 60
@@ -47,7 +96,7 @@ public struct AccentFinder: Sendable {
         for index in 0..<count where hueBin[index] >= 0 {
             if let family = families[hueBin[index]] { pixelsOf[family].append(index) }
         }
-        var scored: [Accent] = []
+        var scored: [(accent: Accent, features: AccentFeatures)] = []
         let minimumSize = self.minimumSize(of: count)
         // A family smaller than a speck cannot hold a region.
         for pixels in pixelsOf where pixels.count >= minimumSize {
@@ -60,10 +109,20 @@ public struct AccentFinder: Sendable {
                 family[index] = true
                 if raster.chroma(index) >= threshold { member[index] = true }
             }
-            if let accent = score(member, family: family, pixels: pixels, in: raster) { scored.append(accent) }
+            if var candidate = score(member, family: family, pixels: pixels, in: raster) {
+                candidate.features.hueFamilies = hueFamilies
+                scored.append(candidate)
+            }
         }
-        scored.sort { ($0.saliency, $1.hue) > ($1.saliency, $0.hue) }
-        return (Array(scored.prefix(limit)), hueFamilies)
+        // Measures against the photo's other candidates: the most vivid and the largest of them.
+        let mostChroma = scored.map(\.features.chroma).max() ?? 1, largest = scored.map(\.features.coverage).max() ?? 1
+        for index in scored.indices {
+            scored[index].features.relativeChroma = scored[index].features.chroma / max(mostChroma, 1e-9)
+            scored[index].features.relativeCoverage = scored[index].features.coverage / max(largest, 1e-9)
+        }
+        let scene = SceneFeatures(raster: raster, candidates: scored, hueFamilies: hueFamilies, hueBins: hueBin, chromas: pixelChroma,
+                                  meanChroma: count > 0 ? chromaSum / Double(count) : 0)
+        return (scored, hueFamilies, scene)
     }
 
     // MARK: Scoring one family
@@ -73,7 +132,7 @@ public struct AccentFinder: Sendable {
 
     /// The core's regions, scored; `family` (the core and its duller shades, whose indices in scan
     /// order are `pixels`) is not counted as surroundings.
-    func score(_ member: [Bool], family: [Bool], pixels: [Int], in raster: LabRaster) -> Accent? {
+    func score(_ member: [Bool], family: [Bool], pixels: [Int], in raster: LabRaster) -> (accent: Accent, features: AccentFeatures)? {
         let width = raster.width, height = raster.height, count = raster.count
         let regions = Regions(width: width, height: height, member: member, candidates: pixels)
         let minimumSize = self.minimumSize(of: count)
@@ -144,9 +203,13 @@ public struct AccentFinder: Sendable {
             running += size
             major += 1
         }
-        return Accent(lab: region, hue: leadingHue ?? region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
-                      saliency: saliency, contrast: contrast, regions: major, compactness: compactness,
-                      texture: steps.count > 0 ? steps.sum / Double(steps.count) : 0)
+        let texture = steps.count > 0 ? steps.sum / Double(steps.count) : 0
+        let accent = Accent(lab: region, hue: leadingHue ?? region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
+                            saliency: saliency, contrast: contrast, regions: major, compactness: compactness, texture: texture)
+        let features = AccentFeatures(chroma: chroma, lightness: region.l, hue: region.lch.h, coverage: coverage, contrast: contrast,
+                                      compactness: compactness, edgeShare: borderShare, texture: texture, regions: major, pieces: sizes.count,
+                                      saliency: saliency, hueFamilies: 0)
+        return (accent, features)
     }
 
     /// One region's colour and shape, added up pixel by pixel, to find which of a family's regions is

@@ -30,8 +30,8 @@ public struct ColourAnalyser: Sendable {
         let points = sample(image)
         let total = points.reduce(0) { $0 + $1.weight }
         guard total > 0 else { return ColourAnalysis(palette: [], accent: nil) }
-        let (candidates, hueFamilies) = accentFinder.candidates(in: LabRaster(image, longSide: rasterLongSide))
-        let accent = candidates.first.flatMap { $0.saliency >= accentFinder.standout ? $0 : nil }
+        let judgement = accentFinder.judge(LabRaster(image, longSide: rasterLongSide))
+        let candidates = judgement.candidates.map(\.accent), hueFamilies = judgement.hueFamilies, accent = judgement.accent
         let clusters = refinedClusters(points)
         var names: [ColourName: Double] = [:]
         // Clusters the palette keeps unmerged are named once (naming is 55 CIEDE2000 differences).
@@ -42,7 +42,7 @@ public struct ColourAnalyser: Sendable {
             names[name, default: 0] += cluster.weight / total
         }
         return ColourAnalysis(palette: palette(clusters, total: total, names: known), accent: accent, nameWeights: names,
-                              candidates: candidates, hueFamilies: hueFamilies)
+                              candidates: candidates, hueFamilies: hueFamilies, scene: judgement.sceneKind)
     }
 
     // MARK: Sampling

@@ -28,7 +28,7 @@ public struct Accent: Equatable, Sendable {
     /// Share of the whole photo its regions cover, 0–1.
     public var coverage: Double
     public var name: ColourName
-    /// How much it stands out, 0–1 (vividness × contrast × size × concentration × figure, see `AccentFinder`).
+    /// How likely a person would single it out, 0–1: the learned accent model's probability (`AccentFinder.judge`).
     public var saliency: Double
     /// ΔE00 between its regions and what surrounds them.
     public var contrast: Double
@@ -60,8 +60,9 @@ public struct Accent: Equatable, Sendable {
 public struct ColourAnalysis: Equatable, Sendable {
     /// The version of the rules that make an analysis: a catalogue analyses again the photos
     /// analysed by an earlier one (1: accents by share and chroma; 2: accents by saliency; 3: the
-    /// accent's splash hue from its most prominent region).
-    public static let rulesVersion = 3
+    /// accent's splash hue from its most prominent region; 4: learned judgements of accents, scenes
+    /// and names, `LearnedWeights`).
+    public static let rulesVersion = 4
 
     /// Up to eight entries, heaviest first.
     public var palette: [PaletteEntry]
@@ -76,11 +77,14 @@ public struct ColourAnalysis: Equatable, Sendable {
     /// How much of the photo each basic colour term covers, 0–1, over all its colours (the palette
     /// before it is cut to eight entries), so that a small red object counts even in a busy photo.
     public var nameWeights: [ColourName: Double]
+    /// An ordinary scene, or one with no accent worth splashing: a colour target, a busy scene.
+    public var scene: SceneKind
 
     /// Name weights default to the palette's own.
     public init(palette: [PaletteEntry], accent: Accent?, nameWeights: [ColourName: Double]? = nil, candidates: [Accent]? = nil,
-                hueFamilies: Int = 0) {
+                hueFamilies: Int = 0, scene: SceneKind = .ordinary) {
         self.palette = palette
+        self.scene = scene
         self.accent = accent
         self.candidates = candidates ?? accent.map { [$0] } ?? []
         self.hueFamilies = hueFamilies

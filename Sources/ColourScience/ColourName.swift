@@ -47,10 +47,40 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
     /// needs enough chroma for its hue (`minimumChroma`). A duller colour takes the nearest of black,
     /// white, grey and brown: peach, cream, tan, beige and a grey-green shadow are not pink, yellow,
     /// orange or green.
-    public static func nearest(to colour: Lab) -> ColourName {
-        let name = nearestReference(to: colour, among: referenceLabs)
-        guard let minimum = minimumChroma[name], colour.lch.c < minimum else { return name }
+    ///
+    /// Brown is dark and dull: a colour whose nearest reference is brown but whose chroma is at least
+    /// `boundaries.brownMaximumChroma` takes the nearest hue name instead (a tiger, a prawn or a
+    /// squirrel in shadow is orange).
+    ///
+    /// Red, orange and yellow are told apart by hue alone (`boundaries.redOrangeHue`,
+    /// `boundaries.orangeYellowHue`) when those limits are set: shade darkens an orange and dulls it,
+    /// but leaves its hue, where the nearest reference would call it red or brown.
+    public static func nearest(to colour: Lab, boundaries: NameBoundaries = LearnedWeights.nameBoundaries) -> ColourName {
+        var name = nearestReference(to: colour, among: referenceLabs)
+        let lch = colour.lch
+        if name == .brown && lch.c >= boundaries.brownMaximumChroma { name = nearestReference(to: colour, among: hueReferenceLabs) }
+        if [.red, .orange, .yellow].contains(name), let redOrange = boundaries.redOrangeHue, let orangeYellow = boundaries.orangeYellowHue,
+           lch.h >= 20, lch.h < 110 {
+            name = lch.h < redOrange ? .red : (lch.h < orangeYellow ? .orange : .yellow)
+        }
+        guard let minimum = minimumChroma[name], lch.c < minimum else { return name }
         return nearestReference(to: colour, among: neutralReferenceLabs)
+    }
+
+    /// Where one name ends and the next begins, measured against the accent labels by `scripts/fit-eye`.
+    public struct NameBoundaries: Equatable, Sendable {
+        /// A colour whose nearest reference is brown is named by its hue from this chroma (C*) on.
+        public var brownMaximumChroma: Double
+        /// CIELAB hue (degrees) from which a red is orange; nil: the nearest reference decides.
+        public var redOrangeHue: Double?
+        /// CIELAB hue from which an orange is yellow; nil: the nearest reference decides.
+        public var orangeYellowHue: Double?
+
+        public init(brownMaximumChroma: Double = .infinity, redOrangeHue: Double? = nil, orangeYellowHue: Double? = nil) {
+            self.brownMaximumChroma = brownMaximumChroma
+            self.redOrangeHue = redOrangeHue
+            self.orangeYellowHue = orangeYellowHue
+        }
     }
 
     /// The least chroma (C*) each hue name needs. Yellow, orange, red, green and purple: 30, since cream
@@ -61,6 +91,7 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
     ]
 
     private static let neutralReferenceLabs = referenceLabs.filter { minimumChroma[$0.name] == nil }
+    private static let hueReferenceLabs = referenceLabs.filter { minimumChroma[$0.name] != nil }
 
     private static func nearestReference(to colour: Lab, among references: [(name: ColourName, lab: Lab)]) -> ColourName {
         var best = ColourName.grey

@@ -108,7 +108,178 @@ struct ObjectMask: Sendable {
         }
         kept = ObjectCut.refine(kept, raster: raster, image: image)
         kept = Self.withoutPiecesTheFrameCuts(kept, width: width, height: height)
-        weights = Self.softened(kept, width: width, height: height)
+        weights = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
+    }
+
+    /// How far (raster pixels) a kept region's edge fades where the photo draws no edge there.
+    static let smoothFade = 4
+
+    /// `softened` where the kept map's edge lies on an edge of the photo; elsewhere a wide fade (the
+    /// kept map averaged over a square `smoothFade` pixels from its centre). Where a cut, a reach or a
+    /// grid ended a region in a wall in even light, a glow, the shaded half of a fruit or a soft edge,
+    /// its end shows as a gradual fade, not as a line the photo does not have.
+    ///
+    /// The photo draws an edge there when two measures agree: the mean colours of the object and of the
+    /// ground, each read `sideGap` pixels from the kept map's edge, are far apart (`softEdge` to
+    /// `sharpEdge`), and the photo's own edges near it are sharp (`edgeSharpness`: steep, not spread
+    /// over many pixels). A texture passes the second and fails the first (its means are alike); a soft
+    /// edge passes the first and fails the second (its change is spread out).
+    static func faded(_ softened: [UInt8], kept: [Bool], raster: LabRaster) -> [UInt8] {
+        let width = raster.width, height = raster.height, radius = smoothFade
+        func area(_ value: (Int) -> Double) -> SummedArea { SummedArea(width: width, height: height, value: value) }
+        let sharpness = edgeSharpness(raster)
+        var onEdge = [Bool](repeating: false, count: raster.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                onEdge[index] = (x > 0 && kept[index - 1] != kept[index]) || (x + 1 < width && kept[index + 1] != kept[index])
+                    || (y > 0 && kept[index - width] != kept[index]) || (y + 1 < height && kept[index + width] != kept[index])
+            }
+        }
+        let keptCount = area { kept[$0] ? 1 : 0 }
+        let edgeCount = area { onEdge[$0] ? 1 : 0 }
+        let edgeSharpness = area { onEdge[$0] ? sharpness[$0] : 0 }
+        // The object's and the ground's pixels more than `sideGap` pixels from the kept map's edge: where a
+        // cut kept a thin ring of the ground with the object, the two are still told apart.
+        let core = ObjectCut.within(steps: sideGap, of: kept.map { !$0 }, width: width, height: height).map { !$0 }
+        let ground = ObjectCut.within(steps: sideGap, of: kept, width: width, height: height).map { !$0 }
+        let coreCount = area { core[$0] ? 1 : 0 }, groundCount = area { ground[$0] ? 1 : 0 }
+        let coreSums = [raster.l, raster.a, raster.b].map { channel in area { core[$0] ? Double(channel[$0]) : 0 } }
+        let groundSums = [raster.l, raster.a, raster.b].map { channel in area { ground[$0] ? Double(channel[$0]) : 0 } }
+        var output = softened
+        for y in 0..<height {
+            for x in 0..<width {
+                let window = (left: max(0, x - radius), top: max(0, y - radius), right: min(width - 1, x + radius),
+                              bottom: min(height - 1, y + radius))
+                let edges = edgeCount.sum(window)
+                // No edge of the kept map within reach: wholly inside or wholly outside a region.
+                guard edges > 0 else { continue }
+                // The kept map's edges near this pixel, on average: as steep as the photo draws them.
+                var sharp = edgeSharpness.sum(window) / edges
+                // Both sides are read over a wider square, so that every pixel the fade reaches sees each
+                // side beyond the gap; with nothing of one side in reach (a sliver) the edge is left as it is.
+                let reach = radius + sideGap + 1
+                let sides = (left: max(0, x - reach), top: max(0, y - reach), right: min(width - 1, x + reach),
+                             bottom: min(height - 1, y + reach))
+                let coreCells = coreCount.sum(sides), groundCells = groundCount.sum(sides)
+                if coreCells > 0 && groundCells > 0 {
+                    var difference = 0.0
+                    for channel in 0..<3 {
+                        let step = coreSums[channel].sum(sides) / coreCells - groundSums[channel].sum(sides) / groundCells
+                        difference += step * step
+                    }
+                    sharp = min(sharp, min(max((difference.squareRoot() - softEdge) / (sharpEdge - softEdge), 0), 1))
+                }
+                guard sharp < 1 else { continue }
+                let cells = Double((window.right - window.left + 1) * (window.bottom - window.top + 1))
+                let index = y * width + x
+                output[index] = UInt8((sharp * Double(softened[index]) + (1 - sharp) * keptCount.sum(window) * 255 / cells).rounded())
+            }
+        }
+        return output
+    }
+
+    /// How far apart (CIE76 ΔE) the object's and the ground's mean colours near an edge of the kept map
+    /// are where the photo draws no edge there (`softEdge` or less) and where it draws one (`sharpEdge`
+    /// or more).
+    static let softEdge = 8.0
+    static let sharpEdge = 25.0
+    /// How far from the kept map's edge the object's and the ground's colours are read.
+    static let sideGap = 1
+
+    /// Over how many raster pixels either side the photo's change is read.
+    static let edgeReach = 4
+    /// A sharp edge changes the photo by at least `sharpChange` (CIE76 ΔE, from `edgeReach` pixels
+    /// on one side to as many on the other; none below `softChange`)…
+    static let softChange = 8.0
+    static let sharpChange = 16.0
+    /// …and makes most of that change within a pixel of itself: from `steepShare` on (none below
+    /// `gradualShare`). A soft edge or a gradient changes as much, but over all the pixels between;
+    /// a texture changes much within a pixel, and little from one side to the other.
+    static let gradualShare = 0.3
+    static let steepShare = 0.6
+    /// A change within a pixel either side of at least `sharpStep` (none below `softStep`) is an edge
+    /// whatever follows it.
+    static let softStep = 6.0
+    static let sharpStep = 12.0
+
+    /// How sharply the photo draws an edge at each raster pixel, 0–1, on a copy averaged over 3 × 3
+    /// (so that grain is no edge), along the row or down the column, whichever is sharper.
+    static func edgeSharpness(_ raster: LabRaster) -> [Double] {
+        let width = raster.width, height = raster.height, reach = edgeReach
+        let channels = [raster.l, raster.a, raster.b].map { channel in
+            SummedArea(width: width, height: height) { Double(channel[$0]) }
+        }
+        var blurred = [SIMD3<Double>](repeating: .zero, count: raster.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let box = (left: max(0, x - 1), top: max(0, y - 1), right: min(width - 1, x + 1), bottom: min(height - 1, y + 1))
+                let cells = Double((box.right - box.left + 1) * (box.bottom - box.top + 1))
+                blurred[y * width + x] = SIMD3(channels[0].sum(box), channels[1].sum(box), channels[2].sum(box)) / cells
+            }
+        }
+        func distance(_ first: Int, _ second: Int) -> Double {
+            let difference = blurred[first] - blurred[second]
+            return (difference * difference).sum().squareRoot()
+        }
+        func ramp(_ value: Double, _ low: Double, _ high: Double) -> Double { min(max((value - low) / (high - low), 0), 1) }
+        var sharpness = [Double](repeating: 0, count: raster.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                var best = 0.0
+                // Along the row, then down the column: (step between neighbours, span of the reach).
+                for (step, fits) in [(1, x >= reach && x + reach < width), (width, y >= reach && y + reach < height)] where fits {
+                    let across = distance(index - reach * step, index + reach * step)
+                    let near = distance(index - step, index + step)
+                    // Steep for its whole change, or a clear step of its own (a thin rim before another edge).
+                    best = max(best, ramp(across, softChange, sharpChange) * ramp(near / max(across, 1e-9), gradualShare, steepShare),
+                               ramp(near, softStep, sharpStep))
+                }
+                sharpness[index] = best
+            }
+        }
+        // The sharpest within `edgeGap` pixels: where a cut kept a thin ring of the ground with the
+        // object, or left a thin rim of it out, the kept map's edge still lies on the photo's.
+        var nearby = sharpness
+        for y in 0..<height {
+            for x in 0..<width {
+                var most = 0.0
+                for ny in max(0, y - edgeGap)...min(height - 1, y + edgeGap) {
+                    for nx in max(0, x - edgeGap)...min(width - 1, x + edgeGap) { most = max(most, sharpness[ny * width + nx]) }
+                }
+                nearby[y * width + x] = most
+            }
+        }
+        return nearby
+    }
+
+    /// How far from the kept map's edge the photo's edge may lie and still be the one it follows.
+    static let edgeGap = 2
+
+    /// Sums of a grid's values over rectangles in constant time (a summed-area table).
+    struct SummedArea {
+        let width: Int
+        var table: [Double]
+
+        init(width: Int, height: Int, value: (Int) -> Double) {
+            self.width = width
+            table = [Double](repeating: 0, count: (width + 1) * (height + 1))
+            for y in 0..<height {
+                var row = 0.0
+                for x in 0..<width {
+                    row += value(y * width + x)
+                    table[(y + 1) * (width + 1) + x + 1] = table[y * (width + 1) + x + 1] + row
+                }
+            }
+        }
+
+        /// The sum over the pixels from (left, top) to (right, bottom), both included.
+        func sum(_ box: (left: Int, top: Int, right: Int, bottom: Int)) -> Double {
+            let stride = width + 1
+            return table[(box.bottom + 1) * stride + box.right + 1] - table[box.top * stride + box.right + 1]
+                - table[(box.bottom + 1) * stride + box.left] + table[box.top * stride + box.left]
+        }
     }
 
     /// `kept` without its pieces that the frame's edge cuts and that are under `framedPieceShare` of

@@ -5,7 +5,11 @@ import Imaging
 /// decoding): one clear accent that stands out, keeping a modest share of the frame in colour, in
 /// few compact regions, in contrast with the greyed rest, in a scene that is not a riot of hues but
 /// has colour for the show picture to take away, in a picture large enough to look at.
-/// Score = 100 × vividness × size × focus × contrast × calm × photographic × standout × change × resolution.
+/// Score = 100 × p × photographic × resolution, p the learned inspiration model's probability that a
+/// person would call the photo worth a splash (`LearnedWeights.inspiration`), from the logarithms of
+/// the other terms: a weighted product of them, its weights fitted from labels (Docs/Quality.md,
+/// "Learned weights"). Photographic and resolution are gates, not fitted: every labelled photo is a
+/// photograph of a fair size, so the labels cannot say what a logo or a thumbnail is worth.
 public struct SplashPotential: Equatable, Sendable {
     /// 0–100.
     public var score: Double
@@ -39,7 +43,7 @@ public struct SplashPotential: Equatable, Sendable {
     public var reason: String
 
     /// nil for a photo without an accent that stands out: it has nothing to splash.
-    public init?(_ colours: ColourAnalysis, pixelSize: PixelSize) {
+    public init?(_ colours: ColourAnalysis, pixelSize: PixelSize, model: LogisticModel = LearnedWeights.inspiration) {
         guard let accent = colours.accent else { return nil }
         let chroma = accent.lab.lch.c
         let coverage = min(max(accent.coverage, 0), 1)
@@ -65,10 +69,19 @@ public struct SplashPotential: Equatable, Sendable {
         self.standout = standout
         self.change = change
         self.resolution = resolution
-        let product = vividness * size * focus * contrast * calm * photographic * standout * change * resolution
-        score = (1000 * product).rounded() / 10
         reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, size: size, focus: focus, contrast: contrast,
                              calm: calm, photographic: photographic, change: change, resolution: resolution, pixelSize: pixelSize)
+        score = 0
+        score = (1000 * model.probability(features) * photographic * resolution).rounded() / 10
+    }
+
+    /// The names of `features`' entries.
+    public static let featureNames = ["log vividness", "log size", "log focus", "log contrast", "log calm", "log standout", "log change"]
+
+    /// The inspiration model's inputs: each term's logarithm (a hundredth added, so that a term of 0 weighs
+    /// a lot but not without end).
+    public var features: [Double] {
+        [vividness, size, focus, contrast, calm, standout, change].map { log($0 + 0.01) }
     }
 
     static func reason(accent: Accent, chroma: Double, coverage: Double, size: Double, focus: Double, contrast: Double,

@@ -164,7 +164,7 @@ public struct ProcessingService: Sendable {
     func process(_ photo: CataloguedPhoto, options: ProcessingOptions) throws(PhotoFailure) -> Outcome {
         var outcome = Outcome()
         guard let specs = VariantSpec.specs(for: photo, options: options), let splashParameters = specs.first?.splash else {
-            outcome.skipped = VariantSpec.nothingToSplash(options.target)
+            outcome.skipped = VariantSpec.nothingToSplash(options.target, scene: photo.facts.colours?.scene ?? .ordinary)
             return outcome
         }
         var missing: [VariantSpec] = []

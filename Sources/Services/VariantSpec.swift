@@ -60,10 +60,14 @@ public struct VariantSpec: Equatable, Sendable {
                                 minimumChroma: tenth(options.minimumChroma), method: options.method)
     }
 
-    /// Why a photo has nothing to splash for `target`.
-    public static func nothingToSplash(_ target: SplashTarget) -> String {
+    /// Why a photo of the kind `scene` has nothing to splash for `target`.
+    public static func nothingToSplash(_ target: SplashTarget, scene: SceneKind = .ordinary) -> String {
         if case let .candidate(rank) = target { return "no accent candidate of rank \(rank)" }
-        return "no accent colour (no colour stands out)"
+        switch scene {
+        case .ordinary: return "no accent colour (no colour stands out)"
+        case .colourTarget: return "no accent colour (a colour target)"
+        case .busy: return "no accent colour (a busy scene)"
+        }
     }
 
     /// The catalogue's key: the canonical text of the parameters, equal text for an equal variant.
@@ -80,12 +84,13 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 5, its raster at 256 px on the long side (320 before); 4, growth
+    /// The object mask's revision: 6, its edges fade where the photo draws none (no seam where a cut
+    /// ends in a smooth stretch); 5, its raster at 256 px on the long side (320 before); 4, growth
     /// also by saturation, two rounds of the object cut, other colours grey inside the object; 3,
     /// regions grown within the hue window, refined by an object cut, without the small pieces the
     /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
     /// have none).
-    static let objectMaskRevision = 5
+    static let objectMaskRevision = 6
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {

@@ -83,6 +83,28 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertFalse(try catalogue.containsPhoto(withSHA256: String(repeating: "a", count: 64)))
     }
 
+    func testTheKindOfSceneIsStoredAndAnUnknownKindIsACorruptRow() throws {
+        var chart = ColourAnalysis.greyWithRed
+        chart.accent = nil
+        chart.scene = .colourTarget
+        let id = try catalogue.write { writer in
+            try writer.insertPhoto(path: "/chart.jpg", stamp: stamp, facts: .sample(sha: "a", colours: chart), importedAt: day)
+        }
+        XCTAssertEqual(try catalogue.photo(id: id)?.facts.colours?.scene, .colourTarget)
+        try catalogue.write { try $0.setColours(.greyWithRed, of: id) }
+        XCTAssertEqual(try catalogue.photo(id: id)?.facts.colours?.scene, .ordinary)
+        try catalogue.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "UPDATE photo_colour SET scene = 'poster'")
+            try db.execute(sql: "PRAGMA ignore_check_constraints = OFF")
+        }
+        XCTAssertThrowsError(try catalogue.photo(id: id)) { error in
+            guard case .corruptRow(let table, let reason)? = error as? CatalogueError else { return XCTFail("\(error)") }
+            XCTAssertEqual(table, "photo_colour")
+            XCTAssertTrue(reason.contains("poster"), reason)
+        }
+    }
+
     func testPhotosNeedingAnalysisAreThoseNeverOrEarlierAnalysedInIdOrder() throws {
         let (current, earlier, never) = try catalogue.write { writer in
             (try writer.insertPhoto(path: "/current.jpg", stamp: stamp, facts: .sample(sha: "a"), importedAt: day),

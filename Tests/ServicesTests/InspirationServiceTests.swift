@@ -61,10 +61,11 @@ final class InspirationServiceTests: XCTestCase {
 
     func testRanksTheSmallVividAccentsFirstStablyAndLeavesOutPhotosWithNothingToSplash() {
         let ranked = InspirationService.rank(library)
-        // The all-green photo's "accent" fills the frame: no splash (size 0), so it is left out too; the
-        // bus in an all-grey street, whose show picture would be the photo itself, comes after the awning.
-        XCTAssertEqual(ranked.map(\.photo.id), [2, 4, 5, 7], "ties keep the id order; grey photos are left out")
-        XCTAssertEqual(ranked.map(\.rank), [1, 2, 3, 4])
+        // The all-green photo's "accent" fills the frame (size 0: no splash), so it comes last; the bus in
+        // an all-grey street, whose show picture would be the photo itself, comes after the awning.
+        XCTAssertEqual(ranked.map(\.photo.id), [2, 4, 5, 7, 1], "ties keep the id order; grey photos are left out")
+        XCTAssertEqual(ranked.map(\.rank), [1, 2, 3, 4, 5])
+        XCTAssertLessThan(ranked[4].potential.score, ranked[3].potential.score / 2)
         XCTAssertEqual(ranked[0].potential.score, ranked[1].potential.score)
         XCTAssertEqual(InspirationService.rank(library, limit: 2).map(\.photo.id), [2, 4])
     }

@@ -52,11 +52,13 @@ final class VariantSpecTests: XCTestCase {
         XCTAssertNil(hue(photo, .candidate(3)))
         XCTAssertEqual(VariantSpec.nothingToSplash(.candidate(3)), "no accent candidate of rank 3")
         XCTAssertEqual(VariantSpec.nothingToSplash(.accent), "no accent colour (no colour stands out)")
+        XCTAssertEqual(VariantSpec.nothingToSplash(.accent, scene: .colourTarget), "no accent colour (a colour target)")
+        XCTAssertEqual(VariantSpec.nothingToSplash(.accent, scene: .busy), "no accent colour (a busy scene)")
         let object = try XCTUnwrap(VariantSpec.spec(for: photo, kind: .show, options: ProcessingOptions()))
         let hueOnly = try XCTUnwrap(VariantSpec.spec(for: photo, kind: .show, options: ProcessingOptions(method: .hue)))
         XCTAssertEqual(object.splash.method, .object)
         XCTAssertTrue(object.key.contains(#""method":"object""#), object.key)
-        XCTAssertTrue(object.key.hasSuffix(#""revision":5,"tolerance":12}"#), "variants of the earlier object mask are made again: \(object.key)")
+        XCTAssertTrue(object.key.hasSuffix(#""revision":6,"tolerance":12}"#), "variants of the earlier object mask are made again: \(object.key)")
         XCTAssertFalse(hueOnly.key.contains("method"), "hue variants keep the key they had before object mode")
     }
 

@@ -191,7 +191,8 @@ final class GalleryCommandTests: XCTestCase {
         try ListCommand.parse(["--json"]).run(in: environment())
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
         XCTAssertEqual(Set(json[0].keys), ["id", "path", "sha256", "format", "width", "height", "fileSize", "importedAt", "exif",
-                                           "palette", "dominant", "accent"])
+                                           "palette", "dominant", "accent", "scene"])
+        XCTAssertEqual(json[0]["scene"] as? String, "ordinary")
         let palette = try XCTUnwrap(json[0]["palette"] as? [[String: Any]])
         // The fake photo is a red subject on a grey ground (FakePhoto.picture).
         XCTAssertEqual(palette.count, 2)

@@ -4,6 +4,7 @@ import Imaging
 import Services
 @testable import ShowHideCLI
 import CLITestSupport
+import ColourScience
 import XCTest
 
 final class InspectCommandTests: XCTestCase {
@@ -72,6 +73,23 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertEqual(exif["takenAt"] as? String, "2008-05-30T15:56:01")
         XCTAssertEqual(exif["iso"] as? Int, 100)
         XCTAssertNil(exif["gps"], "absent when the file has none")
+        // The eye's judgement and its reasons: a frame of one red has a red candidate and no accent.
+        let eye = try XCTUnwrap(photos[0]["eye"] as? [String: Any])
+        XCTAssertEqual(eye["scene"] as? String, "ordinary")
+        XCTAssertTrue(eye["accent"] is NSNull, "a colour filling the frame is none")
+        XCTAssertEqual(eye["accentThreshold"] as? Double, LearnedWeights.accent.threshold)
+        XCTAssertNotNil(eye["colourTargetProbability"] as? Double)
+        XCTAssertNotNil(eye["busySceneProbability"] as? Double)
+        let sceneFeatures = try XCTUnwrap(eye["sceneFeatures"] as? [String: Any])
+        XCTAssertEqual(Set(sceneFeatures.keys), ["hueFamilies", "hueEntropy", "meanChroma", "mixedCells", "spreadHues", "vividRegions",
+                                                  "scatteredFamilies", "chromaticPieces", "edgeDensity", "latticePatches"])
+        let candidates = try XCTUnwrap(eye["candidates"] as? [[String: Any]])
+        XCTAssertEqual(candidates.first?["name"] as? String, "red")
+        let features = try XCTUnwrap(candidates.first?["features"] as? [String: Any])
+        XCTAssertEqual(features["coverage"] as? Double, 1)
+        XCTAssertEqual(features["edgeShare"] as? Double, 1)
+        XCTAssertNotNil(candidates.first?["probability"] as? Double)
+        XCTAssertGreaterThan(try XCTUnwrap(features["coverage"] as? Double), AccentFinder.largestShare, "why it is none: it fills the frame")
         let failures = try XCTUnwrap(json?["failures"] as? [[String: Any]])
         XCTAssertEqual(failures.first?["path"] as? String, "bad.jpg")
         XCTAssertEqual(failures.first?["reason"] as? String, "the file is empty")

@@ -88,10 +88,16 @@ final class SearchCommandTests: XCTestCase {
         try ShowCommand.parse(["3"]).run(in: environment())
         XCTAssertTrue(spy.output.text.contains("dominant   #808080 grey 89%"), spy.output.text)
         XCTAssertTrue(spy.output.text.contains("accent     #D01121 red 11%, hue"), spy.output.text)
-        XCTAssertTrue(spy.output.text.contains("candidate  #D01121 red 11%, saliency 0."), spy.output.text)
+        XCTAssertTrue(spy.output.text.contains("candidate  #D01121 red 11%, saliency "), spy.output.text)
         spy.output.clear()
         try ShowCommand.parse(["2"]).run(in: environment())
         XCTAssertTrue(spy.output.text.contains("accent     none (no colour stands out)"), spy.output.text)
+    }
+
+    func testShowSaysWhyAColourTargetOrABusySceneHasNoAccent() {
+        XCTAssertEqual(PhotoPresenter.noAccentReason(.ordinary), "no colour stands out")
+        XCTAssertEqual(PhotoPresenter.noAccentReason(.colourTarget), "a colour target: a chart of patches, nothing to splash")
+        XCTAssertEqual(PhotoPresenter.noAccentReason(.busy), "a busy scene: many colours, no single subject")
     }
 
     func testPercentagesKeepSmallSharesVisible() {

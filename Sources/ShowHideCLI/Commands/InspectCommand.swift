@@ -1,4 +1,5 @@
 import ArgumentParser
+import ColourScience
 import Foundation
 import Services
 
@@ -6,10 +7,11 @@ import Services
 struct InspectCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Decode photo files and print their format, size and EXIF data, without importing them."
+        abstract: "Decode photo files and print their format, size and EXIF data, without importing them.",
+        discussion: "With --json, each photo also says how the eye judged it: its scene, its candidate colours with what was measured of them, and each learned model's probability."
     )
 
-    @Argument(help: "JPEG or PNG files to inspect.")
+    @Argument(help: "JPEG, PNG, HEIC, AVIF, WebP or TIFF files to inspect.")
     var files: [String] = []
 
     @Flag(name: .long, help: "Print JSON instead of a table.")
@@ -30,8 +32,12 @@ struct InspectCommand: EnvironmentCommand {
                 failures.append(error)
             }
         }
+        // The eye's reasons only where they are shown: the table has no room for them.
+        let analyser = ColourAnalyser()
+        let explanations = json ? Dictionary(inspections.map { ($0.path, analyser.explain($0.analysisImage)) },
+                                             uniquingKeysWith: { first, _ in first }) : [:]
         let presenter = InspectionPresenter(console: environment.console)
-        try presenter.present(inspections, failures: failures, asJSON: json)
+        try presenter.present(inspections, failures: failures, asJSON: json, explanations: explanations)
         if !failures.isEmpty { throw ExitStatus.someFilesFailed }
     }
 }

@@ -25,6 +25,8 @@ struct PhotoJSON: Encodable {
     var dominant: DominantJSON?
     /// Present (possibly null) once the photo's colours are analysed.
     var accent: AccentJSON??
+    /// "ordinary", "colour target" or "busy scene" (neither of the last two has an accent), once analysed.
+    var scene: String?
     /// The accent candidates, most salient first; only in `gallery show`.
     var candidates: [CandidateJSON]?
     /// Only in `gallery show`.
@@ -88,6 +90,7 @@ struct PhotoJSON: Encodable {
                             weight: Self.rounded($0.weight), name: $0.name.rawValue)
             }
             dominant = colours.dominant.map { DominantJSON(hex: $0.hex, name: $0.name.rawValue) }
+            scene = colours.scene.rawValue
             accent = .some(colours.accent.map {
                 AccentJSON(hex: $0.hex, name: $0.name.rawValue, hue: Self.rounded($0.hue, 1), coverage: Self.rounded($0.coverage))
             })
@@ -103,7 +106,7 @@ struct PhotoJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, path, sha256, format, width, height, fileSize, importedAt, exif, duplicatePaths, exifTags, xmp
-        case palette, dominant, accent, candidates, variants
+        case palette, dominant, accent, scene, candidates, variants
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -124,6 +127,7 @@ struct PhotoJSON: Encodable {
         try container.encodeIfPresent(dominant, forKey: .dominant)
         // A photo without a chromatic colour has "accent": null.
         if let accent { try container.encode(accent, forKey: .accent) }
+        try container.encodeIfPresent(scene, forKey: .scene)
         try container.encodeIfPresent(candidates, forKey: .candidates)
         try container.encodeIfPresent(variants, forKey: .variants)
     }

@@ -65,7 +65,7 @@ struct PhotoPresenter {
         if let colours = photo.facts.colours {
             rows.append(("dominant", colours.dominant.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight) }))
             rows.append(("accent", colours.accent.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage)
-                + String(format: ", hue %.0f°", $0.hue) } ?? "none (no colour stands out)"))
+                + String(format: ", hue %.0f°", $0.hue) } ?? "none (\(Self.noAccentReason(colours.scene)))"))
             rows += colours.candidates.map {
                 ("candidate", colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage) + String(format: ", saliency %.2f", $0.saliency))
             }
@@ -82,6 +82,15 @@ struct PhotoPresenter {
             for key in tags.keys.sorted() {
                 console.print("  \(key): \(tags[key]!)")
             }
+        }
+    }
+
+    /// Why a photo has no accent, as `gallery show` says it.
+    static func noAccentReason(_ scene: SceneKind) -> String {
+        switch scene {
+        case .ordinary: return "no colour stands out"
+        case .colourTarget: return "a colour target: a chart of patches, nothing to splash"
+        case .busy: return "a busy scene: many colours, no single subject"
         }
     }
 

@@ -1,41 +1,43 @@
-// Straight seams in a show picture: lines along which the kept colour jumps where the photo draws no
-// line (issue #32's measure, Docs/Quality.md "Seams").
-import ColourScience
 import Imaging
 
-struct SeamMeasure {
+/// Straight seams in a show picture: lines along which the kept colour jumps where the photo draws no
+/// line (issue #32's measure, Docs/Quality.md "Seams"). The evaluation counts them on real photos at
+/// 800 px; the tests hold generated scenes to none.
+public struct SeamMeasure: Sendable {
     /// Pixels this close to the frame's edge are left out.
-    var border = 16
+    public var border = 16
     /// The kept map must change this much…
-    var jump = 0.35
+    public var jump = 0.35
     /// …between pixels this far apart across the line (half on each side).
-    var across = 6
+    public var across = 6
     /// A seam runs straight for at least this many pixels.
-    var minimumRun = 40
+    public var minimumRun = 40
     /// The photo's own change is measured between pixels this far apart…
-    var photoAcross = 12
+    public var photoAcross = 12
     /// …and compared with parallel lines this far to either side.
-    var parallelOffset = 14
+    public var parallelOffset = 14
     /// The photo draws no line when its change there is at most this many times…
-    var photoRatio = 1.3
+    public var photoRatio = 1.3
     /// …plus this many ΔE00 the parallel lines' change.
-    var photoSlack = 2.0
+    public var photoSlack = 2.0
     /// Only pixels of at least this chroma in the original have a kept map.
-    var minimumChroma = 10.0
+    public var minimumChroma = 10.0
     /// A photo is seamed when its runs add up to this many pixels (a sharp edge jumps across several
     /// neighbouring lines, each its own run, as the issue's measure counts them).
-    var seamedLength = 200
+    public var seamedLength = 200
 
-    struct Seam {
-        var vertical: Bool
+    public struct Seam: Equatable, Sendable {
+        public var vertical: Bool
         /// The column of a vertical seam, the row of a horizontal one.
-        var position: Int
-        var start: Int
-        var length: Int
+        public var position: Int
+        public var start: Int
+        public var length: Int
     }
 
+    public init() {}
+
     /// The seams of `show` against `original`, both upright at the same size.
-    func seams(original: RGBAImage, show: RGBAImage) -> [Seam] {
+    public func seams(original: RGBAImage, show: RGBAImage) -> [Seam] {
         let width = original.width, height = original.height
         let labs = original.pixels.map(Lab.init)
         let showChroma = show.pixels.map { Lab($0).lch.c }
@@ -95,5 +97,5 @@ struct SeamMeasure {
         return found
     }
 
-    func isSeamed(_ seams: [Seam]) -> Bool { seams.reduce(0) { $0 + $1.length } >= seamedLength }
+    public func isSeamed(_ seams: [Seam]) -> Bool { seams.reduce(0) { $0 + $1.length } >= seamedLength }
 }
