@@ -6,8 +6,10 @@ import Fixtures
 // Seed inputs for scripts/fuzz, made in code like the tests' fixtures: small JPEGs and PNGs, and
 // EXIF in both byte orders: in JPEGs, in PNGs' eXIf chunks, and bare; HEIC and AVIF, WebP and TIFF with
 // EXIF. Usage: FuzzSeeds FOLDER (writes FOLDER/jpeg, png, exif, heif, webp, tiff).
-guard CommandLine.arguments.count == 2 else {
-    print("usage: FuzzSeeds FOLDER")
+// An option (a tool asking every executable for `--experimental-dump-help`, say) is no folder: writing
+// seeds into a folder of that name once left one in the repository.
+guard CommandLine.arguments.count == 2, !CommandLine.arguments[1].hasPrefix("-") else {
+    FileHandle.standardError.write(Data("usage: FuzzSeeds FOLDER\n".utf8))
     exit(64)
 }
 let root = URL(fileURLWithPath: CommandLine.arguments[1])
