@@ -107,6 +107,13 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(openedLibraries.openings, [.creatingWhenMissing, .existingOnly, .existingOnly])
     }
 
+    func testImportHelpNamesEveryFormatItReads() {
+        let help = ImportCommand.helpMessage()
+        for format in ["JPEG", "PNG", "HEIC", "AVIF", "WebP", "TIFF"] {
+            XCTAssertTrue(help.contains(format), "\(format) in: \(help)")
+        }
+    }
+
     func testImportWithoutFailuresExitsNormally() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         try await ImportCommand.parse(["/lib"]).run(in: environment())

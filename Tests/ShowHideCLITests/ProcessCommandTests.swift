@@ -101,5 +101,10 @@ final class ProcessCommandTests: XCTestCase {
         let json = VariantJSON(variant)
         XCTAssertEqual(json.params, ["hue": 34.5, "tolerance": 12])
         XCTAssertEqual(json.width, 4)
+        XCTAssertEqual(json.method, "hue", "a key without a method is a hue-mode variant's")
+        let object = Variant(photoID: 1, kind: "show", parameters: #"{"feather":10,"hue":34.5,"method":"object","revision":6,"tolerance":12}"#,
+                             path: "/o.jpg", fileSize: 3, pixelSize: PixelSize(width: 4, height: 3), sha256: "y", createdAt: Date())
+        XCTAssertEqual(VariantJSON(object).method, "object")
+        XCTAssertEqual(VariantJSON(object).params["revision"], 6)
     }
 }

@@ -18,7 +18,7 @@ struct GalleryCommand: AsyncParsableCommand {
 struct ImportCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import the JPEG and PNG photos in folders (recursively) or files into the catalogue.",
+        abstract: "Import the JPEG, PNG, HEIC, AVIF, WebP and TIFF photos in folders (recursively) or files into the catalogue.",
         discussion: """
         Files already catalogued with the same path, size and modification time are skipped unread. \
         A moved or renamed photo keeps its entry; the same content at two paths is one photo. \

@@ -13,6 +13,8 @@ struct VariantJSON: Encodable {
     var width: Int
     var height: Int
     var params: [String: Double]
+    /// "object" or "hue": how the splash chose what keeps its colour.
+    var method: String
 
     init(_ variant: Variant) {
         photo = variant.photoID
@@ -21,5 +23,6 @@ struct VariantJSON: Encodable {
         width = variant.pixelSize.width
         height = variant.pixelSize.height
         params = VariantSpec.parameterValues(ofKey: variant.parameters)
+        method = variant.parameters.contains(#""method":"object""#) ? "object" : "hue"
     }
 }
