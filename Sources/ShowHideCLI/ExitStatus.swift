@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Catalogue
 import Services
 
@@ -14,6 +15,8 @@ public enum ExitStatus {
     public static let usage = ExitCode(64)
     /// The catalogue is damaged: SQLite finds it malformed (EX_DATAERR).
     public static let damaged = ExitCode(65)
+    /// A folder or file named on the command line does not exist (EX_NOINPUT).
+    public static let noInput = ExitCode(66)
     /// The catalogue or another resource the whole command needs could not be opened (EX_UNAVAILABLE).
     public static let unavailable = ExitCode(69)
     /// The export's folder or zip file could not be written, or exists and may not be replaced (EX_CANTCREAT).
@@ -30,7 +33,19 @@ extension ExitStatus {
         case CatalogueError.backupExists, CatalogueError.cannotWriteBackup: return cannotCreate
         case is CatalogueError: return unavailable
         case is ExportError, is FileWriteError: return cannotCreate
+        case is MissingInput: return noInput
         default: return someFilesFailed
         }
+    }
+}
+
+/// Folders or files named on the command line that do not exist: said at once, before anything is
+/// opened or stored (a mistyped folder is no import failure to remember).
+struct MissingInput: Error, LocalizedError, Equatable {
+    var paths: [String]
+
+    var errorDescription: String? {
+        let named = paths.joined(separator: ", ")
+        return "\(named): no such \(paths.count == 1 ? "folder or file" : "folders or files"); nothing was imported (check the path)"
     }
 }

@@ -42,10 +42,12 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
                           problems: walkProblems)
     }
 
+    /// A file, or a folder that holds one.
     public func exists(_ path: String) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return files[path] != nil
+        let folder = path.hasSuffix("/") ? path : path + "/"
+        return files[path] != nil || files.keys.contains { $0.hasPrefix(folder) }
     }
 
     public func writeAtomically(_ data: Data, to path: String) throws {

@@ -77,6 +77,14 @@ final class GalleryBinaryTests: XCTestCase {
         XCTAssertEqual(try binary.run(["gallery", "check", "--library", library]).status, 0)
     }
 
+    func testAMistypedFolderIsAnErrorAtOnceAndNothingIsStored() throws {
+        let missing = directory.appendingPathComponent("nonexistent/folder").path
+        let run = try binary.run(["gallery", "import", missing, photos.path, "--library", library])
+        XCTAssertEqual(run.status, 66)
+        XCTAssertEqual(run.errors, "showhide: \(missing): no such folder or file; nothing was imported (check the path)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: library + "/catalogue.sqlite"), "not even a catalogue is made")
+    }
+
     func testImportReimportListShowAndFailures() throws {
         let first = try binary.run(["gallery", "import", photos.path, "--library", library, "--json"])
         XCTAssertEqual(first.status, 1, "one file failed")

@@ -114,6 +114,23 @@ final class GalleryCommandTests: XCTestCase {
         }
     }
 
+    func testAFolderThatDoesNotExistIsAnErrorAndNothingIsOpenedOrStored() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        do {
+            try await ImportCommand.parse(["/lib", "/nonexistent/folder"]).run(in: environment())
+            XCTFail("a missing folder is an error")
+        } catch {
+            XCTAssertEqual(error as? MissingInput, MissingInput(paths: ["/nonexistent/folder"]))
+            XCTAssertEqual(ExitStatus.of(error), ExitStatus.noInput)
+            XCTAssertEqual(error.localizedDescription, "/nonexistent/folder: no such folder or file; nothing was imported (check the path)")
+        }
+        XCTAssertEqual(openedLibraries.all, [], "the catalogue is not even opened")
+        XCTAssertEqual(try catalogue.failures(), [])
+        XCTAssertEqual(try catalogue.knownStamps().count, 0)
+        XCTAssertEqual(MissingInput(paths: ["/a", "/b"]).errorDescription,
+                       "/a, /b: no such folders or files; nothing was imported (check the path)")
+    }
+
     func testImportWithoutFailuresExitsNormally() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         try await ImportCommand.parse(["/lib"]).run(in: environment())
@@ -147,6 +164,7 @@ final class GalleryCommandTests: XCTestCase {
     }
 
     func testACatalogueThatCannotBeOpenedExitsWith69() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         let command = try ImportCommand.parse(["/lib"])
         do {
             try await command.run(in: environment(failingOpen: true))

@@ -22,7 +22,8 @@ struct ImportCommand: EnvironmentCommand {
         discussion: """
         Files already catalogued with the same path, size and modification time are skipped unread. \
         A moved or renamed photo keeps its entry; the same content at two paths is one photo. \
-        Exit status 1 when some files failed (they are listed), 69 when the catalogue cannot be opened.
+        Exit status 1 when some files failed (they are listed), 66 when a folder or file named does not \
+        exist (nothing is imported), 69 when the catalogue cannot be opened.
         """
     )
 
@@ -41,10 +42,13 @@ struct ImportCommand: EnvironmentCommand {
     }
 
     func run(in environment: AppEnvironment) async throws {
+        let roots = paths.map(environment.absolutePath)
+        let missing = roots.filter { !environment.fileSystem.exists($0) }
+        guard missing.isEmpty else { throw MissingInput(paths: missing) }
         let catalogue = try library.openCatalogue(in: environment, opening: .creatingWhenMissing)
         let service = environment.importService(catalogue: catalogue)
         let summary = try await service.importPhotos(
-            from: paths.map(environment.absolutePath),
+            from: roots,
             options: ImportOptions(jobs: jobs.count(in: environment)),
             progress: environment.progress()
         )
