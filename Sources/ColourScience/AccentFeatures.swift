@@ -33,10 +33,13 @@ public struct AccentFeatures: Equatable, Sendable, Codable {
     public var relativeChroma: Double
     /// Its coverage over that of the photo's largest candidate.
     public var relativeCoverage: Double
+    /// How far its centre lies from the frame's, in half-diagonals: 0 in the middle, 1 in a corner.
+    public var offCentre: Double
 
     public init(chroma: Double, lightness: Double, hue: Double, coverage: Double, contrast: Double, compactness: Double, edgeShare: Double,
                 texture: Double, regions: Int, pieces: Int, saliency: Double, hueFamilies: Int, relativeChroma: Double = 1,
-                relativeCoverage: Double = 1) {
+                relativeCoverage: Double = 1, offCentre: Double = 0) {
+        self.offCentre = offCentre
         self.chroma = chroma
         self.lightness = lightness
         self.hue = hue
@@ -57,7 +60,7 @@ public struct AccentFeatures: Equatable, Sendable, Codable {
     public static let names = [
         "chroma", "lightness", "log coverage", "log coverage squared", "contrast", "compactness", "edge share", "log texture",
         "log regions", "log saliency", "hue families", "relative chroma", "log relative coverage", "hue cosine", "hue sine",
-        "double hue cosine", "double hue sine",
+        "double hue cosine", "double hue sine", "off centre",
     ]
 
     /// The model's inputs: the measures on scales where a weighted sum makes sense (sizes by their
@@ -68,6 +71,7 @@ public struct AccentFeatures: Equatable, Sendable, Codable {
             chroma / 50, lightness / 50, logCoverage, (logCoverage + 2) * (logCoverage + 2), contrast / 20, compactness, edgeShare,
             log1p(texture), log(Double(max(regions, 1))), log10(saliency + 1e-3), Double(min(hueFamilies, 12)) / 5,
             relativeChroma, log10(max(relativeCoverage, 1e-4)), cos(radians), sin(radians), cos(2 * radians), sin(2 * radians),
+            offCentre,
         ]
     }
 }

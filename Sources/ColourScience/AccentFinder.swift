@@ -164,7 +164,7 @@ public struct AccentFinder: Sendable {
             let row = index / width, column = index - row * width
             let onFrameEdge = column == 0 || row == 0 || column == width - 1 || row == height - 1
             byRegion[Int(label)].add(raster: raster, index: index, weight: weight, column: column, row: row, onFrameEdge: onFrameEdge)
-            moments.add(x: Double(column) / Double(width), y: Double(row) / Double(height))
+            moments.add(x: (Double(column) + 0.5) / Double(width), y: (Double(row) + 0.5) / Double(height))
             if onFrameEdge { onBorder += 1 }
             box = (min(box.left, column), min(box.top, row), max(box.right, column), max(box.bottom, row))
         }
@@ -206,9 +206,12 @@ public struct AccentFinder: Sendable {
         let texture = steps.count > 0 ? steps.sum / Double(steps.count) : 0
         let accent = Accent(lab: region, hue: leadingHue ?? region.lch.h, coverage: coverage, name: ColourName.nearest(to: region),
                             saliency: saliency, contrast: contrast, regions: major, compactness: compactness, texture: texture)
+        // Where its pixels are on average, against the frame's centre (in half-diagonals).
+        let centre = (x: moments.x / moments.count - 0.5, y: moments.y / moments.count - 0.5)
         let features = AccentFeatures(chroma: chroma, lightness: region.l, hue: region.lch.h, coverage: coverage, contrast: contrast,
                                       compactness: compactness, edgeShare: borderShare, texture: texture, regions: major, pieces: sizes.count,
-                                      saliency: saliency, hueFamilies: 0)
+                                      saliency: saliency, hueFamilies: 0,
+                                      offCentre: min(1, (centre.x * centre.x + centre.y * centre.y).squareRoot() / 0.5.squareRoot()))
         return (accent, features)
     }
 

@@ -75,8 +75,10 @@ final class ColourAnalyserTests: XCTestCase {
     func testAVividSmallColourOutranksALargeDullOne() {
         let olive = RGBA(red: 110, green: 120, blue: 80)
         var image = TestImage.solid(olive, width: 100, height: 100)
-        for y in 0..<5 { for x in 0..<20 { image[x, y] = RGBA(red: 250, green: 200, blue: 0) } }
-        XCTAssertEqual(analyser.analyse(image).accent?.name, .yellow)
+        for y in 45..<50 { for x in 40..<60 { image[x, y] = RGBA(red: 250, green: 200, blue: 0) } }
+        let colours = analyser.analyse(image)
+        XCTAssertEqual(colours.accent?.name, .yellow)
+        XCTAssertEqual(colours.candidates.first?.name, .yellow)
     }
 
     func testTheSameImageAlwaysGetsTheSamePalette() {

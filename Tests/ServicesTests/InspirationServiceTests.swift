@@ -62,10 +62,15 @@ final class InspirationServiceTests: XCTestCase {
     func testRanksTheSmallVividAccentsFirstStablyAndLeavesOutPhotosWithNothingToSplash() {
         let ranked = InspirationService.rank(library)
         // The all-green photo's "accent" fills the frame (size 0: no splash), so it comes last; the bus in
-        // an all-grey street, whose show picture would be the photo itself, comes after the awning.
-        XCTAssertEqual(ranked.map(\.photo.id), [2, 4, 5, 7, 1], "ties keep the id order; grey photos are left out")
+        // an all-grey street, whose show picture would be the photo itself, scores under the same bus in
+        // a park (the learned model decides where it stands against the soft orange awning).
+        XCTAssertEqual(Array(ranked.map(\.photo.id).prefix(2)), [2, 4], "ties keep the id order")
+        XCTAssertEqual(Set(ranked.map(\.photo.id)), [1, 2, 4, 5, 7], "grey photos are left out")
+        XCTAssertEqual(ranked.last?.photo.id, 1)
         XCTAssertEqual(ranked.map(\.rank), [1, 2, 3, 4, 5])
         XCTAssertLessThan(ranked[4].potential.score, ranked[3].potential.score / 2)
+        let score = Dictionary(ranked.map { ($0.photo.id, $0.potential.score) }, uniquingKeysWith: { first, _ in first })
+        XCTAssertLessThan(score[7]!, score[2]!)
         XCTAssertEqual(ranked[0].potential.score, ranked[1].potential.score)
         XCTAssertEqual(InspirationService.rank(library, limit: 2).map(\.photo.id), [2, 4])
     }
