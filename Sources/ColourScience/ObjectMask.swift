@@ -127,7 +127,6 @@ struct ObjectMask: Sendable {
     static func faded(_ softened: [UInt8], kept: [Bool], raster: LabRaster) -> [UInt8] {
         let width = raster.width, height = raster.height, radius = smoothFade
         func area(_ value: (Int) -> Double) -> SummedArea { SummedArea(width: width, height: height, value: value) }
-        let sharpness = edgeSharpness(raster)
         var onEdge = [Bool](repeating: false, count: raster.count)
         for y in 0..<height {
             for x in 0..<width {
@@ -136,6 +135,8 @@ struct ObjectMask: Sendable {
                     || (y > 0 && kept[index - width] != kept[index]) || (y + 1 < height && kept[index + width] != kept[index])
             }
         }
+        guard onEdge.contains(true) else { return softened }
+        let sharpness = edgeSharpness(raster, at: onEdge)
         let keptCount = area { kept[$0] ? 1 : 0 }
         let edgeCount = area { onEdge[$0] ? 1 : 0 }
         let edgeSharpness = area { onEdge[$0] ? sharpness[$0] : 0 }
@@ -203,9 +204,10 @@ struct ObjectMask: Sendable {
     static let softStep = 6.0
     static let sharpStep = 12.0
 
-    /// How sharply the photo draws an edge at each raster pixel, 0–1, on a copy averaged over 3 × 3
-    /// (so that grain is no edge), along the row or down the column, whichever is sharper.
-    static func edgeSharpness(_ raster: LabRaster) -> [Double] {
+    /// How sharply the photo draws an edge at each pixel of the kept map's edge (`onEdge`), 0–1, on a copy
+    /// averaged over 3 × 3 (so that grain is no edge), along the row or down the column, whichever is
+    /// sharper; 0 elsewhere.
+    static func edgeSharpness(_ raster: LabRaster, at onEdge: [Bool]) -> [Double] {
         let width = raster.width, height = raster.height, reach = edgeReach
         let channels = [raster.l, raster.a, raster.b].map { channel in
             SummedArea(width: width, height: height) { Double(channel[$0]) }
@@ -223,30 +225,34 @@ struct ObjectMask: Sendable {
             return (difference * difference).sum().squareRoot()
         }
         func ramp(_ value: Double, _ low: Double, _ high: Double) -> Double { min(max((value - low) / (high - low), 0), 1) }
-        var sharpness = [Double](repeating: 0, count: raster.count)
+        /// Steep for its whole change along `step`, or a clear step of its own (a thin rim before another edge).
+        func sharpness(_ index: Int, step: Int) -> Double {
+            let across = distance(index - reach * step, index + reach * step)
+            let near = distance(index - step, index + step)
+            return max(ramp(across, softChange, sharpChange) * ramp(near / max(across, 1e-9), gradualShare, steepShare),
+                       ramp(near, softStep, sharpStep))
+        }
+        // Only pixels within `edgeGap` of the kept map's edge are read: most of the raster is far from it.
+        let near = ObjectCut.within(steps: edgeGap, of: onEdge, width: width, height: height)
+        var raw = [Double](repeating: 0, count: raster.count)
         for y in 0..<height {
-            for x in 0..<width {
+            for x in 0..<width where near[y * width + x] {
                 let index = y * width + x
                 var best = 0.0
-                // Along the row, then down the column: (step between neighbours, span of the reach).
-                for (step, fits) in [(1, x >= reach && x + reach < width), (width, y >= reach && y + reach < height)] where fits {
-                    let across = distance(index - reach * step, index + reach * step)
-                    let near = distance(index - step, index + step)
-                    // Steep for its whole change, or a clear step of its own (a thin rim before another edge).
-                    best = max(best, ramp(across, softChange, sharpChange) * ramp(near / max(across, 1e-9), gradualShare, steepShare),
-                               ramp(near, softStep, sharpStep))
-                }
-                sharpness[index] = best
+                if x >= reach && x + reach < width { best = sharpness(index, step: 1) }
+                if y >= reach && y + reach < height { best = max(best, sharpness(index, step: width)) }
+                raw[index] = best
             }
         }
-        // The sharpest within `edgeGap` pixels: where a cut kept a thin ring of the ground with the
-        // object, or left a thin rim of it out, the kept map's edge still lies on the photo's.
-        var nearby = sharpness
+        // At each pixel of the kept map's edge, the sharpest within `edgeGap` pixels: where a cut kept a
+        // thin ring of the ground with the object, or left a thin rim of it out, the kept map's edge
+        // still lies on the photo's.
+        var nearby = [Double](repeating: 0, count: raster.count)
         for y in 0..<height {
-            for x in 0..<width {
+            for x in 0..<width where onEdge[y * width + x] {
                 var most = 0.0
                 for ny in max(0, y - edgeGap)...min(height - 1, y + edgeGap) {
-                    for nx in max(0, x - edgeGap)...min(width - 1, x + edgeGap) { most = max(most, sharpness[ny * width + nx]) }
+                    for nx in max(0, x - edgeGap)...min(width - 1, x + edgeGap) { most = max(most, raw[ny * width + nx]) }
                 }
                 nearby[y * width + x] = most
             }
