@@ -14,7 +14,7 @@ public struct AccentFinder: Sendable {
     public var lightness: ClosedRange<Float> = 12...97
     /// A region smaller than this share of the frame (or 4 pixels) is a speck.
     public var speckShare = 0.000_4
-    /// A family's core holds its pixels at least this share as chromatic as its most vivid tenth.
+    /// A family's core holds its pixels at least this share as chromatic as its most vivid 3%.
     public var coreShare: Float = 0.6
     /// An accent leaves at least a quarter of the frame to turn grey: a colour over more of it is the
     /// scene, not a subject in it (a red door filling the frame), however likely the model finds it.
@@ -100,7 +100,7 @@ public struct AccentFinder: Sendable {
         let minimumSize = self.minimumSize(of: count)
         // A family smaller than a speck cannot hold a region.
         for pixels in pixelsOf where pixels.count >= minimumSize {
-            // The family's core: its vivid pixels, relative to its most vivid tenth — the red shutters,
+            // The family's core: its vivid pixels, relative to its most vivid 3% — the red shutters,
             // not the reddish stone around them; the yellow nose, not the sky's yellow cast.
             var chromas = pixels.map { raster.chroma($0) }
             let threshold = max(minimumChroma, coreShare * chromas.select(rank: chromas.count * 97 / 100))

@@ -158,7 +158,8 @@ struct ObjectMask: Sendable {
                 // The kept map's edges near this pixel, on average: as steep as the photo draws them.
                 var sharp = edgeSharpness.sum(window) / edges
                 // Both sides are read over a wider square, so that every pixel the fade reaches sees each
-                // side beyond the gap; with nothing of one side in reach (a sliver) the edge is left as it is.
+                // side beyond the gap; with nothing of one side in reach (a sliver) the colours are not
+                // compared, and the steepness of the photo's edges alone decides.
                 let reach = radius + sideGap + 1
                 let sides = (left: max(0, x - reach), top: max(0, y - reach), right: min(width - 1, x + reach),
                              bottom: min(height - 1, y + reach))

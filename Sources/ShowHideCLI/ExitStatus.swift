@@ -25,7 +25,8 @@ public enum ExitStatus {
 
 extension ExitStatus {
     /// The status that ends a command on this error: the catalogue's errors 69 (65 when damaged),
-    /// an export's or a file's that could not be written 73, anything else 1.
+    /// a folder or file named that does not exist 66, an export's or a file's that could not be
+    /// written 73, anything else 1.
     static func of(_ error: any Error) -> ExitCode {
         switch error {
         case let error as ExitCode: return error

@@ -10,7 +10,8 @@ public struct ShowHideCommand: AsyncParsableCommand {
         abstract: "A photo gallery manager that finds each photo's colours and makes show and hide variants.",
         discussion: """
         Exit statuses: 0 success; 1 some files could not be read or processed (they are listed); \
-        2 not found; 64 wrong arguments; 65 the catalogue is damaged; 69 the catalogue could not be opened; \
+        2 not found; 64 wrong arguments; 65 the catalogue is damaged; 66 a folder or file named does not exist; \
+        69 the catalogue could not be opened; \
         73 an export could not be written. The whole manual: man showhide (scripts/install puts it in place).
         """,
         version: "\(version) (commit \(buildCommit))",
