@@ -20,24 +20,17 @@ public struct AccentFinder: Sendable {
     /// scene, not a subject in it (a red door filling the frame), however likely the model finds it.
     /// Not fitted: the labelled photos hold too few such frames to teach it.
     public static let largestShare = 0.75
-    /// Judges how likely each candidate is the colour a person would single out (fitted from labels).
+    /// Judges how likely each candidate is the colour a person would single out (fitted from labels);
+    /// its threshold is the probability from which a candidate stands out.
     public var model = LearnedWeights.accent
     /// Judge whether a photo is a colour target or a busy scene (fitted from labels).
     public var sceneModels = SceneModels(colourTarget: LearnedWeights.colourTarget, busy: LearnedWeights.busyScene)
-    /// A candidate whose probability is at least this stands out: the photo's accent.
-    public var standout: Double { model.threshold }
     /// Hue families counted as "saturated" for the busy-scene measure: at least this chroma…
     public var saturatedChroma: Float = 35
     /// …and this share of the frame.
     public var saturatedShare = 0.01
 
     public init() {}
-
-    /// Up to `limit` candidates, most likely the accent first, and the number of distinct saturated hue families.
-    public func candidates(in raster: LabRaster, limit: Int = 3) -> (candidates: [Accent], hueFamilies: Int) {
-        let judged = judge(raster, limit: limit)
-        return (judged.candidates.map(\.accent), judged.hueFamilies)
-    }
 
     /// What the eye makes of one photo: its candidate colours, the scene, and the accent.
     public struct Judgement: Sendable {
@@ -48,12 +41,20 @@ public struct AccentFinder: Sendable {
         public var sceneKind: SceneKind
         /// The probability from which a candidate stands out.
         public var threshold: Double
-        /// The first candidate when it stands out in an ordinary scene and leaves room to stand out in.
+        /// The first candidate when it is the accent (`AccentFinder.isAccent`).
         public var accent: Accent? {
-            guard sceneKind == .ordinary, let first = candidates.first, first.accent.saliency >= threshold,
-                  first.accent.coverage <= AccentFinder.largestShare else { return nil }
-            return first.accent
+            guard let first = candidates.first?.accent,
+                  AccentFinder.isAccent(probability: first.saliency, coverage: first.coverage, threshold: threshold, scene: sceneKind)
+            else { return nil }
+            return first
         }
+    }
+
+    /// Whether a photo's most likely candidate is its accent: likely enough, leaving room in the frame
+    /// to stand out in, in an ordinary scene. The one rule, for the product and for the fit that
+    /// chooses the threshold.
+    public static func isAccent(probability: Double, coverage: Double, threshold: Double, scene: SceneKind) -> Bool {
+        scene == .ordinary && probability >= threshold && coverage <= largestShare
     }
 
     /// Every hue family's candidate colour judged by the learned models; at most `limit` of them kept.
@@ -71,6 +72,8 @@ public struct AccentFinder: Sendable {
 
     /// Every hue family's candidate with its features (in the order of the families' peaks), the
     /// number of distinct saturated hue families, and the scene's features, from one pass over `raster`.
+    /// A candidate's `saliency` here is the hand-made product (`features.saliency`); `judge` replaces it
+    /// with the accent model's probability.
     public func measure(_ raster: LabRaster)
         -> (candidates: [(accent: Accent, features: AccentFeatures)], hueFamilies: Int, scene: SceneFeatures) {
         let count = raster.count
@@ -102,12 +105,12 @@ public struct AccentFinder: Sendable {
         for pixels in pixelsOf where pixels.count >= minimumSize {
             // The family's core: its vivid pixels, relative to its most vivid 3% — the red shutters,
             // not the reddish stone around them; the yellow nose, not the sky's yellow cast.
-            var chromas = pixels.map { raster.chroma($0) }
+            var chromas = pixels.map { pixelChroma[$0] }
             let threshold = max(minimumChroma, coreShare * chromas.select(rank: chromas.count * 97 / 100))
             var family = [Bool](repeating: false, count: count), member = family
             for index in pixels {
                 family[index] = true
-                if raster.chroma(index) >= threshold { member[index] = true }
+                if pixelChroma[index] >= threshold { member[index] = true }
             }
             if var candidate = score(member, family: family, pixels: pixels, in: raster) {
                 candidate.features.hueFamilies = hueFamilies

@@ -23,6 +23,9 @@ public struct Lab: Equatable, Hashable, Sendable, Codable {
         let dl = l - other.l, da = a - other.a, db = b - other.b
         return dl * dl + da * da + db * db
     }
+
+    /// CIE76 ΔE: the straight distance in CIELAB.
+    func distance(to other: Lab) -> Double { distanceSquared(to: other).squareRoot() }
 }
 
 /// CIELAB in polar form: lightness, chroma, hue angle in degrees [0, 360).

@@ -38,10 +38,4 @@ public struct LogisticModel: Equatable, Sendable {
         }
         return sum
     }
-
-    /// Each feature's share of the log-odds, largest first: why a photo was judged so.
-    public func contributions(_ values: [Double]) -> [(feature: String, logit: Double)] {
-        values.indices.map { (features[$0], weights[$0] * (values[$0] - means[$0]) / scales[$0]) }
-            .sorted { abs($0.logit) > abs($1.logit) }
-    }
 }

@@ -38,20 +38,6 @@ public struct SceneFeatures: Equatable, Sendable, Codable {
     /// patches of like size and another colour next to them.
     public var latticePatches: Int
 
-    public init(hueFamilies: Int, hueEntropy: Double, meanChroma: Double, mixedCells: Double, spreadHues: Int, vividRegions: Int,
-                scatteredFamilies: Int, chromaticPieces: Int, edgeDensity: Double, latticePatches: Int) {
-        self.chromaticPieces = chromaticPieces
-        self.edgeDensity = edgeDensity
-        self.mixedCells = mixedCells
-        self.spreadHues = spreadHues
-        self.scatteredFamilies = scatteredFamilies
-        self.latticePatches = latticePatches
-        self.hueFamilies = hueFamilies
-        self.hueEntropy = hueEntropy
-        self.meanChroma = meanChroma
-        self.vividRegions = vividRegions
-    }
-
     /// The names of `vector`'s entries.
     public static let names = [
         "hue families", "hue entropy", "mean chroma", "mixed cells", "spread hues", "log vivid regions", "scattered families",
@@ -156,7 +142,7 @@ public struct SceneFeatures: Equatable, Sendable, Codable {
             let boxWidth = Double(box.right - box.left + 1), boxHeight = Double(box.bottom - box.top + 1)
             guard n >= 0.55 * boxWidth * boxHeight, max(boxWidth, boxHeight) <= 2.5 * min(boxWidth, boxHeight),
                   outside.count > 0, outside.sum / Double(outside.count) >= 12 else { continue }
-            patches.append((colour, n, (box.left + box.right + 1).double / 2, (box.top + box.bottom + 1).double / 2))
+            patches.append((colour, n, Double(box.left + box.right + 1) / 2, Double(box.top + box.bottom + 1) / 2))
         }
         // Patches in a lattice: each with at least two patches of like size and other colour next to it.
         return patches.filter { patch in
@@ -214,11 +200,3 @@ public struct SceneModels: Equatable, Sendable {
     private func logit(_ probability: Double) -> Double { log(probability / (1 - probability)) }
 }
 
-extension Int {
-    fileprivate var double: Double { Double(self) }
-}
-
-extension Lab {
-    /// CIE76 ΔE: the straight distance in CIELAB.
-    func distance(to other: Lab) -> Double { distanceSquared(to: other).squareRoot() }
-}

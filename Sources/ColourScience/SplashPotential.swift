@@ -71,7 +71,8 @@ public struct SplashPotential: Equatable, Sendable {
         self.resolution = resolution
         reason = Self.reason(accent: accent, chroma: chroma, coverage: coverage, size: size, focus: focus, contrast: contrast,
                              calm: calm, photographic: photographic, change: change, resolution: resolution, pixelSize: pixelSize)
-        score = 0
+        let features = Self.features(vividness: vividness, size: size, focus: focus, contrast: contrast, calm: calm,
+                                     standout: standout, change: change)
         score = (1000 * model.probability(features) * photographic * resolution).rounded() / 10
     }
 
@@ -81,6 +82,11 @@ public struct SplashPotential: Equatable, Sendable {
     /// The inspiration model's inputs: each term's logarithm (a hundredth added, so that a term of 0 weighs
     /// a lot but not without end).
     public var features: [Double] {
+        Self.features(vividness: vividness, size: size, focus: focus, contrast: contrast, calm: calm, standout: standout, change: change)
+    }
+
+    static func features(vividness: Double, size: Double, focus: Double, contrast: Double, calm: Double, standout: Double,
+                         change: Double) -> [Double] {
         [vividness, size, focus, contrast, calm, standout, change].map { log($0 + 0.01) }
     }
 

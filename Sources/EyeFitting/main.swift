@@ -56,6 +56,34 @@ func trainingPhotos() throws -> ([LabelledPhoto], [String]) {
 }
 let (training, sources) = try trainingPhotos()
 
+/// The photos the inspiration model learns from, with their worth (worthy 1, maybe ½, anything else 0):
+/// every photo of a labelled photo folder whose label folder has no split (an unlisted photo is no
+/// splash picture), and the `tune` rows of one that has.
+func inspirationPhotos() throws -> [(path: String, worth: Double)] {
+    var photos: [String: Double] = [:]
+    func worth(_ label: String?) -> Double { label == "worthy" ? 1 : (label == "maybe" ? 0.5 : 0) }
+    // Photos some folder's split keeps for checking are never read, wherever they lie.
+    let forChecking = Set(try labelFolders.flatMap { try rows($0 + "/split.tsv") }.filter { $0[1] != "tune" }.map { $0[0] })
+    for folder in labelFolders {
+        let split = Dictionary(try rows(folder + "/split.tsv").map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
+        let labels = Dictionary(try rows(folder + "/inspire.tsv").map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
+        if split.isEmpty {
+            let roots = Set(try rows(folder + "/accent.tsv").map { String($0[0].split(separator: "/")[0]) })
+            for root in roots {
+                let enumerator = FileManager.default.enumerator(atPath: (photosRoot as NSString).appendingPathComponent(root))
+                while let file = enumerator?.nextObject() as? String {
+                    guard ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) else { continue }
+                    let relative = root + "/" + file
+                    if !forChecking.contains(relative) { photos[relative] = worth(labels[relative]) }
+                }
+            }
+        } else {
+            for (path, half) in split where half == "tune" { photos[path] = worth(labels[path]) }
+        }
+    }
+    return photos.keys.sorted().map { ($0, photos[$0]!) }
+}
+
 // MARK: Measuring
 
 let inspector = PhotoInspector(fileSystem: LocalFileSystem(), decoder: ImageCodec(), exifReader: LibExifReader())
@@ -73,14 +101,16 @@ func name(_ row: CandidateRow, _ names: ColourName.NameBoundaries) -> String {
     ColourName.nearest(to: row.lab, boundaries: names).rawValue
 }
 
-/// The decode import makes (PhotoInspector) of each training photo.
-let images = try training.map { photo in
-    let path = (photosRoot as NSString).appendingPathComponent(photo.path)
-    return try inspector.analysisDecode(of: try Data(contentsOf: URL(fileURLWithPath: path)), path: path).image
-}
+let inspirationSet = try inspirationPhotos()
+/// The decode import makes (PhotoInspector) of each photo the fit reads, training and inspiration
+/// photos alike, once.
+let decoded = try Dictionary(uniqueKeysWithValues: Set(training.map(\.path) + inspirationSet.map(\.path)).sorted().map { relative in
+    let path = (photosRoot as NSString).appendingPathComponent(relative)
+    return (relative, try inspector.analysisDecode(of: try Data(contentsOf: URL(fileURLWithPath: path)), path: path))
+})
 /// Each training photo's candidate colours and scene, measured on the raster the analyser measures.
-let measured = images.map { image -> (candidates: [(accent: Accent, features: AccentFeatures)], scene: SceneFeatures) in
-    let raster = LabRaster(image, longSide: analyser.rasterLongSide)
+let measured = training.map { photo -> (candidates: [(accent: Accent, features: AccentFeatures)], scene: SceneFeatures) in
+    let raster = LabRaster(decoded[photo.path]!.image, longSide: analyser.rasterLongSide)
     let measured = analyser.accentFinder.measure(raster)
     return (measured.candidates, measured.scene)
 }
@@ -249,22 +279,23 @@ let chartChoice = chooseScene("chart"), busyChoice = chooseScene("busy")
 
 /// The accent model learns from photos of ordinary scenes: a colour target's or a busy scene's
 /// candidates are no one's accent, and the scene models say "none" for them.
-func accentTarget(_ row: CandidateRow, _ brownLimit: ColourName.NameBoundaries) -> Double { training[row.photo].accents.contains(name(row, brownLimit)) ? 1 : 0 }
+func accentTarget(_ row: CandidateRow, _ names: ColourName.NameBoundaries) -> Double { training[row.photo].accents.contains(name(row, names)) ? 1 : 0 }
 func ordinary(_ photo: Int) -> Bool { !["chart", "busy"].contains(training[photo].inspiration ?? "") }
 
-func accentModel(photos: Set<Int>, lambda: Double, threshold: Double, brownLimit: ColourName.NameBoundaries) -> LogisticModel {
+func accentModel(photos: Set<Int>, lambda: Double, threshold: Double, names: ColourName.NameBoundaries) -> LogisticModel {
     let rows = candidates.filter { photos.contains($0.photo) && ordinary($0.photo) }
-    return model(rows.map(\.features.vector), rows.map { accentTarget($0, brownLimit) }, lambda: lambda, threshold: threshold,
+    return model(rows.map(\.features.vector), rows.map { accentTarget($0, names) }, lambda: lambda, threshold: threshold,
                  features: AccentFeatures.names)
 }
 
-/// The accent the whole judgement gives `photo`: none for a colour target or a busy scene, else the
-/// most likely candidate when it stands out.
-func accent(_ photo: Int, _ accentModel: LogisticModel, _ scene: SceneModels, _ brownLimit: ColourName.NameBoundaries) -> String {
-    guard scene.kind(scenes[photo]) == .ordinary else { return "none" }
+/// The accent the whole judgement gives `photo`: its most likely candidate when the product's rule
+/// (`AccentFinder.isAccent`) says it is the accent, else none.
+func accent(_ photo: Int, _ accentModel: LogisticModel, _ scene: SceneModels, _ names: ColourName.NameBoundaries) -> String {
     let best = candidates.filter { $0.photo == photo }.map { ($0, accentModel.probability($0.features.vector)) }.max { $0.1 < $1.1 }
-    return best.flatMap { $0.1 >= accentModel.threshold && $0.0.features.coverage <= AccentFinder.largestShare ? name($0.0, brownLimit) : nil }
-        ?? "none"
+    guard let (candidate, probability) = best, AccentFinder.isAccent(probability: probability, coverage: candidate.features.coverage,
+                                                                      threshold: accentModel.threshold, scene: scene.kind(scenes[photo]))
+    else { return "none" }
+    return name(candidate, names)
 }
 
 /// Each fold's scene models, fitted on the photos it does not hold out.
@@ -279,7 +310,7 @@ let foldScenes = heldOut.map { held -> SceneModels in
 func crossValidated(lambda: Double, boundaries: ColourName.NameBoundaries) -> [Int] {
     var agreedAt = [Int](repeating: 0, count: thresholds.count)
     for (held, scene) in zip(heldOut, foldScenes) {
-        var fitModel = accentModel(photos: Set(training.indices).subtracting(held), lambda: lambda, threshold: 0.5, brownLimit: boundaries)
+        var fitModel = accentModel(photos: Set(training.indices).subtracting(held), lambda: lambda, threshold: 0.5, names: boundaries)
         for photo in held.sorted() {
             for (index, threshold) in thresholds.enumerated() {
                 fitModel.threshold = threshold
@@ -328,43 +359,15 @@ for lambda in lambdas {
     }
 }
 let chosen = (lambda: best!.lambda, threshold: best!.threshold, agreed: Double(training.count * repeats - best!.wrong) / Double(repeats),
-              brownLimit: bestNames.names)
+              names: bestNames.names)
 let everyPhoto = Array(training.indices)
-let finalAccent = accentModel(photos: Set(everyPhoto), lambda: chosen.lambda, threshold: chosen.threshold, brownLimit: chosen.brownLimit)
+let finalAccent = accentModel(photos: Set(everyPhoto), lambda: chosen.lambda, threshold: chosen.threshold, names: chosen.names)
 let finalScenes = SceneModels(colourTarget: sceneModel("chart", photos: everyPhoto, lambda: chartChoice.lambda, threshold: chartChoice.threshold),
                               busy: sceneModel("busy", photos: everyPhoto, lambda: busyChoice.lambda, threshold: busyChoice.threshold))
-let trainingAgreement = training.indices.filter { training[$0].accents.contains(accent($0, finalAccent, finalScenes, chosen.brownLimit)) }.count
+let trainingAgreement = training.indices.filter { training[$0].accents.contains(accent($0, finalAccent, finalScenes, chosen.names)) }.count
 print(String(format: "chosen: λ %.1f, threshold %.2f: cross-validated %.1f of %d; fitted on all, %d of %d", chosen.lambda, chosen.threshold, chosen.agreed, training.count, trainingAgreement, training.count))
 
 // MARK: The inspiration model
-
-/// The photos the inspiration model learns from, with their worth (worthy 1, maybe ½, anything else 0):
-/// every photo of a labelled photo folder whose label folder has no split (an unlisted photo is no
-/// splash picture), and the `tune` rows of one that has.
-func inspirationPhotos() throws -> [(path: String, worth: Double)] {
-    var photos: [String: Double] = [:]
-    func worth(_ label: String?) -> Double { label == "worthy" ? 1 : (label == "maybe" ? 0.5 : 0) }
-    // Photos some folder's split keeps for checking are never read, wherever they lie.
-    let forChecking = Set(try labelFolders.flatMap { try rows($0 + "/split.tsv") }.filter { $0[1] != "tune" }.map { $0[0] })
-    for folder in labelFolders {
-        let split = Dictionary(try rows(folder + "/split.tsv").map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
-        let labels = Dictionary(try rows(folder + "/inspire.tsv").map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
-        if split.isEmpty {
-            let roots = Set(try rows(folder + "/accent.tsv").map { String($0[0].split(separator: "/")[0]) })
-            for root in roots {
-                let enumerator = FileManager.default.enumerator(atPath: (photosRoot as NSString).appendingPathComponent(root))
-                while let file = enumerator?.nextObject() as? String {
-                    guard ["jpg", "jpeg", "png"].contains((file as NSString).pathExtension.lowercased()) else { continue }
-                    let relative = root + "/" + file
-                    if !forChecking.contains(relative) { photos[relative] = worth(labels[relative]) }
-                }
-            }
-        } else {
-            for (path, half) in split where half == "tune" { photos[path] = worth(labels[path]) }
-        }
-    }
-    return photos.keys.sorted().map { ($0, photos[$0]!) }
-}
 
 var judging = ColourAnalyser()
 judging.accentFinder.model = finalAccent
@@ -379,10 +382,9 @@ struct Potential {
     func score(_ model: LogisticModel) -> Double { model.probability(features) * gates }
 }
 /// The splash potential of every inspiration photo with an accent, by the models just fitted.
-let potentials = try inspirationPhotos().compactMap { photo -> Potential? in
-    let path = (photosRoot as NSString).appendingPathComponent(photo.path)
-    let decoded = try inspector.analysisDecode(of: try Data(contentsOf: URL(fileURLWithPath: path)), path: path)
-    guard let potential = SplashPotential(judging.analyse(decoded.image), pixelSize: decoded.originalSize) else { return nil }
+let potentials = inspirationSet.compactMap { photo -> Potential? in
+    let image = decoded[photo.path]!
+    guard let potential = SplashPotential(judging.analyse(image.image), pixelSize: image.originalSize) else { return nil }
     return Potential(path: photo.path, worth: photo.worth, features: potential.features, gates: potential.photographic * potential.resolution)
 }
 let worthy = potentials.filter { $0.worth == 1 }.count, maybe = potentials.filter { $0.worth == 0.5 }.count
@@ -425,10 +427,11 @@ func source(_ name: String, _ model: LogisticModel, names: String, summary: Stri
     """
 }
 
-// The arguments as given, a trailing slash left out: the same labels named alike give the same file.
-let command = "scripts/fit-eye " + ([photosRoot] + labelFolders).map { ($0 as NSString).standardizingPath }.joined(separator: " ")
+// The label folders by name, not by where they lie: the same labels give the same file, wherever they are.
+let folderNames = labelFolders.map { ((($0 as NSString).standardizingPath) as NSString).lastPathComponent }
 var text = """
-    // Generated by `\(command)`: do not edit; run it again (Docs/Quality.md, "Learned weights").
+    // Generated by `scripts/fit-eye PHOTOS LABELS…` from the label folders \(folderNames.joined(separator: ", ")): do not edit;
+    // run it again (Docs/Quality.md, "Learned weights").
     // Fitted on \(sources.joined(separator: "; ")).
     // Standardised logistic regressions with an L2 penalty; λ and the thresholds chosen by \(folds)-fold cross-validation
     // repeated \(repeats) times (the inspiration model's λ by its deviance, its weights held at 0 or more).
@@ -447,12 +450,12 @@ text += source("inspiration", inspirationModel, names: "SplashPotential.featureN
                summary: String(format: "Is this photo worth a splash: worthy 1, maybe ½, else 0 (λ %.1f; its probability × 100 is the inspiration score).",
                                bestInspiration!.lambda))
 func optional(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "nil" }
-let brownText = chosen.brownLimit.brownMaximumChroma.isFinite ? String(format: "%.1f", chosen.brownLimit.brownMaximumChroma) : ".infinity"
+let brownText = chosen.names.brownMaximumChroma.isFinite ? String(format: "%.1f", chosen.names.brownMaximumChroma) : ".infinity"
 text += """
         /// Where brown ends and red, orange and yellow meet (`ColourName.nearest`): the boundaries tried that
-        /// the cross-validation liked best (\(describe(chosen.brownLimit))).
+        /// the cross-validation liked best (\(describe(chosen.names))).
         public static let nameBoundaries = ColourName.NameBoundaries(
-            brownMaximumChroma: \(brownText), redOrangeHue: \(optional(chosen.brownLimit.redOrangeHue)), orangeYellowHue: \(optional(chosen.brownLimit.orangeYellowHue)))
+            brownMaximumChroma: \(brownText), redOrangeHue: \(optional(chosen.names.redOrangeHue)), orangeYellowHue: \(optional(chosen.names.orangeYellowHue)))
 
     """
 text += "}\n"
@@ -462,14 +465,14 @@ print("wrote \(outputPath)")
 // MARK: What the candidates allow
 
 let reachable = training.indices.filter { photo in
-    training[photo].accents.contains("none") || candidates.contains { $0.photo == photo && training[photo].accents.contains(name($0, chosen.brownLimit)) }
+    training[photo].accents.contains("none") || candidates.contains { $0.photo == photo && training[photo].accents.contains(name($0, chosen.names)) }
 }
 print("\nphotos whose labelled accent is among their candidates (or none): \(reachable.count) of \(training.count)")
 if ProcessInfo.processInfo.environment["SHOWHIDE_FIT_VERBOSE"] == "1" {
     for photo in training.indices {
         let own = candidates.filter { $0.photo == photo }.map { ($0, finalAccent.probability($0.features.vector)) }.sorted { $0.1 > $1.1 }
-        print((training[photo].accents.contains(accent(photo, finalAccent, finalScenes, chosen.brownLimit)) ? "OK  " : "MISS") + "  \(training[photo].path) want \(training[photo].accents.sorted().joined(separator: ",")) scene \(finalScenes.kind(scenes[photo]).rawValue): "
-              + own.map { String(format: "%@ %.2f (C %.0f L %.0f h %.0f cov %.3f edge %.2f)", name($0.0, chosen.brownLimit), $0.1, $0.0.features.chroma,
+        print((training[photo].accents.contains(accent(photo, finalAccent, finalScenes, chosen.names)) ? "OK  " : "MISS") + "  \(training[photo].path) want \(training[photo].accents.sorted().joined(separator: ",")) scene \(finalScenes.kind(scenes[photo]).rawValue): "
+              + own.map { String(format: "%@ %.2f (C %.0f L %.0f h %.0f cov %.3f edge %.2f)", name($0.0, chosen.names), $0.1, $0.0.features.chroma,
                                  $0.0.features.lightness, $0.0.features.hue, $0.0.features.coverage, $0.0.features.edgeShare) }.joined(separator: "; "))
     }
     for photo in training.indices {
