@@ -45,8 +45,9 @@ func labelRows(_ name: String) throws -> [[String]] {
     }
 }
 
-// `ColourEvaluation --seams ORIGINAL SHOW`: the seams of one show picture against its original, for looking into one photo.
-if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--seams" {
+// `ColourEvaluation --seams ORIGINAL SHOW [MAP.png]`: the seams of one show picture against its original, for looking
+// into one photo; MAP.png is its kept map (white kept, black grey, blue where the original has too little colour).
+if (4...5).contains(CommandLine.arguments.count) && CommandLine.arguments[1] == "--seams" {
     let pictures = try CommandLine.arguments[2...3].map { path in
         try ImageCodec().decode(try Data(contentsOf: URL(fileURLWithPath: path)), options: DecodeOptions(appliesOrientation: true))
             .image.downscaled(toLongSide: 800)
@@ -56,6 +57,16 @@ if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--seams" {
         print("\(seam.vertical ? "column" : "row") \(seam.position) from \(seam.start), \(seam.length) px")
     }
     print("\(seams.reduce(0) { $0 + $1.length }) px: \(SeamMeasure().isSeamed(seams) ? "seamed" : "no seam")")
+    if CommandLine.arguments.count == 5 {
+        var bytes: [UInt8] = []
+        for (original, show) in zip(pictures[0].pixels, pictures[1].pixels) {
+            let chroma = Lab(original).lch.c
+            let kept = UInt8(min(max(Lab(show).lch.c / max(chroma, 1e-9), 0), 1) * 255)
+            bytes += chroma >= SeamMeasure().minimumChroma ? [kept, kept, kept, 255] : [0, 0, 96, 255]
+        }
+        let image = try RGBAImage(width: pictures[0].width, height: pictures[0].height, bytes: bytes)
+        try ImageCodec().encode(image, as: .png, options: EncodeOptions()).write(to: URL(fileURLWithPath: CommandLine.arguments[4]))
+    }
     exit(0)
 }
 
