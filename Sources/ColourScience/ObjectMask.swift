@@ -119,11 +119,13 @@ struct ObjectMask: Sendable {
     /// grid ended a region in a wall in even light, a glow, the shaded half of a fruit or a soft edge,
     /// its end shows as a gradual fade, not as a line the photo does not have.
     ///
-    /// The photo draws an edge there when two measures agree: the mean colours of the object and of the
+    /// The photo draws an edge there when three measures agree: the mean colours of the object and of the
     /// ground, each read `sideGap` pixels from the kept map's edge, are far apart (`softEdge` to
-    /// `sharpEdge`), and the photo's own edges near it are sharp (`edgeSharpness`: steep, not spread
-    /// over many pixels). A texture passes the second and fails the first (its means are alike); a soft
-    /// edge passes the first and fails the second (its change is spread out).
+    /// `sharpEdge`); the photo's own edges near it are sharp (`edgeSharpness`: steep, not spread
+    /// over many pixels); and the edge stands out of the texture beside it (`edgeDistinctness`). A
+    /// texture passes the second and fails the first (its means are alike); a soft edge passes the
+    /// first and fails the second (its change is spread out); an edge among as strong a texture (wood
+    /// grain, a shaded petal's veins) passes both and fails the third.
     static func faded(_ softened: [UInt8], kept: [Bool], raster: LabRaster) -> [UInt8] {
         let width = raster.width, height = raster.height, radius = smoothFade
         func area(_ value: (Int) -> Double) -> SummedArea { SummedArea(width: width, height: height, value: value) }
@@ -136,7 +138,9 @@ struct ObjectMask: Sendable {
             }
         }
         guard onEdge.contains(true) else { return softened }
-        let sharpness = edgeSharpness(raster, at: onEdge)
+        let steep = edgeSharpness(raster, at: onEdge)
+        let distinct = edgeDistinctness(raster, at: onEdge)
+        let sharpness = zip(steep, distinct).map { min($0, $1) }
         let keptCount = area { kept[$0] ? 1 : 0 }
         let edgeCount = area { onEdge[$0] ? 1 : 0 }
         let edgeSharpness = area { onEdge[$0] ? sharpness[$0] : 0 }
@@ -259,6 +263,55 @@ struct ObjectMask: Sendable {
             }
         }
         return nearby
+    }
+
+    /// The photo's change across the kept map's edge is read between pixels `distinctHalf` raster
+    /// pixels either side of it (about 12 px of an 800 px picture), and so along the lines
+    /// `distinctOffset` pixels to either side (about 14 px there).
+    static let distinctHalf = 2
+    static let distinctOffset = 5
+    /// The edge stands out when its change is more than `distinctRatio` times the parallel lines' by
+    /// at least `distinctLow` ΔE00, wholly from `distinctHigh` on. Chosen on `tune` and `colour-dev` by
+    /// the seam count (Docs/Quality.md, "Edges that stand out"): none left 25 of their 89 show
+    /// pictures seamed; 1.6 leaves 6, as 2.0 did, which faded more skin into red jackets.
+    static let distinctRatio = 1.6
+    static let distinctLow = 2.0
+    static let distinctHigh = 8.0
+
+    /// How far the photo's change across the kept map's edge stands out of the change across lines
+    /// parallel to it, 0–1 at each pixel of the kept map's edge (0 elsewhere): along the row or down the
+    /// column, whichever the photo changes more along (the photo's edge crosses it; the kept map's own
+    /// steps, along a curve, point either way). An edge that a texture as strong beside it hides (a
+    /// pumpkin on wood grain, a shaded petal) is no edge a viewer follows, and the kept map fades there.
+    static func edgeDistinctness(_ raster: LabRaster, at onEdge: [Bool]) -> [Double] {
+        let width = raster.width, height = raster.height, half = distinctHalf, offset = distinctOffset
+        func lab(_ index: Int) -> Lab { Lab(l: Double(raster.l[index]), a: Double(raster.a[index]), b: Double(raster.b[index])) }
+        // CIEDE2000, not CIE76: a pumpkin's orange against a brown table differs mostly in chroma, which
+        // CIE76 overrates, while the wood's grain differs in lightness, which people see first.
+        func distance(_ first: Int, _ second: Int) -> Double { deltaE2000(lab(first), lab(second)) }
+        /// The change across the line through (x, y) along `horizontal` steps (a vertical line) or down.
+        func change(_ x: Int, _ y: Int, horizontal: Bool) -> Double? {
+            if horizontal {
+                guard x - half >= 0, x + half < width, y >= 0, y < height else { return nil }
+                return distance(y * width + x - half, y * width + x + half)
+            }
+            guard y - half >= 0, y + half < height, x >= 0, x < width else { return nil }
+            return distance((y - half) * width + x, (y + half) * width + x)
+        }
+        var output = [Double](repeating: 0, count: raster.count)
+        for y in 0..<height {
+            for x in 0..<width where onEdge[y * width + x] {
+                let index = y * width + x
+                // The photo's edge crosses the axis along which it changes more.
+                let changes = [true, false].compactMap { horizontal in change(x, y, horizontal: horizontal).map { (horizontal, $0) } }
+                guard let (horizontal, own) = changes.max(by: { $0.1 < $1.1 }) else { continue }
+                let sides = [-offset, offset].compactMap { horizontal ? change(x + $0, y, horizontal: true) : change(x, y + $0, horizontal: false) }
+                let parallel = sides.isEmpty ? 0 : sides.reduce(0, +) / Double(sides.count)
+                let margin = own - distinctRatio * parallel
+                output[index] = min(max((margin - distinctLow) / (distinctHigh - distinctLow), 0), 1)
+            }
+        }
+        return output
     }
 
     /// How far from the kept map's edge the photo's edge may lie and still be the one it follows.

@@ -1,4 +1,6 @@
 @testable import ColourScience
+import Imaging
+import TestSupport
 import XCTest
 
 /// The object mask's parts that the splash's own tests (`ObjectSplashTests`) see only through the
@@ -28,5 +30,50 @@ final class ObjectMaskTests: XCTestCase {
         XCTAssertEqual(Int(softened[0]), 0, "far from the region")
         XCTAssertEqual(Int(softened[1 * width + 1]), 255 * 2 / 9, "beside its edge, two of nine")
         XCTAssertEqual(Int(softened[3 * width + 6]), 255 / 6, "on the frame's edge, one of the six cells of its window")
+    }
+
+    /// An edge between an orange object (left) and a browner ground of its hue (right), on a raster of
+    /// the mask's size; with `grain`, both carry a grain of lightness as strong as the edge (wood, a
+    /// petal's veins): a pseudo-random 0–40 added to each pixel.
+    func edgeScene(grain: Bool) -> (raster: LabRaster, kept: [Bool], onEdge: [Bool]) {
+        let width = 256, height = 128
+        var image = TestImage.solid(.black, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let stripe = grain ? Double((x &* 73_856_093 ^ y &* 19_349_663) % 1_000) / 1_000 * 40 : 0
+                image[x, y] = (x < 128 ? LCh(l: 50 + stripe, c: 60, h: 55) : LCh(l: 36 + stripe, c: 36, h: 62)).lab.rgba
+            }
+        }
+        let kept = (0..<width * height).map { $0 % width < 128 }
+        let onEdge = (0..<width * height).map { [127, 128].contains($0 % width) }
+        return (LabRaster(image, longSide: 256), kept, onEdge)
+    }
+
+    func testAnEdgeStandsOutOfAFlatGroundButNotOfAGrainAsStrongAsItself() {
+        func meanDistinctness(grain: Bool) -> Double {
+            let scene = edgeScene(grain: grain)
+            let distinct = ObjectMask.edgeDistinctness(scene.raster, at: scene.onEdge)
+            let values = distinct.indices.filter { scene.onEdge[$0] }.map { distinct[$0] }
+            XCTAssertTrue(distinct.indices.allSatisfy { scene.onEdge[$0] || distinct[$0] == 0 }, "only the kept map's edge is measured")
+            return values.reduce(0, +) / Double(values.count)
+        }
+        XCTAssertGreaterThan(meanDistinctness(grain: false), 0.9, "on flat ground the edge is the only change")
+        // Measured 1.0 and 0.42: grain alone now and then stands out along the edge, by chance.
+        XCTAssertLessThan(meanDistinctness(grain: true), 0.5, "among a grain as strong, the edge mostly does not stand out")
+    }
+
+    func testTheKeptMapFadesAtAnEdgeTheGrainHidesAndStaysSharpWhereItStandsOut() {
+        for grain in [false, true] {
+            let scene = edgeScene(grain: grain)
+            let softened = ObjectMask.softened(scene.kept, width: 256, height: 128)
+            let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
+            // Two pixels into the ground: grey beside a sharp edge, partly kept in a fade.
+            let beyond = Int(faded[64 * 256 + 130])
+            if grain {
+                XCTAssertGreaterThan(beyond, 25, "the fade reaches into the ground where the grain hides the edge")
+            } else {
+                XCTAssertEqual(beyond, 0, "a sharp edge of the photo keeps the kept map's edge sharp")
+            }
+        }
     }
 }
