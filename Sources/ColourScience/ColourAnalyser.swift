@@ -37,9 +37,9 @@ public struct ColourAnalyser: Sendable {
         // Clusters the palette keeps unmerged are named once (naming is 55 CIEDE2000 differences).
         var known: [Lab: ColourName] = [:]
         for cluster in clusters {
-            let name = ColourName.nearest(to: cluster.lab)
-            known[cluster.lab] = name
-            names[name, default: 0] += cluster.weight / total
+            let shares = ColourName.shares(of: cluster.lab)
+            known[cluster.lab] = shares[0].name
+            for (name, share) in shares { names[name, default: 0] += share * cluster.weight / total }
         }
         return ColourAnalysis(palette: palette(clusters, total: total, names: known), accent: accent, nameWeights: names,
                               candidates: candidates, hueFamilies: hueFamilies, scene: judgement.sceneKind)

@@ -61,8 +61,9 @@ public struct ColourAnalysis: Equatable, Sendable {
     /// The version of the rules that make an analysis: a catalogue analyses again the photos
     /// analysed by an earlier one (1: accents by share and chroma; 2: accents by saliency; 3: the
     /// accent's splash hue from its most prominent region; 4: learned judgements of accents, scenes
-    /// and names, `LearnedWeights`).
-    public static let rulesVersion = 4
+    /// and names, `LearnedWeights`; 5: a pale colour counts only in part towards its name's weight,
+    /// `ColourName.shares`).
+    public static let rulesVersion = 5
 
     /// Up to eight entries, heaviest first.
     public var palette: [PaletteEntry]
@@ -75,7 +76,8 @@ public struct ColourAnalysis: Equatable, Sendable {
     /// ground, 6 or more for a colour chart, a market or a toy shop.
     public var hueFamilies: Int
     /// How much of the photo each basic colour term covers, 0–1, over all its colours (the palette
-    /// before it is cut to eight entries), so that a small red object counts even in a busy photo.
+    /// before it is cut to eight entries), so that a small red object counts even in a busy photo; a
+    /// pale colour counts towards its hue name only in part (`ColourName.shares`).
     public var nameWeights: [ColourName: Double]
     /// An ordinary scene, or one with no accent worth splashing: a colour target, a busy scene.
     public var scene: SceneKind

@@ -67,6 +67,24 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
         return nearestReference(to: colour, among: neutralReferenceLabs)
     }
 
+    /// How much of a colour a name's weight in a photo counts (`ColourAnalysis.nameWeights`, which a
+    /// search by name ranks by): its name wholly, except a hue name within `paleMargin` of its least
+    /// chroma, which shares the colour with the neutral name it would take below it, in proportion.
+    /// The name itself is `nearest`'s; only how much of a pale colour counts towards it changes, so
+    /// that a photo of vivid pink outranks one of a mauve dusk as pink by the rule, but barely.
+    public static func shares(of colour: Lab, boundaries: NameBoundaries = LearnedWeights.nameBoundaries)
+        -> [(name: ColourName, share: Double)] {
+        let name = nearest(to: colour, boundaries: boundaries)
+        guard let minimum = minimumChroma[name] else { return [(name, 1)] }
+        let clear = (colour.lch.c - minimum) / paleMargin
+        guard clear < 1 else { return [(name, 1)] }
+        return [(name, clear), (nearestReference(to: colour, among: neutralReferenceLabs), 1 - clear)]
+    }
+
+    /// How far (C*) above its least chroma a hue name counts wholly in a photo's name weights: from C*
+    /// 30 on for blue and pink, 40 for the others.
+    public static let paleMargin = 10.0
+
     /// Where one name ends and the next begins, measured against the accent labels by `scripts/fit-eye`.
     public struct NameBoundaries: Equatable, Sendable {
         /// A colour whose nearest reference is brown is named by its hue from this chroma (C*) on.

@@ -110,6 +110,15 @@ final class ColourAnalyserTests: XCTestCase {
         XCTAssertEqual(weights[.red] ?? 0, 0.75, accuracy: 1e-9)
         XCTAssertEqual(weights[.blue] ?? 0, 0.25, accuracy: 1e-9)
     }
+
+    func testAPaleColourWeighsLessTowardsItsNameThanItCovers() {
+        let dusk = LCh(l: 63, c: 23, h: 330).lab.rgba, pink = LCh(l: 55, c: 60, h: 350).lab.rgba
+        let weights = analyser.analyse(TestImage.from(rows: [[dusk, dusk, dusk, pink]])).nameWeights
+        // The vivid quarter wholly; the pale three quarters about 0.3 each (their bin's mean colour).
+        XCTAssertEqual(weights[.pink] ?? 0, 0.25 + 0.75 * 0.3, accuracy: 0.03)
+        XCTAssertEqual(weights.values.reduce(0, +), 1, accuracy: 1e-9, "the rest is the neutral name's")
+    }
+
     func testTheMedianSplitIsTheOneASortWouldGive() {
         // Random boxes with many ties: the same two halves as sorting along the axis and cutting where
         // the running weight reaches half.

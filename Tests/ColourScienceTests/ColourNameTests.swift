@@ -3,6 +3,25 @@ import Imaging
 import XCTest
 
 final class ColourNameTests: XCTestCase {
+    func testAPaleColourCountsTowardsItsHueNameOnlyInPart() {
+        // A mauve dusk sky (C* 23): pink by the rule, but 3 of the 10 C* above pink's least chroma.
+        let dusk = LCh(l: 63, c: 23, h: 330).lab
+        XCTAssertEqual(ColourName.nearest(to: dusk), .pink)
+        let shares = ColourName.shares(of: dusk)
+        XCTAssertEqual(shares.map(\.name).first, .pink)
+        XCTAssertEqual(shares[0].share, 0.3, accuracy: 0.01)
+        XCTAssertEqual(shares.count, 2)
+        XCTAssertTrue([.white, .grey, .brown].contains(shares[1].name), "the rest goes to the neutral name: \(shares[1].name)")
+        XCTAssertEqual(shares.reduce(0) { $0 + $1.share }, 1, accuracy: 1e-12)
+        // Vivid colours and neutrals count wholly towards their names.
+        for colour in [LCh(l: 55, c: 60, h: 350).lab, LCh(l: 50, c: 45, h: 250).lab, Lab(l: 50, a: 0, b: 0)] {
+            let whole = ColourName.shares(of: colour)
+            XCTAssertEqual(whole.count, 1)
+            XCTAssertEqual(whole[0].name, ColourName.nearest(to: colour))
+            XCTAssertEqual(whole[0].share, 1)
+        }
+    }
+
     func testEveryReferenceColourIsChromaticEnoughForItsName() {
         for (name, references) in ColourName.references {
             for reference in references {
