@@ -106,13 +106,21 @@ public struct PhotoQuery: Equatable, Sendable {
     public var takenUntil: String?
     /// Case-insensitive text that the make or model contains.
     public var camera: String?
+    /// Only photos at these paths or in these folders, at any depth (absolute, standardised paths);
+    /// none: every photo.
+    public var paths: [String]
+    /// Only photos not analysed yet, or analysed by earlier rules than `ColourAnalysis.rulesVersion`.
+    public var needingAnalysis: Bool
     public var limit: Int?
     public var sort: PhotoSort
 
-    public init(takenSince: String? = nil, takenUntil: String? = nil, camera: String? = nil, limit: Int? = nil, sort: PhotoSort = .taken) {
+    public init(takenSince: String? = nil, takenUntil: String? = nil, camera: String? = nil, paths: [String] = [],
+                needingAnalysis: Bool = false, limit: Int? = nil, sort: PhotoSort = .taken) {
         self.takenSince = takenSince
         self.takenUntil = takenUntil
         self.camera = camera
+        self.paths = paths
+        self.needingAnalysis = needingAnalysis
         self.limit = limit
         self.sort = sort
     }

@@ -128,6 +128,22 @@ struct PhotoRepository {
             conditions.append("(coalesce(exif.make, '') || ' ' || coalesce(exif.model, '')) LIKE ? ESCAPE '\\'")
             arguments += ["%" + Self.escapeLike(camera) + "%"]
         }
+        if !query.paths.isEmpty {
+            // Ranges of the path's own unique index: a folder's photos sort between "folder/" and
+            // "folder0" ('0' follows '/'), so a scope reads only its own rows of a million.
+            conditions.append("(" + query.paths.map { _ in "photo.path = ? OR (photo.path >= ? AND photo.path < ?)" }
+                .joined(separator: " OR ") + ")")
+            for path in query.paths {
+                let folder = path.hasSuffix("/") ? path : path + "/"
+                arguments += [path, folder, String(folder.dropLast()) + "0"]
+            }
+        }
+        if query.needingAnalysis {
+            conditions.append("""
+                NOT EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = photo.id AND analysis_version >= ?)
+                """)
+            arguments += [ColourAnalysis.rulesVersion]
+        }
         return (conditions, arguments)
     }
 
@@ -148,11 +164,7 @@ struct PhotoRepository {
     }
 
     func photosNeedingAnalysis() throws -> [CataloguedPhoto] {
-        let sql = Self.selectPhotos + """
-             WHERE NOT EXISTS (SELECT 1 FROM photo_colour WHERE photo_colour.photo_id = photo.id AND analysis_version >= ?)
-             ORDER BY photo.id
-            """
-        return try withColours(Row.fetchAll(db, sql: sql, arguments: [ColourAnalysis.rulesVersion]).map(photo(from:)))
+        try photos(matching: PhotoQuery(needingAnalysis: true, sort: .imported))
     }
 
     /// The photos with these ids, in that order, with their colours.

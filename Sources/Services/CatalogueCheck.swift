@@ -50,16 +50,19 @@ public struct CatalogueCheck: Sendable {
     }
 
     /// With `forgetMissing` (and `repair`), photos whose files are gone are forgotten first, as
-    /// `gallery remove --missing` does, and the check reports what is left.
-    public func run(repair: Bool, forgetMissing: Bool = false) throws -> CheckReport {
+    /// `gallery remove --missing` does, and the check reports what is left. With a `scope`, only its
+    /// photos and their variants are checked; stray files, which belong to no photo, are looked for
+    /// only without one.
+    public func run(repair: Bool, forgetMissing: Bool = false, scope: PhotoQuery? = nil) throws -> CheckReport {
         var report = CheckReport()
         report.integrity = try catalogue.integrityCheck()
         // A damaged catalogue is reported, not walked or repaired: what it says about files may be wrong.
         guard report.isSound else { return report }
+        let query = scope ?? PhotoQuery(sort: .imported)
         if repair && forgetMissing {
-            report.forgotten = try RemovalService(fileSystem: fileSystem, catalogue: catalogue).removeMissing()
+            report.forgotten = try RemovalService(fileSystem: fileSystem, catalogue: catalogue).removeMissing(in: query)
         }
-        let photos = try catalogue.photos(matching: PhotoQuery(sort: .imported))
+        let photos = try catalogue.photos(matching: query)
         report.photos = photos.count
         for photo in photos {
             guard let found = fileSystem.walk([photo.path]).files.first else {
@@ -69,9 +72,12 @@ public struct CatalogueCheck: Sendable {
             if found.stamp != photo.stamp { report.changedPhotos.append(.init(id: photo.id, path: photo.path)) }
         }
         let variants = try catalogue.allVariants()
-        report.variantsWithoutFiles = variants.filter { !fileSystem.exists($0.path) }
-        let recorded = Set(variants.map(\.path))
-        report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
+        let inScope = Set(photos.map(\.id))
+        report.variantsWithoutFiles = variants.filter { (scope == nil || inScope.contains($0.photoID)) && !fileSystem.exists($0.path) }
+        if scope == nil {
+            let recorded = Set(variants.map(\.path))
+            report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
+        }
         if repair {
             for variant in report.variantsWithoutFiles {
                 try catalogue.removeVariant(atPath: variant.path)

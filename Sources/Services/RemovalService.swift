@@ -42,10 +42,11 @@ public struct RemovalService: Sendable {
         return summary
     }
 
-    /// Forgets every path whose file is gone: a photo whose file is gone moves to a duplicate that
-    /// still exists, and is removed when none does; a gone duplicate path is forgotten.
-    public func removeMissing() throws -> RemovalSummary {
-        let photos = try catalogue.photos(matching: PhotoQuery(sort: .imported)).compactMap { try catalogue.photo(id: $0.id) }
+    /// Forgets every path whose file is gone, of the photos `scope` holds (all of them by default): a
+    /// photo whose file is gone moves to a duplicate that still exists, and is removed when none
+    /// does; a gone duplicate path is forgotten.
+    public func removeMissing(in scope: PhotoQuery = PhotoQuery(sort: .imported)) throws -> RemovalSummary {
+        let photos = try catalogue.photos(matching: scope).compactMap { try catalogue.photo(id: $0.id) }
         var summary = RemovalSummary()
         var gone: [CataloguedPhoto] = []
         var moved: [PhotoID] = []

@@ -265,6 +265,43 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(ExifDateTime(iso8601: "2013-07-05T03:18:27Z")?.offset, "Z")
         XCTAssertNil(ExifDateTime(iso8601: "2013"))
     }
+
+    /// A scope takes a folder's photos at any depth and a file by its path, and no photo of a folder
+    /// whose name only begins the same way; it reads the path's own index, not every row.
+    func testAScopeTakesAFoldersPhotosAtAnyDepthAndFilesByTheirPath() throws {
+        let paths = ["/a/x.jpg", "/a/sub/w.jpg", "/a b/y.jpg", "/a0/z.jpg", "/ab/q.jpg", "/a.jpg", "/b/c.jpg", "/b/d.jpg"]
+        for (index, path) in paths.enumerated() { try insert(path, sha: "\(index + 1)") }
+        func scoped(_ scope: [String]) throws -> [String] {
+            try catalogue.photos(matching: PhotoQuery(paths: scope, sort: .name)).map(\.path).sorted()
+        }
+        XCTAssertEqual(try scoped(["/a"]), ["/a/sub/w.jpg", "/a/x.jpg"])
+        XCTAssertEqual(try scoped(["/a/"]), ["/a/sub/w.jpg", "/a/x.jpg"], "a trailing slash says the same")
+        XCTAssertEqual(try scoped(["/b/d.jpg"]), ["/b/d.jpg"])
+        XCTAssertEqual(try scoped(["/a/sub", "/b/c.jpg", "/nowhere"]), ["/a/sub/w.jpg", "/b/c.jpg"])
+        XCTAssertEqual(try scoped(["/"]).count, paths.count, "the root holds every photo")
+        XCTAssertEqual(try scoped(["/a", "/a/sub"]), ["/a/sub/w.jpg", "/a/x.jpg"], "overlapping scopes give each photo once")
+        // The scope with the other filters and a limit.
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery(paths: ["/a", "/b"], limit: 3, sort: .name)).count, 3)
+
+        let filter = PhotoRepository.filter(PhotoQuery(paths: ["/a", "/b"]))
+        let plan = try catalogue.writer.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT photo.id FROM photo LEFT JOIN exif ON exif.photo_id = photo.id WHERE "
+                             + filter.conditions.joined(separator: " AND "), arguments: filter.arguments).map { $0["detail"] as String }
+        }
+        XCTAssertTrue(plan.contains { $0.contains("SEARCH photo USING") && $0.contains("INDEX") && $0.contains("path") },
+                      "the scope searches the path index: \(plan)")
+        XCTAssertFalse(plan.contains { $0.hasPrefix("SCAN photo") }, "no scan of every photo: \(plan)")
+    }
+
+    func testOnlyPhotosNeedingAnalysisWhenAsked() throws {
+        try insert("/n/analysed.jpg", sha: "1")
+        let never = try catalogue.write {
+            try $0.insertPhoto(path: "/n/never.jpg", stamp: stamp, facts: .sample(sha: "2", colours: nil), importedAt: day)
+        }
+        try catalogue.write { try $0.insertPhoto(path: "/elsewhere.jpg", stamp: stamp, facts: .sample(sha: "3", colours: nil), importedAt: day) }
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery(paths: ["/n"], needingAnalysis: true)).map(\.id), [never])
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery(paths: ["/n"])).count, 2)
+    }
 }
 
 final class SQLChunkTests: XCTestCase {

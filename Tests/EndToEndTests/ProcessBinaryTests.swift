@@ -84,7 +84,7 @@ final class ProcessBinaryTests: XCTestCase {
     func testProcessNeedsPhotos() throws {
         let run = try binary.run(["gallery", "process", "--library", library])
         XCTAssertEqual(run.status, 64)
-        XCTAssertTrue(run.errors.contains("Name the photos to process, or use --all."), run.errors)
+        XCTAssertTrue(run.errors.contains("Name the photos to process: their ids, a scope (--in, --since, --until, --camera), or --all."), run.errors)
         XCTAssertEqual(try binary.run(["gallery", "process", "7", "--library", library]).status, 69, "no catalogue yet")
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

@@ -36,7 +36,9 @@ final class ExportCommandTests: XCTestCase {
 
     func testValidation() {
         let refused: [([String], String)] = [
-            (["--to", "/o"], "Choose the photos: --id ID (repeatable), --all, or --colour C."), (["--all", "--id", "1", "--to", "/o"], "Give only one of --id, --all and --colour."), (["--all"], "Give --to DIR or --zip FILE (one of them)."),
+            (["--to", "/o"], "Choose the photos: their ids, --colour C, a scope (--in, --since, --until, --camera), or --all."), (["--all", "--id", "1", "--to", "/o"], "Give only one of ids, --all and --colour."),
+            (["1", "--in", "/lib", "--to", "/o"], "Give ids or a scope (--in, --since, --until, --camera), not both."),
+            (["--in", "/lib", "--since", "2024-02-01", "--until", "2024-01-31", "--to", "/o"], "--since 2024-02-01 is after --until 2024-01-31: no day is both."), (["--all"], "Give --to DIR or --zip FILE (one of them)."),
             (["--all", "--to", "/o", "--zip", "/z.zip"], "Give --to DIR or --zip FILE (one of them)."), (["--all", "--to", "/o", "--variant", "both"], "The value 'both' is invalid for '--variant <variant>'. Please provide one of 'show', 'hide', 'original' or 'all'."),
             (["--all", "--to", "/o", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'same', 'jpeg', 'png' or 'webp'."), (["--all", "--to", "/o", "--on-conflict", "ask"], "The value 'ask' is invalid for '--on-conflict <policy>'. Please provide one of 'unique', 'overwrite' or 'skip'."),
             (["--all", "--to", "/o", "--manifest", "xml"], "The value 'xml' is invalid for '--manifest <kind>'. Please provide one of 'json' and 'csv'."), (["--all", "--to", "/o", "--quality", "0"], "--quality takes 1 to 100."),
@@ -51,6 +53,10 @@ final class ExportCommandTests: XCTestCase {
             }
         }
         XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o", "--variant", "all"]).variants, ExportVariant.allCases)
+        // Ids bare, after --id, or both: the same photos, in the order given.
+        XCTAssertEqual(try ExportCommand.parse(["113", "88", "--to", "/o"]).ids, [113, 88])
+        XCTAssertEqual(try ExportCommand.parse(["--id", "113", "88", "--to", "/o"]).ids, [113, 88])
+        XCTAssertEqual(try ExportCommand.parse(["5", "--id", "113", "--id", "88", "--to", "/o"]).ids, [5, 113, 88])
         // Variants keep the colour the photos were chosen for, or the hue asked for; else the accent.
         XCTAssertEqual(try ExportCommand.parse(["--colour", "orange", "--to", "/o"]).variantTarget(), .colour(ColourName.orange.focalLab))
         XCTAssertEqual(try ExportCommand.parse(["--colour", "orange", "--hue", "50", "--to", "/o"]).variantTarget(), .hue(50))

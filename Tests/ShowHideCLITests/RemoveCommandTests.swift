@@ -24,7 +24,7 @@ final class RemoveCommandTests: XCTestCase {
 
     func testValidationSaysWhatToGive() {
         XCTAssertThrowsError(try RemoveCommand.parse([])) { error in
-            XCTAssertEqual(RemoveCommand.message(for: error), "Name the photos to remove, or use --missing.")
+            XCTAssertEqual(RemoveCommand.message(for: error), "Name the photos to remove: their ids, a scope (--in, --since, --until, --camera), or --missing.")
         }
         XCTAssertThrowsError(try RemoveCommand.parse(["1", "--missing"])) { error in
             XCTAssertEqual(RemoveCommand.message(for: error), "Give ids or --missing, not both.")

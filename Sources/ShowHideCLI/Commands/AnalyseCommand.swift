@@ -4,7 +4,7 @@ import ColourScience
 import Foundation
 import Services
 
-/// `showhide gallery analyse [ID...] [--all]`
+/// `showhide gallery analyse [ID... | --in PATH...] [--all]`
 struct AnalyseCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyse",
@@ -12,7 +12,7 @@ struct AnalyseCommand: EnvironmentCommand {
         discussion: """
         When showhide's colour rules change, the catalogue keeps what the earlier rules found until the photos \
         are analysed again: by the next import of their folder, or by this command. Without ids it analyses \
-        the photos that need it; only their palette, accent and candidates change — EXIF, paths and variants stay. \
+        the photos that need it (of the scope, when one is given); only their palette, accent and candidates change — EXIF, paths and variants stay. \
         Exit status 1 when some photos could not be read (they are listed).
         """,
         aliases: ["analyze"]
@@ -21,8 +21,10 @@ struct AnalyseCommand: EnvironmentCommand {
     @Argument(help: "Ids of the photos to analyse (as `gallery list` shows them).")
     var ids: [Int64] = []
 
-    @Flag(name: .long, help: "Analyse every photo, not only those analysed by earlier rules.")
+    @Flag(name: .long, help: "Analyse every photo (of the scope, when one is given), not only those analysed by earlier rules.")
     var all = false
+
+    @OptionGroup var scope: ScopeOptions
 
     @OptionGroup var jobs: JobsOptions
 
@@ -33,15 +35,18 @@ struct AnalyseCommand: EnvironmentCommand {
 
     func validate() throws {
         if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
+        if !ids.isEmpty && !scope.isEmpty { throw ValidationError("Give ids or a scope (--in, --since, --until, --camera), not both.") }
     }
 
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment)
         var photos: [CataloguedPhoto] = []
-        if all {
-            photos = try catalogue.photos(matching: PhotoQuery(sort: .imported))
-        } else if ids.isEmpty {
+        if ids.isEmpty && !all && scope.isEmpty {
             photos = try catalogue.photosNeedingAnalysis()
+        } else if ids.isEmpty {
+            var query = scope.query(in: environment, sort: .imported)
+            query.needingAnalysis = !all
+            photos = try catalogue.photos(matching: query)
         } else {
             photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
         }

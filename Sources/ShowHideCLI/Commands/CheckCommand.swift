@@ -13,6 +13,8 @@ struct CheckCommand: EnvironmentCommand {
         Changes nothing unless --repair is given; a repair removes only variant rows whose files are gone and \
         files under the library's variants folder that no row records. Missing and changed photos are reported, \
         not removed (import the folder again to analyse changed files), unless --forget-missing is given too. \
+        With a scope (--in, --since, --until, --camera) only its photos and their variants are checked, and \
+        stray files are not looked for. \
         Exit status 1 when something is left wrong; 65 when the catalogue itself is damaged (restore a backup).
         """
     )
@@ -22,6 +24,8 @@ struct CheckCommand: EnvironmentCommand {
 
     @Flag(name: .long, help: "With --repair: forget the photos whose files are gone (as `gallery remove --missing`).")
     var forgetMissing = false
+
+    @OptionGroup var scope: ScopeOptions
 
     @Flag(name: .long, help: "Print JSON.")
     var json = false
@@ -47,7 +51,7 @@ struct CheckCommand: EnvironmentCommand {
             throw ExitStatus.of(error)
         }
         let report = try environment.catalogueCheck(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
-            .run(repair: repair, forgetMissing: forgetMissing)
+            .run(repair: repair, forgetMissing: forgetMissing, scope: scope.isEmpty ? nil : scope.query(in: environment, sort: .imported))
         try CheckPresenter(console: environment.console).present(report, asJSON: json)
         if !report.isSound { throw ExitStatus.damaged }
         if !report.isClean { throw ExitStatus.someFilesFailed }

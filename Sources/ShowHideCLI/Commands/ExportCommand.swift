@@ -5,7 +5,7 @@ import Foundation
 import Imaging
 import Services
 
-/// `showhide export (--id ID… | --all | --colour C) (--to DIR | --zip FILE) …`
+/// `showhide export (ID… | --colour C | --in PATH… | --all) (--to DIR | --zip FILE) …`
 struct ExportCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -18,10 +18,14 @@ struct ExportCommand: EnvironmentCommand {
         """
     )
 
-    @Option(name: .customLong("id"), help: "A photo to export (as `gallery list` shows it); repeat for more.")
-    var ids: [Int64] = []
+    @Argument(help: "Ids of the photos to export (as `gallery list` shows them).")
+    var bareIDs: [Int64] = []
 
-    @Flag(name: .long, help: "Export every photo that matches the filters (all photos without filters).")
+    @Option(name: .customLong("id"), parsing: .upToNextOption, help: ArgumentHelp(
+        "Photos to export, as the bare ids are: --id 113 88 is 113 88.", valueName: "id"))
+    var idOptions: [Int64] = []
+
+    @Flag(name: .long, help: "Export every photo (those of the scope, when one is given).")
     var all = false
 
     @Option(name: ColourArgument.names, help: ArgumentHelp(
@@ -84,6 +88,9 @@ struct ExportCommand: EnvironmentCommand {
 
     @OptionGroup var library: LibraryOptions
 
+    /// The photos named by id, bare or after --id, in the order given.
+    var ids: [Int64] { bareIDs + idOptions }
+
     var variants: [ExportVariant] { variant.variants }
 
     var colourTarget: ColourTarget? { colour?.target }
@@ -96,8 +103,11 @@ struct ExportCommand: EnvironmentCommand {
 
     func validate() throws {
         let selections = (ids.isEmpty ? 0 : 1) + (all ? 1 : 0) + (colour == nil ? 0 : 1)
-        if selections == 0 { throw ValidationError("Choose the photos: --id ID (repeatable), --all, or --colour C.") }
-        if selections > 1 { throw ValidationError("Give only one of --id, --all and --colour.") }
+        if selections == 0 && filters.scope.isEmpty {
+            throw ValidationError("Choose the photos: their ids, --colour C, a scope (--in, --since, --until, --camera), or --all.")
+        }
+        if selections > 1 { throw ValidationError("Give only one of ids, --all and --colour.") }
+        if !ids.isEmpty && !filters.scope.isEmpty { throw ValidationError("Give ids or a scope (--in, --since, --until, --camera), not both.") }
         if (to == nil) == (zip == nil) { throw ValidationError("Give --to DIR or --zip FILE (one of them).") }
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
@@ -139,10 +149,10 @@ struct ExportCommand: EnvironmentCommand {
 
     private func select(from catalogue: any PhotoCatalogue, _ environment: AppEnvironment) throws -> [CataloguedPhoto] {
         if let target = colourTarget {
-            let search = ColourSearch(target: target, accentOnly: accent, within: within, filters: filters.query())
+            let search = ColourSearch(target: target, accentOnly: accent, within: within, filters: filters.query(in: environment))
             return try catalogue.search(search).map(\.photo)
         }
-        if all { return try catalogue.photos(matching: filters.query(sort: .imported)) }
-        return try ids.map { try environment.photo(id: $0, in: catalogue) }
+        if !ids.isEmpty { return try ids.map { try environment.photo(id: $0, in: catalogue) } }
+        return try catalogue.photos(matching: filters.query(in: environment, sort: .imported))
     }
 }

@@ -76,15 +76,20 @@ struct ListCommand: EnvironmentCommand {
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
-        let query = filters.query(sort: sort)
+        let query = filters.query(in: environment, sort: sort)
         try PhotoPresenter(console: environment.console).presentList(try catalogue.photos(matching: query), asJSON: json)
     }
 }
 
 extension PhotoSort: ExpressibleByArgument {}
 
-/// The filters `list` and `search` share.
-struct PhotoFilterOptions: ParsableArguments {
+/// Which photos a command works on: those in some folders or files, taken between two days, by a
+/// camera. Every command that works on many photos takes it.
+struct ScopeOptions: ParsableArguments {
+    @Option(name: .customLong("in"), parsing: .upToNextOption, help: ArgumentHelp(
+        "Only photos in these folders (at any depth) or at these paths; several allowed.", valueName: "path"))
+    var paths: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("Only photos taken on or after this day.", valueName: "YYYY-MM-DD"))
     var since: String?
 
@@ -94,45 +99,68 @@ struct PhotoFilterOptions: ParsableArguments {
     @Option(name: .long, help: "Only photos whose camera make or model contains this text.")
     var camera: String?
 
-    @Option(name: .long, parsing: .unconditional, help: "At most this many photos.")
-    var limit: Int?
-
     func validate() throws {
         for (name, value) in [("--since", since), ("--until", until)] {
             if let value, !Self.isDay(value) { throw ValidationError("\(name) takes a day as YYYY-MM-DD, not '\(value)'.") }
         }
-        if let limit, limit < 1 { throw ValidationError("--limit takes 1 or more, not \(limit).") }
+        if let since, let until, since > until { throw ValidationError("--since \(since) is after --until \(until): no day is both.") }
+        if paths.contains(where: \.isEmpty) { throw ValidationError("--in takes a folder or a file, not an empty path.") }
     }
+
+    /// True when no option narrows the photos.
+    var isEmpty: Bool { paths.isEmpty && since == nil && until == nil && camera == nil }
 
     /// "YYYY-MM-DD" with a real month and a day that month has (no 2008-02-30).
     static func isDay(_ text: String) -> Bool {
         text.count == 10 && ExifDateTime(exif: text + " 00:00:00") != nil
     }
 
-    func query(sort: PhotoSort = .taken, defaultLimit: Int? = nil) -> PhotoQuery {
-        PhotoQuery(takenSince: since, takenUntil: until, camera: camera, limit: limit ?? defaultLimit, sort: sort)
+    /// The query of this scope; paths made absolute against the working directory, as import stores them.
+    func query(in environment: AppEnvironment, sort: PhotoSort = .taken, limit: Int? = nil) -> PhotoQuery {
+        PhotoQuery(takenSince: since, takenUntil: until, camera: camera, paths: paths.map(environment.absolutePath), limit: limit, sort: sort)
     }
 }
 
-/// `showhide gallery show ID`
+/// A scope and a limit: what `list`, `search`, `process`, `export` and `inspire` take.
+struct PhotoFilterOptions: ParsableArguments {
+    @OptionGroup var scope: ScopeOptions
+
+    @Option(name: .long, parsing: .unconditional, help: "At most this many photos.")
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit takes 1 or more, not \(limit).") }
+    }
+
+    func query(in environment: AppEnvironment, sort: PhotoSort = .taken, defaultLimit: Int? = nil) -> PhotoQuery {
+        scope.query(in: environment, sort: sort, limit: limit ?? defaultLimit)
+    }
+}
+
+/// `showhide gallery show ID...`
 struct ShowCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show everything the catalogue knows about one photo."
+        abstract: "Show everything the catalogue knows about photos.",
+        discussion: "With --json one photo is an object, several an array of them."
     )
 
-    @Argument(help: "The photo's id, as `gallery list` shows it.")
-    var id: Int64
+    @Argument(help: "The photos' ids, as `gallery list` shows them.")
+    var ids: [Int64] = []
 
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
     @OptionGroup var library: LibraryOptions
 
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("Name the photos to show: their ids, as `gallery list` shows them.") }
+    }
+
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
-        let photo = try environment.photo(id: id, in: catalogue)
-        try PhotoPresenter(console: environment.console).presentDetail(photo, asJSON: json)
+        let photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
+        try PhotoPresenter(console: environment.console).presentDetails(photos, asJSON: json)
     }
 }
 

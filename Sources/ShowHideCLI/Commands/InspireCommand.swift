@@ -44,7 +44,7 @@ struct InspireCommand: EnvironmentCommand {
 
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment)
-        var query = filters.query(sort: .imported)
+        var query = filters.query(in: environment, sort: .imported)
         query.limit = nil
         let entries = InspirationService.rank(try catalogue.photos(matching: query), colour: target,
                                               limit: filters.limit ?? Self.defaultLimit)

@@ -5,7 +5,7 @@ import Foundation
 import Imaging
 import Services
 
-/// `showhide gallery process [ID...] [--all] …`
+/// `showhide gallery process (ID... | --in PATH... | --all) …`
 struct ProcessCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "process",
@@ -20,7 +20,7 @@ struct ProcessCommand: EnvironmentCommand {
     @Argument(help: "Ids of the photos to process (as `gallery list` shows them).")
     var ids: [Int64] = []
 
-    @Flag(name: .long, help: "Process every photo that matches the filters (all photos without filters).")
+    @Flag(name: .long, help: "Process every photo (those of the scope, when one is given).")
     var all = false
 
     @OptionGroup var filters: PhotoFilterOptions
@@ -56,8 +56,11 @@ struct ProcessCommand: EnvironmentCommand {
     var target: SplashTarget? { try? splash.target(given: given) }
 
     func validate() throws {
-        if ids.isEmpty && !all { throw ValidationError("Name the photos to process, or use --all.") }
+        if ids.isEmpty && !all && filters.scope.isEmpty {
+            throw ValidationError("Name the photos to process: their ids, a scope (--in, --since, --until, --camera), or --all.")
+        }
         if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
+        if !ids.isEmpty && !filters.scope.isEmpty { throw ValidationError("Give ids or a scope (--in, --since, --until, --camera), not both.") }
         if colour != nil && hue != nil { throw ValidationError("Give --colour or --hue, not both.") }
         _ = try splash.target(given: given)
         try SplashOptions.requireHue(given, typed: colour?.text)
@@ -67,8 +70,8 @@ struct ProcessCommand: EnvironmentCommand {
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment)
         var photos: [CataloguedPhoto] = []
-        if all {
-            photos = try catalogue.photos(matching: filters.query(sort: .imported))
+        if ids.isEmpty {
+            photos = try catalogue.photos(matching: filters.query(in: environment, sort: .imported))
         } else {
             photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
         }

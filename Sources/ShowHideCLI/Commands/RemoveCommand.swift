@@ -3,11 +3,11 @@ import Catalogue
 import Foundation
 import Services
 
-/// `showhide gallery remove (ID... | --missing)`
+/// `showhide gallery remove (ID... | --in PATH... | --missing)`
 struct RemoveCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Forget photos: the ones named, or those whose files are gone (--missing).",
+        abstract: "Forget photos: the ones named, those of a scope (--in PATH…), or those whose files are gone (--missing).",
         discussion: """
         The catalogue's rows go (EXIF, colours, duplicates, variant records) in one transaction, then the \
         photos' variant files. The photo files themselves are never touched. With --missing, a photo whose \
@@ -19,8 +19,10 @@ struct RemoveCommand: EnvironmentCommand {
     @Argument(help: "Ids of the photos to forget (as `gallery list` shows them).")
     var ids: [Int64] = []
 
-    @Flag(name: .long, help: "Forget every photo and duplicate path whose file is gone.")
+    @Flag(name: .long, help: "Forget every photo and duplicate path whose file is gone (of the scope, when one is given).")
     var missing = false
+
+    @OptionGroup var scope: ScopeOptions
 
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
@@ -28,16 +30,25 @@ struct RemoveCommand: EnvironmentCommand {
     @OptionGroup var library: LibraryOptions
 
     func validate() throws {
-        if ids.isEmpty && !missing { throw ValidationError("Name the photos to remove, or use --missing.") }
+        if ids.isEmpty && !missing && scope.isEmpty {
+            throw ValidationError("Name the photos to remove: their ids, a scope (--in, --since, --until, --camera), or --missing.")
+        }
         if !ids.isEmpty && missing { throw ValidationError("Give ids or --missing, not both.") }
+        if !ids.isEmpty && !scope.isEmpty { throw ValidationError("Give ids or a scope (--in, --since, --until, --camera), not both.") }
     }
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
         let service = environment.removalService(catalogue: catalogue)
-        let summary = missing
-            ? try service.removeMissing()
-            : try service.remove(try ids.map { try environment.photo(id: $0, in: catalogue) })
+        let query = scope.query(in: environment, sort: .imported)
+        let summary: RemovalSummary
+        if missing {
+            summary = try service.removeMissing(in: query)
+        } else if ids.isEmpty {
+            summary = try service.remove(try catalogue.photos(matching: query).compactMap { try catalogue.photo(id: $0.id) })
+        } else {
+            summary = try service.remove(try ids.map { try environment.photo(id: $0, in: catalogue) })
+        }
         try RemovePresenter(console: environment.console).present(summary, asJSON: json)
     }
 }

@@ -49,7 +49,7 @@ struct SearchCommand: EnvironmentCommand {
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
         let search = ColourSearch(target: target, accentOnly: accent, within: within, minimumCoverage: minCoverage / 100,
-                                  filters: filters.query(defaultLimit: Self.defaultLimit))
+                                  filters: filters.query(in: environment, defaultLimit: Self.defaultLimit))
         try SearchPresenter(console: environment.console).present(try catalogue.search(search), asJSON: json)
     }
 }

@@ -31,6 +31,20 @@ struct PhotoPresenter {
         console.print(table)
     }
 
+    /// Several photos' details: one after another, a blank line between; in JSON an array (one photo
+    /// alone is the object itself, as `show ID` has always printed).
+    func presentDetails(_ photos: [CataloguedPhoto], asJSON: Bool) throws {
+        guard photos.count != 1 else { return try presentDetail(photos[0], asJSON: asJSON) }
+        if asJSON {
+            console.printJSON(try JSONOutput.encode(photos.map { PhotoJSON($0, detailed: true) }))
+            return
+        }
+        for (index, photo) in photos.enumerated() {
+            if index > 0 { console.print("") }
+            try presentDetail(photo, asJSON: false)
+        }
+    }
+
     func presentDetail(_ photo: CataloguedPhoto, asJSON: Bool) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(PhotoJSON(photo, detailed: true)))

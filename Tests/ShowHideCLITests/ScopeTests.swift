@@ -1,0 +1,130 @@
+import ArgumentParser
+import Catalogue
+import CatalogueSQLite
+import Foundation
+import Services
+@testable import ShowHideCLI
+import CLITestSupport
+import XCTest
+
+/// `--in PATH…` and the other scope options on every command that works on many photos, and ids
+/// taken the same way everywhere.
+final class ScopeTests: XCTestCase {
+    let spy = SpyConsole()
+    let files = FakeFileSystem()
+    var catalogue: SQLiteCatalogue!
+
+    /// Photos in a trip folder (one a level down), in a folder whose name begins the same way, at
+    /// home (blue) and elsewhere.
+    override func setUp() async throws {
+        catalogue = try SQLiteCatalogue.inMemory()
+        files["/lib/trip/a.jpg"] = FakePhoto.data(width: 900, height: 600, seed: "a", colour: "#D01020")
+        files["/lib/trip/day2/b.jpg"] = FakePhoto.data(width: 900, height: 600, seed: "b", colour: "#D01020")
+        files["/lib/tripod/c.jpg"] = FakePhoto.data(width: 900, height: 600, seed: "c", colour: "#D01020")
+        files["/lib/home/d.jpg"] = FakePhoto.data(width: 900, height: 600, seed: "d", colour: "#1F5AA6")
+        files["/other/e.jpg"] = FakePhoto.data(width: 900, height: 600, seed: "e", colour: "#D01020")
+        try await ImportCommand.parse(["/lib", "/other", "--jobs", "1"]).run(in: environment())
+        spy.output.clear()
+    }
+
+    func environment() -> AppEnvironment {
+        .fake(console: spy.console, files: files, catalogue: catalogue!, currentDirectory: "/lib")
+    }
+
+    func listed(_ arguments: [String]) throws -> [String] {
+        spy.output.clear()
+        try ListCommand.parse(arguments + ["--json", "--sort", "name"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        return json.compactMap { $0["path"] as? String }.sorted()
+    }
+
+    func id(_ path: String) throws -> PhotoID {
+        try XCTUnwrap(try catalogue.photos(matching: PhotoQuery(paths: [path])).first?.id)
+    }
+
+    func testListTakesFoldersAtAnyDepthFilesAndRelativePaths() throws {
+        XCTAssertEqual(try listed(["--in", "trip"]), ["/lib/trip/a.jpg", "/lib/trip/day2/b.jpg"], "relative to the working directory")
+        XCTAssertEqual(try listed(["--in", "/lib/trip/", "/other"]), ["/lib/trip/a.jpg", "/lib/trip/day2/b.jpg", "/other/e.jpg"])
+        XCTAssertEqual(try listed(["--in", "home/d.jpg"]), ["/lib/home/d.jpg"])
+        XCTAssertEqual(try listed(["--in", "../other/../lib/tripod"]), ["/lib/tripod/c.jpg"])
+        XCTAssertThrowsError(try ListCommand.parse(["--in", ""])) { error in
+            XCTAssertEqual(ListCommand.message(for: error), "--in takes a folder or a file, not an empty path.")
+        }
+    }
+
+    func testSearchAndInspireStayInTheScope() async throws {
+        try SearchCommand.parse(["--colour", "red", "--in", "/lib/tripod", "/other", "--json"]).run(in: environment())
+        let found = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(found.compactMap { $0["path"] as? String }.sorted(), ["/lib/tripod/c.jpg", "/other/e.jpg"])
+
+        spy.output.clear()
+        try await InspireCommand.parse(["--in", "/lib/trip", "--json"]).run(in: environment())
+        let ranked = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        let paths = ranked.compactMap { ($0["photo"] as? [String: Any])?["path"] as? String }
+        XCTAssertFalse(paths.isEmpty)
+        XCTAssertTrue(paths.allSatisfy { $0.hasPrefix("/lib/trip/") }, "\(paths)")
+    }
+
+    func testProcessAndExportTakeAScopeAsTheirPhotos() async throws {
+        try await ProcessCommand.parse(["--in", "/lib/trip"]).run(in: environment())
+        XCTAssertEqual(Set(try catalogue.allVariants().map(\.photoID)), [try id("/lib/trip/a.jpg"), try id("/lib/trip/day2/b.jpg")])
+
+        try await ExportCommand.parse(["--in", "/other", "--to", "/out", "--variant", "original"]).run(in: environment())
+        XCTAssertEqual(files["/out/undated_e_original.jpg"], files["/other/e.jpg"])
+        XCTAssertEqual(files.writtenPaths.filter { $0.hasPrefix("/out/") && $0.hasSuffix(".jpg") }, ["/out/undated_e_original.jpg"])
+
+        for refused in [["1", "--in", "/lib"], ["1", "--camera", "canon"]] {
+            XCTAssertThrowsError(try ProcessCommand.parse(refused)) { error in
+                XCTAssertEqual(ProcessCommand.message(for: error), "Give ids or a scope (--in, --since, --until, --camera), not both.")
+            }
+        }
+        XCTAssertThrowsError(try ProcessCommand.parse([])) { error in
+            XCTAssertEqual(ProcessCommand.message(for: error),
+                           "Name the photos to process: their ids, a scope (--in, --since, --until, --camera), or --all.")
+        }
+    }
+
+    func testAnalyseCheckAndRemoveWorkOnTheScopeAlone() async throws {
+        try await AnalyseCommand.parse(["--all", "--in", "/lib/trip", "--json"]).run(in: environment())
+        let analysed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(analysed["analysed"] as? Int, 2)
+        XCTAssertThrowsError(try AnalyseCommand.parse(["3", "--in", "/lib"]))
+
+        // The home photo's file is gone: a check of the trip does not see it, one of the whole catalogue does.
+        files["/lib/home/d.jpg"] = nil
+        spy.output.clear()
+        try CheckCommand.parse(["--in", "/lib/trip", "--json"]).run(in: environment())
+        let scoped = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(scoped["photos"] as? Int, 2)
+        XCTAssertEqual((scoped["missingPhotos"] as? [Any])?.count, 0)
+        spy.output.clear()
+        XCTAssertThrowsError(try CheckCommand.parse(["--json"]).run(in: environment()))
+        let whole = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(whole["photos"] as? Int, 5)
+        XCTAssertEqual((whole["missingPhotos"] as? [[String: Any]])?.compactMap { $0["path"] as? String }, ["/lib/home/d.jpg"])
+
+        // Forgetting the missing photos of another folder forgets nothing; forgetting a folder forgets its photos.
+        spy.output.clear()
+        try RemoveCommand.parse(["--missing", "--in", "/lib/trip"]).run(in: environment())
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery(paths: ["/lib/home"])).count, 1)
+        try RemoveCommand.parse(["--in", "/lib/tripod"]).run(in: environment())
+        XCTAssertEqual(try listed([]), ["/lib/home/d.jpg", "/lib/trip/a.jpg", "/lib/trip/day2/b.jpg", "/other/e.jpg"])
+        XCTAssertThrowsError(try RemoveCommand.parse(["1", "--in", "/lib"])) { error in
+            XCTAssertEqual(RemoveCommand.message(for: error), "Give ids or a scope (--in, --since, --until, --camera), not both.")
+        }
+    }
+
+    func testShowTakesSeveralIds() throws {
+        let first = try id("/lib/trip/a.jpg"), second = try id("/other/e.jpg")
+        try ShowCommand.parse([String(first), String(second), "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(json.compactMap { $0["path"] as? String }, ["/lib/trip/a.jpg", "/other/e.jpg"], "in the order given")
+        spy.output.clear()
+        try ShowCommand.parse([String(first), String(second)]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.filter { $0.hasPrefix("path") }.count, 2)
+        XCTAssertTrue(spy.output.lines.contains(""), "a blank line between photos")
+        XCTAssertThrowsError(try ShowCommand.parse([])) { error in
+            XCTAssertEqual(ShowCommand.message(for: error), "Name the photos to show: their ids, as `gallery list` shows them.")
+        }
+    }
+}
