@@ -11,12 +11,22 @@ extension RGBAImage {
         guard max(width, height) > longSide else { return self }
         let size = PixelSize(width: width, height: height).fitting(longSide: longSide)
         let newWidth = size.width, newHeight = size.height
-        // Horizontal pass into premultiplied floating point, then vertical.
+        // Horizontal pass into premultiplied floating point, a source row at a time, each row then added
+        // into the output rows that cover it (at most two, the scale being at least 1): a 12-megapixel
+        // photo made 2048 px long needs a few rows of doubles, not a copy of 2048 × 3000 of them (196 MB).
+        // Each output pixel still adds its source rows in order, so its sums are those of a pass over a
+        // whole horizontal copy.
         let columns = Self.coverage(from: width, to: newWidth)
         let rows = Self.coverage(from: height, to: newHeight)
-        var horizontal = [Double](repeating: 0, count: newWidth * height * 4)
+        var takers = [[(output: Int, share: Double)]](repeating: [], count: height)
+        for (y, spans) in rows.enumerated() {
+            for (row, share) in spans { takers[row].append((y, share)) }
+        }
+        var horizontal = [Double](repeating: 0, count: newWidth * 4)
+        var pending: [Int: [Double]] = [:]
+        var output = [UInt8](repeating: 0, count: newWidth * newHeight * 4)
         bytes.withUnsafeBufferPointer { source in
-            for y in 0..<height {
+            for y in 0..<height where !takers[y].isEmpty {
                 for (x, spans) in columns.enumerated() {
                     var red = 0.0, green = 0.0, blue = 0.0, alpha = 0.0
                     for (column, share) in spans {
@@ -27,32 +37,31 @@ extension RGBAImage {
                         blue += Double(source[offset + 2]) * a
                         alpha += a
                     }
-                    let target = (y * newWidth + x) * 4
-                    horizontal[target] = red
-                    horizontal[target + 1] = green
-                    horizontal[target + 2] = blue
-                    horizontal[target + 3] = alpha
+                    horizontal[x * 4] = red
+                    horizontal[x * 4 + 1] = green
+                    horizontal[x * 4 + 2] = blue
+                    horizontal[x * 4 + 3] = alpha
                 }
-            }
-        }
-        var output = [UInt8](repeating: 0, count: newWidth * newHeight * 4)
-        for (y, spans) in rows.enumerated() {
-            for x in 0..<newWidth {
-                var red = 0.0, green = 0.0, blue = 0.0, alpha = 0.0
-                for (row, share) in spans {
-                    let offset = (row * newWidth + x) * 4
-                    red += horizontal[offset] * share
-                    green += horizontal[offset + 1] * share
-                    blue += horizontal[offset + 2] * share
-                    alpha += horizontal[offset + 3] * share
+                for (outputRow, share) in takers[y] {
+                    var sums = pending[outputRow] ?? [Double](repeating: 0, count: newWidth * 4)
+                    for index in sums.indices { sums[index] += horizontal[index] * share }
+                    // The output row is whole once its last source row is in.
+                    guard rows[outputRow].last?.index == y else {
+                        pending[outputRow] = sums
+                        continue
+                    }
+                    pending[outputRow] = nil
+                    for x in 0..<newWidth {
+                        let red = sums[x * 4], green = sums[x * 4 + 1], blue = sums[x * 4 + 2], alpha = sums[x * 4 + 3]
+                        let target = (outputRow * newWidth + x) * 4
+                        if alpha > 0 {
+                            output[target] = Self.byte(red / alpha)
+                            output[target + 1] = Self.byte(green / alpha)
+                            output[target + 2] = Self.byte(blue / alpha)
+                        }
+                        output[target + 3] = Self.byte(alpha)
+                    }
                 }
-                let target = (y * newWidth + x) * 4
-                if alpha > 0 {
-                    output[target] = Self.byte(red / alpha)
-                    output[target + 1] = Self.byte(green / alpha)
-                    output[target + 2] = Self.byte(blue / alpha)
-                }
-                output[target + 3] = Self.byte(alpha)
             }
         }
         // The sizes are positive and the buffer matches them.

@@ -95,7 +95,8 @@ public struct ExportedFile: Equatable, Sendable, Codable {
     public var width: Int
     public var height: Int
     public var sha256: String
-    /// Already there (resumed with `--on-conflict skip`), not written by this run.
+    /// Already there, not written by this run: resumed with `--on-conflict skip`, the same bytes found
+    /// under its name, or listed by an earlier export into the same folder.
     public var kept: Bool
 
     public init(file: String, photo: PhotoID, originalPath: String, variant: ExportVariant, parameters: [String: Double]?,
@@ -131,17 +132,40 @@ public struct ExportSummary: Sendable {
     public init() {}
 }
 
+/// What an export will take and write, worked out before it starts.
+public struct ExportEstimate: Equatable, Sendable {
+    /// Photos with at least one file to write.
+    public var photos = 0
+    public var files = 0
+    /// About how many bytes the files weigh.
+    public var bytes: Int64 = 0
+    /// Photos with no file to write: show and hide asked for, and no accent colour to keep.
+    public var withoutAccent = 0
+
+    public init(photos: Int = 0, files: Int = 0, bytes: Int64 = 0, withoutAccent: Int = 0) {
+        self.photos = photos
+        self.files = files
+        self.bytes = bytes
+        self.withoutAccent = withoutAccent
+    }
+}
+
 /// Errors of an export as a whole (a photo that fails is recorded and the export goes on).
 public enum ExportError: LocalizedError, Equatable {
     case badTemplate(String, String)
     case destinationExists(String)
     case cannotWrite(String, String)
+    /// The destination's manifest from an earlier export cannot be read, so it cannot be merged.
+    case unreadableManifest(String, String)
 
     public var errorDescription: String? {
         switch self {
         case let .badTemplate(template, reason): return "the file name template '\(template)' is wrong: \(reason)"
         case let .destinationExists(path): return "\(path) exists already: choose another name, or --on-conflict overwrite"
         case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
+        case let .unreadableManifest(path, reason):
+            return "\(path) is not a manifest showhide can read (\(reason)), so this export cannot add to it: "
+                + "move it away, or export to another folder; nothing was written"
         }
     }
 }
@@ -201,6 +225,9 @@ public struct ExportService: Sendable {
                 failed.insert(failure.photoID)
             }
         }
+        // An earlier export's manifest is merged with this one's, so it is read before anything is written.
+        let previous = try Self.previousManifest(in: destination)
+        let hadCSV = destination.contains(Self.csvManifestName)
         var used: Set<String> = [Self.manifestName, Self.csvManifestName]
         var done = 0
         let total = photos.count * options.variants.count
@@ -228,8 +255,10 @@ public struct ExportService: Sendable {
                             continue
                         }
                         let (data, pixelSize) = try output(of: photo, source, options: options)
-                        try destination.write(data, as: name)
-                        summary.files.append(file(name, photo, variant, source, data: data, pixelSize: pixelSize, kept: false))
+                        let place = try placement(of: data, named: name, policy: options.onConflict, used: &used, in: destination)
+                        if !place.alreadyThere { try destination.write(data, as: place.name) }
+                        summary.files.append(file(place.name, photo, variant, source, data: data, pixelSize: pixelSize,
+                                                  kept: place.alreadyThere))
                     } catch let error as ExportError {
                         throw error
                     } catch {
@@ -239,8 +268,10 @@ public struct ExportService: Sendable {
             }
             progress.finish()
             if !options.dryRun {
-                try destination.write(try Self.manifestJSON(summary.files), as: Self.manifestName)
-                if options.csvManifest { try destination.write(Self.manifestCSV(summary.files), as: Self.csvManifestName) }
+                let manifest = Self.merged(previous: previous, current: summary.files, holds: destination.contains)
+                try destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)
+                // A CSV manifest from before is kept in step with the JSON one, asked for or not.
+                if options.csvManifest || hadCSV { try destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
                 try destination.finish()
             }
         } catch {
@@ -258,16 +289,41 @@ public struct ExportService: Sendable {
         var format: ImageFormat
         var pixelSize: PixelSize
         var parameters: [String: Double]?
+        /// The file's size when it exists; else about what a variant of the photo weighs (its original's).
+        var bytes: Int64
+    }
+
+    /// How many photos and files an export of `photos` takes, and about how many bytes it writes,
+    /// from the catalogue alone (no file is read): a file copied as it is weighs what it weighs; one
+    /// made smaller, in another format, or a variant not made yet, about its source's bytes scaled by
+    /// its pixels.
+    public func estimate(_ photos: [CataloguedPhoto], options: ExportOptions) -> ExportEstimate {
+        var estimate = ExportEstimate()
+        for photo in photos {
+            var any = false
+            for variant in options.variants {
+                guard let source = source(of: photo, variant, options) else { continue }
+                let output = outputSize(source, options)
+                let share = Double(output.width * output.height) / Double(max(1, source.pixelSize.width * source.pixelSize.height))
+                estimate.files += 1
+                estimate.bytes += output == source.pixelSize && outputFormat(source, options) == source.format
+                    ? source.bytes : Int64((Double(source.bytes) * share).rounded())
+                any = true
+            }
+            if any { estimate.photos += 1 } else { estimate.withoutAccent += 1 }
+        }
+        return estimate
     }
 
     private func source(of photo: CataloguedPhoto, _ variant: ExportVariant, _ options: ExportOptions) -> Source? {
         guard let kind = SplashMode(rawValue: variant.rawValue) else {
-            return Source(path: photo.path, format: photo.facts.format, pixelSize: photo.facts.pixelSize, parameters: nil)
+            return Source(path: photo.path, format: photo.facts.format, pixelSize: photo.facts.pixelSize, parameters: nil,
+                          bytes: photo.stamp.size)
         }
         guard let spec = VariantSpec.spec(for: photo, kind: kind, options: options.processing) else { return nil }
         let made = (try? catalogue.variant(spec)) ?? nil
         return Source(path: made?.path, format: photo.facts.format.variantFormat, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
-                      parameters: VariantSpec.parameterValues(ofKey: spec.key))
+                      parameters: VariantSpec.parameterValues(ofKey: spec.key), bytes: made?.fileSize ?? photo.stamp.size)
     }
 
     private func outputFormat(_ source: Source, _ options: ExportOptions) -> ImageFormat {
@@ -315,13 +371,63 @@ public struct ExportService: Sendable {
         let wanted = options.template.render(values)
         var name = wanted
         var number = 1
-        // Names are unique within one export whatever the policy; the policy decides about files already there.
-        while used.contains(name) || (options.onConflict == .unique && destination.contains(name)) {
+        // Names are unique within one export whatever the policy; the policy decides about files already
+        // there, once their bytes are known (a dry run, which makes none, takes the next free name).
+        while used.contains(name) || (options.dryRun && options.onConflict == .unique && destination.contains(name)) {
             number += 1
             name = FileNameTemplate.numbered(wanted, number)
         }
         used.insert(name)
         return name
+    }
+
+    /// Where a file's bytes go. A file of the same bytes already under its name, or under one of its
+    /// `_2`, `_3`, … names that `unique` would have chosen before (an export run again), is kept as it
+    /// is: nothing is written. A file of other bytes under the name is replaced with `overwrite`, and
+    /// with `unique` the bytes go to the first numbered name that is free.
+    private func placement(of data: Data, named name: String, policy: ConflictPolicy, used: inout Set<String>,
+                           in destination: any ExportDestination) throws -> (name: String, alreadyThere: Bool) {
+        var candidate = name
+        var number = 1
+        while true {
+            if let existing = try destination.existing(candidate) {
+                if existing == data {
+                    used.insert(candidate)
+                    return (candidate, true)
+                }
+                if policy != .unique { return (candidate, false) }
+            } else if candidate == name || !used.contains(candidate) {
+                used.insert(candidate)
+                return (candidate, false)
+            }
+            repeat {
+                number += 1
+                candidate = FileNameTemplate.numbered(name, number)
+            } while used.contains(candidate)
+        }
+    }
+
+    /// The manifest an earlier export left in the destination (none: empty).
+    static func previousManifest(in destination: any ExportDestination) throws -> [ExportedFile] {
+        guard let data = try destination.existing(manifestName) else { return [] }
+        do {
+            return try JSONDecoder().decode([ExportedFile].self, from: data)
+        } catch {
+            throw ExportError.unreadableManifest((destination.location as NSString).appendingPathComponent(manifestName),
+                                                 "its JSON is not a list of exported files")
+        }
+    }
+
+    /// The files the destination holds after this export: the earlier manifest's that are still there
+    /// and that this export did not write again (marked kept), then this export's.
+    static func merged(previous: [ExportedFile], current: [ExportedFile], holds: (String) -> Bool) -> [ExportedFile] {
+        let names = Set(current.map(\.file))
+        let carried = previous.filter { !names.contains($0.file) && holds($0.file) }.map { file in
+            var file = file
+            file.kept = true
+            return file
+        }
+        return carried + current
     }
 
     /// The bytes to write: the source as it is when nothing needs changing, else decoded, made

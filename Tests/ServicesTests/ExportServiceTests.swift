@@ -167,6 +167,87 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(manifest[0].sha256, CryptoHasher().sha256(try XCTUnwrap(files["/photos/bus.jpg"])))
     }
 
+    func testASecondExportIntoTheFolderMergesTheManifestsAndWritesNothingTwice() async throws {
+        let photos = try await twoPhotos()
+        let bus = try XCTUnwrap(photos.first { $0.path.hasSuffix("bus.jpg") })
+        let fog = try XCTUnwrap(photos.first { $0.path.hasSuffix("fog.jpg") })
+        let csv = ExportOptions(variants: [.original], csvManifest: true)
+        _ = try await service().export([bus], options: csv, to: FolderDestination(directory: "/out", fileSystem: files))
+
+        // Another photo into the same folder, without asking for the CSV: both manifests list both files.
+        let second = try await service().export([fog], options: ExportOptions(variants: [.original]),
+                                                to: FolderDestination(directory: "/out", fileSystem: files))
+        XCTAssertEqual(second.written.map(\.file), ["undated_fog_original.jpg"])
+        let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(manifest.map(\.file), ["2021-06-01_bus_original.jpg", "undated_fog_original.jpg"])
+        XCTAssertEqual(manifest.map(\.kept), [true, false], "the earlier file is listed as already there")
+        let lines = String(decoding: try XCTUnwrap(files["/out/manifest.csv"]), as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.dropFirst().map { String($0.split(separator: ",")[0]) }, manifest.map(\.file), "the CSV agrees")
+
+        // The same export again: the same bytes are there under the same names; nothing is written but the manifest.
+        let writes = files.writtenPaths.count
+        let again = try await service().export(photos, options: ExportOptions(variants: [.original]),
+                                               to: FolderDestination(directory: "/out", fileSystem: files))
+        XCTAssertEqual(again.written.map(\.file), [])
+        XCTAssertEqual(again.kept.map(\.file), ["2021-06-01_bus_original.jpg", "undated_fog_original.jpg"])
+        XCTAssertEqual(Array(files.writtenPaths.dropFirst(writes)), ["/out/manifest.json", "/out/manifest.csv"])
+        XCTAssertNil(files["/out/undated_fog_original_2.jpg"])
+
+        // A file the folder no longer holds leaves the manifest.
+        try files.remove("/out/2021-06-01_bus_original.jpg")
+        _ = try await service().export([fog], options: ExportOptions(variants: [.original]),
+                                       to: FolderDestination(directory: "/out", fileSystem: files))
+        let left = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(left.map(\.file), ["undated_fog_original.jpg"])
+    }
+
+    func testOtherBytesUnderTheNameGoToTheNextFreeNameOnceAndAreFoundThereAgain() async throws {
+        let photos = try await twoPhotos()
+        let fog = try XCTUnwrap(photos.first { $0.path.hasSuffix("fog.jpg") })
+        files["/out/undated_fog_original.jpg"] = Data("someone else's picture".utf8)
+        let options = ExportOptions(variants: [.original])
+        for _ in 0..<2 {
+            _ = try await service().export([fog], options: options, to: FolderDestination(directory: "/out", fileSystem: files))
+        }
+        XCTAssertEqual(files["/out/undated_fog_original.jpg"], Data("someone else's picture".utf8))
+        XCTAssertEqual(files["/out/undated_fog_original_2.jpg"], files["/photos/fog.jpg"])
+        XCTAssertNil(files["/out/undated_fog_original_3.jpg"], "the second run found its bytes under _2")
+        let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(manifest.map(\.file), ["undated_fog_original_2.jpg"])
+    }
+
+    func testAManifestThatCannotBeReadStopsTheExportBeforeAnythingIsWritten() async throws {
+        let photos = try await twoPhotos()
+        files["/out/manifest.json"] = Data("{ not a list".utf8)
+        let writes = files.writtenPaths.count
+        do {
+            _ = try await service().export(photos, options: ExportOptions(variants: [.original]),
+                                           to: FolderDestination(directory: "/out", fileSystem: files))
+            XCTFail("the export went on")
+        } catch let error as ExportError {
+            XCTAssertEqual(error, .unreadableManifest("/out/manifest.json", "its JSON is not a list of exported files"))
+            XCTAssertTrue(error.plainDescription.contains("move it away, or export to another folder; nothing was written"))
+        }
+        XCTAssertEqual(files.writtenPaths.count, writes)
+        XCTAssertEqual(files["/out/manifest.json"], Data("{ not a list".utf8))
+    }
+
+    func testTheEstimateCountsFilesAndScalesBytesByPixels() async throws {
+        let photos = try await twoPhotos()
+        let bus = try XCTUnwrap(photos.first { $0.path.hasSuffix("bus.jpg") })
+        let fog = try XCTUnwrap(photos.first { $0.path.hasSuffix("fog.jpg") })
+        let exporter = service(maker: UnexpectedVariantMaker())
+        // Originals as they are: their own bytes.
+        XCTAssertEqual(exporter.estimate(photos, options: ExportOptions(variants: [.original])),
+                       ExportEstimate(photos: 2, files: 2, bytes: bus.stamp.size + fog.stamp.size))
+        // Show variants not made yet weigh about their originals; the grey photo has none.
+        XCTAssertEqual(exporter.estimate(photos, options: ExportOptions(variants: [.show])),
+                       ExportEstimate(photos: 1, files: 1, bytes: bus.stamp.size, withoutAccent: 1))
+        // Half the long side: a quarter of the pixels, about a quarter of the bytes.
+        let half = exporter.estimate([bus], options: ExportOptions(variants: [.original], maximumLongSide: 20))
+        XCTAssertEqual(half.bytes, Int64((Double(bus.stamp.size) / 4).rounded()))
+    }
+
     func testFormatAndMaximumSizeReencodeAtTheQuality() async throws {
         let photos = try await twoPhotos()
         let destination = SpyDestination()

@@ -120,6 +120,56 @@ final class ExportCommandTests: XCTestCase {
         } catch {
             XCTAssertEqual(error as? ExitCode, ExitStatus.someFilesFailed)
         }
-        XCTAssertEqual(spy.errors.lines, ["failed: photo 1 /lib/grey.jpg: no such file: /lib/grey.jpg"])
+        let sizes = try catalogue.photos(matching: PhotoQuery()).reduce(0) { $0 + $1.stamp.size }
+        XCTAssertEqual(spy.errors.lines, ["exporting 2 photos: 2 files, about \(sizes) bytes, to /o",
+                                          "failed: photo 1 /lib/grey.jpg: no such file: /lib/grey.jpg"])
+    }
+
+    /// Photos of red in three ways: its accent at 2% of the frame, 30% of the frame without being
+    /// the accent, and 5% without being the accent.
+    func redInThreeWays() async throws -> (accent: PhotoID, covering: PhotoID, speck: PhotoID) {
+        for name in ["accent", "covering", "speck"] { files["/set/\(name).jpg"] = FakePhoto.data(width: 8, height: 6, seed: name) }
+        try await ImportCommand.parse(["/set"]).run(in: environment())
+        spy.output.clear()
+        spy.errors.clear()
+        func id(_ name: String) throws -> PhotoID {
+            try XCTUnwrap(try catalogue.photos(matching: PhotoQuery(paths: ["/set/\(name).jpg"])).first?.id)
+        }
+        let red = Lab(RGBA(red: 208, green: 16, blue: 32))
+        let accent = Accent(lab: red, hue: red.lch.h, coverage: 0.02, name: .red)
+        let ids = (accent: try id("accent"), covering: try id("covering"), speck: try id("speck"))
+        try catalogue.write { writer in
+            try writer.setColours(ColourAnalysis(palette: [], accent: accent, nameWeights: [.red: 0.02, .grey: 0.98], candidates: [accent]), of: ids.accent)
+            try writer.setColours(ColourAnalysis(palette: [], accent: nil, nameWeights: [.red: 0.3, .grey: 0.7]), of: ids.covering)
+            try writer.setColours(ColourAnalysis(palette: [], accent: nil, nameWeights: [.red: 0.05, .grey: 0.95]), of: ids.speck)
+        }
+        return ids
+    }
+
+    func exportedPhotos(_ arguments: [String]) async throws -> [PhotoID] {
+        spy.output.clear()
+        try await ExportCommand.parse(arguments + ["--in", "/set", "--to", "/o", "--variant", "original", "--dry-run", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        return (json["planned"] as? [[String: Any]] ?? []).compactMap { ($0["photo"] as? NSNumber)?.int64Value }
+    }
+
+    func testAColourTakesThePhotosWhoseAccentItIsAndThoseItCoversEnoughOf() async throws {
+        let red = try await redInThreeWays()
+        let taken = try await exportedPhotos(["--colour", "red"])
+        XCTAssertEqual(taken, [red.accent, red.covering].sorted(), "a 5% speck of red is not a red photo; the 2% accent is")
+        let lower = try await exportedPhotos(["--colour", "red", "--min-coverage", "4"])
+        XCTAssertEqual(Set(lower), [red.accent, red.covering, red.speck])
+        let accentsOnly = try await exportedPhotos(["--colour", "red", "--accent"])
+        XCTAssertEqual(accentsOnly, [red.accent])
+        let first = try await exportedPhotos(["--colour", "red", "--limit", "1"])
+        XCTAssertEqual(first, [red.accent], "the accents first")
+        let size = try XCTUnwrap(files["/set/accent.jpg"]).count
+        XCTAssertEqual(spy.errors.lines.last, "would export 1 photo: 1 file, about \(size) bytes, to /o", "the original, as it is")
+        XCTAssertThrowsError(try ExportCommand.parse(["--all", "--min-coverage", "5", "--to", "/o"])) { error in
+            XCTAssertEqual(ExportCommand.message(for: error), "--min-coverage goes with --colour.")
+        }
+        XCTAssertThrowsError(try ExportCommand.parse(["--colour", "red", "--min-coverage", "101", "--to", "/o"])) { error in
+            XCTAssertEqual(ExportCommand.message(for: error), "--min-coverage takes a percentage from 0 to 100.")
+        }
     }
 }

@@ -36,6 +36,10 @@ struct ExportCommand: EnvironmentCommand {
     @Flag(name: .long, help: "With --colour: match only each photo's accent colour.")
     var accent = false
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "With --colour: besides the photos whose accent it is, those it covers this share of (default 10).", valueName: "percent"))
+    var minCoverage: Double?
+
     @Option(name: .long, parsing: .unconditional, help: "With --colour: the largest CIEDE2000 difference that matches.")
     var within: Double = ColourSearch.defaultWithin
 
@@ -112,6 +116,10 @@ struct ExportCommand: EnvironmentCommand {
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
         guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
+        if let minCoverage {
+            guard colour != nil else { throw ValidationError("--min-coverage goes with --colour.") }
+            guard (0...100).contains(minCoverage) else { throw ValidationError("--min-coverage takes a percentage from 0 to 100.") }
+        }
         let target = try variantTarget()
         // Originals alone may be of any colour; show and hide variants need a hue to keep.
         if variants.contains(where: { $0 != .original }) { try SplashOptions.requireHue(target, typed: colour?.text) }
@@ -131,6 +139,12 @@ struct ExportCommand: EnvironmentCommand {
             csvManifest: manifest == .csv, dryRun: dryRun,
             processing: splash.processing(target: try variantTarget(), quality: quality, jobs: jobs.count(in: environment)))
         let service = environment.exportService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
+        let estimate = service.estimate(photos, options: options)
+        let destinationName = environment.absolutePath(to ?? zip!)
+        // Said before anything is made or written, so that an export larger than meant can be stopped.
+        environment.console.warn("\(dryRun ? "would export" : "exporting") \(counted(estimate.photos, "photo")): "
+                                 + "\(counted(estimate.files, "file")), about \(ExportPresenter.size(estimate.bytes)), to \(destinationName)"
+                                 + (estimate.withoutAccent == 0 ? "" : " (\(counted(estimate.withoutAccent, "photo")) without an accent colour)"))
         do {
             let destination: any ExportDestination = if let to {
                 FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem)
@@ -147,10 +161,28 @@ struct ExportCommand: EnvironmentCommand {
         }
     }
 
+    /// The share of the frame a colour covers, by default, for `--colour` to take a photo whose accent it is not.
+    static let defaultMinimumCoverage = 10.0
+
+    /// With `--colour`: the photos whose accent it is (ranked by the accent's coverage), then, unless
+    /// `--accent`, those it covers at least `--min-coverage` of (ranked as `gallery search` ranks
+    /// them); the first `--limit` of them.
     private func select(from catalogue: any PhotoCatalogue, _ environment: AppEnvironment) throws -> [CataloguedPhoto] {
         if let target = colourTarget {
-            let search = ColourSearch(target: target, accentOnly: accent, within: within, filters: filters.query(in: environment))
-            return try catalogue.search(search).map(\.photo)
+            var query = filters.query(in: environment)
+            let limit = query.limit
+            query.limit = nil
+            var matches = try catalogue.search(ColourSearch(target: target, accentOnly: true, within: within,
+                                                            minimumCoverage: accent ? (minCoverage ?? 0) / 100 : 0, filters: query))
+            if !accent {
+                let share = (minCoverage ?? Self.defaultMinimumCoverage) / 100
+                var seen = Set(matches.map(\.photo.id))
+                for match in try catalogue.search(ColourSearch(target: target, within: within, minimumCoverage: share, filters: query))
+                where seen.insert(match.photo.id).inserted {
+                    matches.append(match)
+                }
+            }
+            return Array(matches.prefix(limit ?? matches.count)).map(\.photo)
         }
         if !ids.isEmpty { return try ids.map { try environment.photo(id: $0, in: catalogue) } }
         return try catalogue.photos(matching: filters.query(in: environment, sort: .imported))

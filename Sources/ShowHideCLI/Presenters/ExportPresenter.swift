@@ -60,6 +60,16 @@ struct ExportPresenter {
                       + "in \(String(format: "%.2f", summary.seconds)) s")
     }
 
+    /// Bytes as people read them: "56 bytes", "340 kB", "116.2 MB", "2.4 GB".
+    static func size(_ bytes: Int64) -> String {
+        switch bytes {
+        case ..<1_000: return "\(bytes) bytes"
+        case ..<1_000_000: return "\(bytes / 1_000) kB"
+        case ..<1_000_000_000: return megabytes(Int(bytes))
+        default: return String(format: "%.1f GB", Double(bytes) / 1_000_000_000)
+        }
+    }
+
     static func megabytes(_ bytes: Int) -> String {
         String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
