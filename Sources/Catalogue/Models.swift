@@ -80,11 +80,15 @@ public struct ImportFailure: Equatable, Sendable {
     public var path: String
     public var reason: String
     public var failedAt: Date
+    /// The file's size and modification time when it failed; nil for a folder that could not be
+    /// read, and for failures recorded before the catalogue kept them.
+    public var stamp: FileStamp?
 
-    public init(path: String, reason: String, failedAt: Date) {
+    public init(path: String, reason: String, failedAt: Date, stamp: FileStamp? = nil) {
         self.path = path
         self.reason = reason
         self.failedAt = failedAt
+        self.stamp = stamp
     }
 }
 

@@ -228,10 +228,12 @@ struct PhotoRepository {
 struct FailureRepository {
     let db: Database
 
-    /// Why `path` could not be imported, replacing what an earlier import recorded for it.
-    func record(path: String, reason: String, failedAt: DatabaseValue) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO import_failure (path, reason, failed_at) VALUES (?, ?, ?)")
-            .execute(arguments: [path, reason, failedAt])
+    /// Why `path` could not be imported, and the file's stamp then, replacing what an earlier import
+    /// recorded for it.
+    func record(path: String, reason: String, failedAt: DatabaseValue, stamp: FileStamp?) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO import_failure (path, reason, failed_at, file_size, modified_at_ns) VALUES (?, ?, ?, ?, ?)
+            """).execute(arguments: [path, reason, failedAt, stamp?.size, stamp?.modifiedAtNanoseconds])
     }
 
     func clear(atPath path: String) throws {
@@ -239,8 +241,11 @@ struct FailureRepository {
     }
 
     func all() throws -> [ImportFailure] {
-        try Row.fetchAll(db, sql: "SELECT path, reason, failed_at FROM import_failure ORDER BY path")
-            .map { ImportFailure(path: $0["path"], reason: $0["reason"], failedAt: $0["failed_at"]) }
+        try Row.fetchAll(db, sql: "SELECT path, reason, failed_at, file_size, modified_at_ns FROM import_failure ORDER BY path").map { row in
+            let size: Int64? = row["file_size"], modified: Int64? = row["modified_at_ns"]
+            let stamp = size.flatMap { size in modified.map { FileStamp(size: size, modifiedAtNanoseconds: $0) } }
+            return ImportFailure(path: row["path"], reason: row["reason"], failedAt: row["failed_at"], stamp: stamp)
+        }
     }
 }
 

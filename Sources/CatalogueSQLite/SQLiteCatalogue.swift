@@ -316,7 +316,8 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
     }
     func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws { try ColourRepository(db: db).set(colours, of: id) }
     func recordFailure(_ failure: ImportFailure) throws {
-        try failures.record(path: failure.path, reason: failure.reason, failedAt: batchTimes.value(for: failure.failedAt))
+        try failures.record(path: failure.path, reason: failure.reason, failedAt: batchTimes.value(for: failure.failedAt),
+                            stamp: failure.stamp)
     }
     func clearFailure(atPath path: String) throws { try failures.clear(atPath: path) }
 }

@@ -42,8 +42,14 @@ public struct ImportSummary: Equatable, Sendable {
     public var unsupported: [UnsupportedFile] = []
     /// Files and folders that could not be imported, with reasons.
     public var failures: [ImportFailure] = []
+    /// Files that failed before and have not changed since (not read again), and folders that still
+    /// cannot be read for the same reason: known, not new failures.
+    public var stillFailing: [ImportFailure] = []
     /// Wall time of the whole import, in seconds.
     public var seconds: Double = 0
+    /// Stopped by an interruption before every file was examined: what was examined is written, and
+    /// the same import goes on from there.
+    public var interrupted = false
 
     public var failed: Int { failures.count }
 
@@ -127,29 +133,41 @@ public struct ImportService: Sendable {
     ///   - roots: absolute paths of folders (walked recursively) or files.
     ///   - options: how many files are examined at once and how many are written per transaction.
     ///   - progress: told after each file.
+    ///   - interruption: once requested, no file is started; those examined in order are written.
     /// - Returns: what was imported, unchanged, moved, a duplicate, skipped, unsupported or failed.
     /// - Throws: the catalogue's errors (`CatalogueError`); a file that cannot be read or decoded is a
     ///   failure in the summary (and in the catalogue's failure list), not an error.
     public func importPhotos(from roots: [String], options: ImportOptions = ImportOptions(),
-                             progress: any ImportProgress = SilentProgress()) async throws -> ImportSummary {
+                             progress: any ImportProgress = SilentProgress(),
+                             interruption: any Interruption = NoInterruption()) async throws -> ImportSummary {
         let start = clock.now()
         var summary = ImportSummary()
         let walk = fileSystem.walk(roots)
         summary.found = walk.files.count
         let known = try catalogue.knownStamps()
-        let pending = walk.files.filter { known[$0.path] != $0.stamp }
-        summary.unchanged = walk.files.count - pending.count
+        let recordedFailures = try catalogue.failures()
+        let failedBefore = Dictionary(recordedFailures.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        // A file that failed and has not changed since would fail the same way: it is not read again.
+        summary.stillFailing = walk.files.compactMap { file in
+            failedBefore[file.path].flatMap { $0.stamp == file.stamp ? $0 : nil }
+        }
+        let stillFailingPaths = Set(summary.stillFailing.map(\.path))
+        let pending = walk.files.filter { known[$0.path] != $0.stamp && !stillFailingPaths.contains($0.path) }
+        summary.unchanged = walk.files.count - pending.count - stillFailingPaths.count
 
         // Failures recorded under these folders whose files are gone since: nothing is left to fail.
-        let stale = try catalogue.failures().map(\.path).filter { failed in
+        let stale = recordedFailures.map(\.path).filter { failed in
             roots.contains { path(failed, isWithin: $0) } && !fileSystem.exists(failed)
         }
         if !stale.isEmpty { try catalogue.write { writer in try stale.forEach(writer.clearFailure) } }
 
-        if !walk.problems.isEmpty {
-            let failures = walk.problems.map { ImportFailure(path: $0.path, reason: $0.reason, failedAt: start) }
-            try catalogue.write { writer in try failures.forEach(writer.recordFailure) }
-            summary.failures += failures
+        // A folder that still cannot be read for the reason recorded is still failing; otherwise a new failure.
+        let problems = walk.problems.map { ImportFailure(path: $0.path, reason: $0.reason, failedAt: start) }
+        let newProblems = problems.filter { failedBefore[$0.path]?.reason != $0.reason }
+        summary.stillFailing += problems.filter { failedBefore[$0.path]?.reason == $0.reason }.map { failedBefore[$0.path]! }
+        if !newProblems.isEmpty {
+            try catalogue.write { writer in try newProblems.forEach(writer.recordFailure) }
+            summary.failures += newProblems
         }
 
         progress.update(completed: 0, total: pending.count)
@@ -159,7 +177,8 @@ public struct ImportService: Sendable {
         var nextToWrite = 0
         var batch: [(FoundFile, Examination)] = []
         let order = Self.examinationOrder(of: pending, window: options.largestFirstWindow)
-        try await jobRunner.forEach(order, jobs: options.jobs, job: { [pending] index in self.examine(pending[index]) }) { index, examination in
+        try await jobRunner.forEach(order, jobs: options.jobs, interruption: interruption,
+                                    job: { [pending] index in self.examine(pending[index]) }) { index, examination in
             finished[index] = examination
             while let ready = finished.removeValue(forKey: nextToWrite) {
                 batch.append((pending[nextToWrite], ready))
@@ -172,6 +191,9 @@ public struct ImportService: Sendable {
             progress.update(completed: nextToWrite + finished.count, total: pending.count)
         }
         try record(batch, into: &summary)
+        // Files examined after one still out when the import was stopped are not written: the next
+        // import examines them again, in order.
+        summary.interrupted = nextToWrite < pending.count
         progress.finish()
         summary.seconds = clock.now().timeIntervalSince(start)
         return summary
@@ -236,7 +258,7 @@ public struct ImportService: Sendable {
                 case let .unsupported(format):
                     outcome.unsupported.append(UnsupportedFile(path: file.path, format: format))
                 case let .failed(reason):
-                    let failure = ImportFailure(path: file.path, reason: reason, failedAt: now)
+                    let failure = ImportFailure(path: file.path, reason: reason, failedAt: now, stamp: file.stamp)
                     try writer.recordFailure(failure)
                     outcome.failures.append(failure)
                 case let .knownContent(sha256):

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// Hashes file contents.
 public protocol ContentHashing: Sendable {
@@ -28,4 +29,27 @@ public protocol WallClock: Sendable {
 public struct SystemClock: WallClock {
     public init() {}
     public func now() -> Date { Date() }
+}
+
+/// Ctrl-C (SIGINT) as an interruption: the first asks the command to stop where it is and say what
+/// it did; a second ends the process at once (status 130), as Ctrl-C usually does. Made only by the
+/// commands that can stop cleanly, so every other command keeps the default.
+///
+/// A plain signal handler that counts into an atomic: whichever thread the signal lands on, the
+/// count is set before the handler returns (a dispatch source on Linux reads a `signalfd`, which
+/// needs the signal blocked in every thread, and threads started before it do not block it).
+public final class InterruptSignal: Interruption {
+    public init() {
+        signal(SIGINT, interruptHandler)
+    }
+
+    public var isRequested: Bool { interruptRequests.load(ordering: .relaxed) > 0 }
+}
+
+/// Ctrl-Cs received since an `InterruptSignal` was made.
+private let interruptRequests = Atomic<Int>(0)
+
+/// Async-signal-safe: an atomic add, and `_exit` on the second.
+private func interruptHandler(_ signal: Int32) {
+    if interruptRequests.wrappingAdd(1, ordering: .relaxed).oldValue > 0 { _exit(130) }
 }

@@ -15,18 +15,31 @@ public struct InlineJobRunner: JobRunner {
     public func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output { job() }
 }
 
+/// Whether the user asked a long command to stop (Ctrl-C): it then starts nothing more, keeps what
+/// it has done, and says so.
+public protocol Interruption: Sendable {
+    var isRequested: Bool { get }
+}
+
+/// Never asked to stop.
+public struct NoInterruption: Interruption {
+    public init() {}
+    public var isRequested: Bool { false }
+}
+
 extension JobRunner {
     /// `job` on each of `items`, at most `jobs` at a time, each started as soon as one finishes;
     /// `finished` is given each item and its output on the calling task, in the order they finish.
+    /// Once `interruption` is requested no job is started; those started still finish.
     func forEach<Item: Sendable, Output: Sendable>(
-        _ items: some Sequence<Item>, jobs: Int,
+        _ items: some Sequence<Item>, jobs: Int, interruption: any Interruption = NoInterruption(),
         job: @escaping @Sendable (Item) -> Output,
         finished: (Item, Output) throws -> Void
     ) async throws {
         try await withThrowingTaskGroup(of: (Item, Output).self) { group in
             var next = items.makeIterator()
             func startNext() {
-                guard let item = next.next() else { return }
+                guard !interruption.isRequested, let item = next.next() else { return }
                 group.addTask { (item, await self.run { job(item) }) }
             }
             for _ in 0..<max(1, jobs) { startNext() }

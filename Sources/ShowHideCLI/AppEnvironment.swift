@@ -30,6 +30,8 @@ public struct AppEnvironment: Sendable {
     public var processorCount: Int
     /// Starts a zip archive for an export (path, what to do when it exists, entries' modification time).
     public var makeZip: @Sendable (String, ConflictPolicy, Date) throws -> any ExportDestination
+    /// Starts listening for Ctrl-C, for a command that stops cleanly when asked (import).
+    public var listenForInterruption: @Sendable () -> any Interruption = { NoInterruption() }
 
     public init(
         console: Console, fileSystem: any FileSystem, decoder: any ImageDecoding,
@@ -75,7 +77,14 @@ public struct AppEnvironment: Sendable {
             currentDirectory: FileManager.default.currentDirectoryPath,
             processorCount: process.activeProcessorCount,
             makeZip: { try ZipDestination(path: $0, onConflict: $1, modified: $2) }
-        )
+        ).listening { InterruptSignal() }
+    }
+
+    /// This environment, with `listen` as the way to start listening for Ctrl-C.
+    func listening(_ listen: @escaping @Sendable () -> any Interruption) -> AppEnvironment {
+        var environment = self
+        environment.listenForInterruption = listen
+        return environment
     }
 
     func photoInspector() -> PhotoInspector {

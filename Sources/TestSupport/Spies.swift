@@ -247,3 +247,21 @@ public final class OverlapProbe: JobRunner, @unchecked Sendable {
         return output
     }
 }
+
+/// Ctrl-C pressed once a command has started `allowed` jobs: asked each time a job would start,
+/// it says "stop" from then on.
+public final class CountdownInterruption: Interruption, @unchecked Sendable {
+    private let lock = NSLock()
+    private var left: Int
+
+    public init(allowing allowed: Int) {
+        left = allowed
+    }
+
+    public var isRequested: Bool {
+        lock.withLock {
+            left -= 1
+            return left < 0
+        }
+    }
+}

@@ -16,7 +16,7 @@ final class SchemaTests: XCTestCase {
                      "orientation", "gps_latitude", "gps_longitude", "gps_altitude", "all_tags"],
             "palette_entry": ["photo_id", "rank", "lab_l", "lab_a", "lab_b", "hex", "weight", "name"],
             "variant": ["id", "photo_id", "kind", "parameters", "path", "file_size", "width", "height", "sha256", "created_at"],
-            "import_failure": ["path", "reason", "failed_at"],
+            "import_failure": ["path", "reason", "failed_at", "file_size", "modified_at_ns"],
             "photo_colour": ["photo_id", "dominant_hex", "dominant_name", "accent_l", "accent_a", "accent_b", "accent_hex",
                              "accent_hue", "accent_coverage", "accent_name", "analysis_version", "hue_families", "scene"],
             "accent_candidate": ["photo_id", "rank", "lab_l", "lab_a", "lab_b", "hex", "hue", "coverage", "name", "saliency",

@@ -30,9 +30,69 @@ final class ImportServiceTests: XCTestCase {
 
         let again = try await importLibrary()
 
-        XCTAssertEqual(again.failures.map(\.path), ["/lib/bad.jpg"], "a file still there fails again")
+        XCTAssertEqual(again.failures.map(\.path), [], "a file still there and unchanged is no new failure")
+        XCTAssertEqual(again.stillFailing.map(\.path), ["/lib/bad.jpg"])
         XCTAssertEqual(try catalogue.failures().map(\.path), ["/elsewhere/bad.jpg", "/lib/bad.jpg"],
                        "a gone file's failure leaves; folders not imported keep theirs")
+    }
+
+    func testAnInterruptedImportKeepsWhatItReadAndTheSameImportGoesOn() async throws {
+        for name in ["a", "b", "c", "d"] { files["/lib/\(name).jpg"] = FakePhoto.data(seed: name) }
+        let stopped = try await service().importPhotos(from: ["/lib"], options: ImportOptions(jobs: 1),
+                                                       interruption: CountdownInterruption(allowing: 2))
+        XCTAssertTrue(stopped.interrupted)
+        XCTAssertEqual(stopped.imported, 2)
+        XCTAssertEqual(catalogue.allPhotos.map(\.path), ["/lib/a.jpg", "/lib/b.jpg"], "the first files, in walk order")
+        files.resetReads()
+        let resumed = try await service().importPhotos(from: ["/lib"], options: ImportOptions(jobs: 1))
+        XCTAssertFalse(resumed.interrupted)
+        XCTAssertEqual(resumed.imported, 2)
+        XCTAssertEqual(resumed.unchanged, 2)
+        XCTAssertEqual(files.readPaths, ["/lib/c.jpg", "/lib/d.jpg"], "what was imported is not read again")
+    }
+
+    func testAFolderThatStillCannotBeReadIsStillFailing() async throws {
+        files.walkProblems = [WalkProblem(path: "/lib/locked", reason: "permission denied")]
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        let first = try await importLibrary()
+        XCTAssertEqual(first.failures.map(\.path), ["/lib/locked"])
+        let second = try await importLibrary()
+        XCTAssertEqual(second.failures, [])
+        XCTAssertEqual(second.stillFailing.map(\.path), ["/lib/locked"])
+        files.walkProblems = [WalkProblem(path: "/lib/locked", reason: "input/output error")]
+        let third = try await importLibrary()
+        XCTAssertEqual(third.failures.map(\.reason), ["input/output error"], "another reason is a new failure")
+    }
+
+    func testAKnownBadFileIsNotReadAgainUntilItChanges() async throws {
+        files["/lib/bad.jpg"] = FakePhoto.broken(reason: "corrupt JPEG data: bad Huffman code")
+        files["/lib/good.jpg"] = FakePhoto.data(seed: "good")
+        let first = try await importLibrary()
+        XCTAssertEqual(first.failures.map(\.reason), ["corrupt JPEG data: bad Huffman code"])
+        let bad = try XCTUnwrap(files["/lib/bad.jpg"])
+        XCTAssertEqual(try catalogue.failures().first?.stamp, FileStamp(size: Int64(bad.count), modifiedAtNanoseconds: 1_000_000_000),
+                       "the file's stamp is recorded with its failure")
+        let reads = files.readPaths.count
+
+        let second = try await importLibrary()
+        XCTAssertEqual(second.failures, [])
+        XCTAssertEqual(second.stillFailing.map(\.path), ["/lib/bad.jpg"])
+        XCTAssertEqual(second.stillFailing.map(\.reason), ["corrupt JPEG data: bad Huffman code"], "with the reason it failed for")
+        XCTAssertEqual(second.unchanged, 1)
+        XCTAssertEqual(files.readPaths.count, reads, "neither file is read again")
+
+        // Changed (still broken, another way): read again, and a failure again.
+        files["/lib/bad.jpg"] = FakePhoto.broken(reason: "premature end of data segment", seed: "other")
+        files.setStamp(FileStamp(size: 1, modifiedAtNanoseconds: 2_000_000_000), for: "/lib/bad.jpg")
+        let third = try await importLibrary()
+        XCTAssertEqual(third.failures.map(\.reason), ["premature end of data segment"])
+        XCTAssertEqual(third.stillFailing, [])
+        // Mended: imported, and its failure forgotten.
+        files["/lib/bad.jpg"] = FakePhoto.data(seed: "mended")
+        files.setStamp(FileStamp(size: 2, modifiedAtNanoseconds: 3_000_000_000), for: "/lib/bad.jpg")
+        let fourth = try await importLibrary()
+        XCTAssertEqual(fourth.imported, 1)
+        XCTAssertEqual(try catalogue.failures(), [])
     }
 
     func importLibrary(jobs: Int = 2, batchSize: Int = 256, largestFirstWindow: Int = 256,

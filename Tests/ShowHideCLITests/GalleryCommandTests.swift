@@ -80,6 +80,47 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(spy.errors.lines, ["failed: /lib/bad.jpg: corrupt JPEG data: bad Huffman code"])
     }
 
+    func testAKnownBadFileThatHasNotChangedIsStillFailingAndNoNewFailureUnlessStrict() async throws {
+        addPhotos()
+        _ = try? await ImportCommand.parse(["/lib"]).run(in: environment())
+        spy.output.clear()
+        spy.errors.clear()
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["imported 0, unchanged 2, moved 0, duplicates 0, failed 0, still failing 1 "
+                                          + "(unchanged: `gallery failures` lists them), skipped 1 (not photos) in 0.00 s"])
+        XCTAssertEqual(spy.errors.lines, [], "nothing new to say about it")
+        do {
+            try await ImportCommand.parse(["/lib", "--strict"]).run(in: environment())
+            XCTFail("--strict counts a file still failing")
+        } catch let exit as ExitCode {
+            XCTAssertEqual(exit, ExitStatus.someFilesFailed)
+        }
+        spy.output.clear()
+        try await ImportCommand.parse(["/lib", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual((json["stillFailing"] as? [[String: Any]])?.compactMap { $0["reason"] as? String },
+                       ["corrupt JPEG data: bad Huffman code"])
+        XCTAssertEqual(json["failed"] as? Int, 0)
+        XCTAssertEqual(json["interrupted"] as? Bool, false)
+    }
+
+    func testAnInterruptedImportSaysWhatItKeptAndExitsWith130() async throws {
+        for name in ["a", "b", "c"] { files["/lib/\(name).jpg"] = FakePhoto.data(seed: name) }
+        var interrupted = environment()
+        interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
+        do {
+            try await ImportCommand.parse(["/lib", "--jobs", "1"]).run(in: interrupted)
+            XCTFail("an interrupted import exits with 130")
+        } catch let exit as ExitCode {
+            XCTAssertEqual(exit, ExitStatus.interrupted)
+        }
+        XCTAssertEqual(spy.output.lines, ["imported 1, unchanged 0, moved 0, duplicates 0, failed 0 in 0.00 s"])
+        XCTAssertEqual(spy.errors.lines, ["interrupted: what was read is kept (1 photo imported); run the same command again to go on from there"])
+        spy.output.clear()
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["imported 2, unchanged 1, moved 0, duplicates 0, failed 0 in 0.00 s"])
+    }
+
     func testPhotosNotReadYetAreListedOnStandardErrorCountedAndInJSON() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         files["/lib/IMG_1.CR3"] = Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0])

@@ -22,13 +22,20 @@ struct ImportCommand: EnvironmentCommand {
         discussion: """
         Files already catalogued with the same path, size and modification time are skipped unread. \
         A moved or renamed photo keeps its entry; the same content at two paths is one photo. \
-        Exit status 1 when some files failed (they are listed), 66 when a folder or file named does not \
-        exist (nothing is imported), 69 when the catalogue cannot be opened.
+        A file that failed before and has not changed since is not read again: it is counted as still \
+        failing, and is no new failure. Ctrl-C stops the import where it is: what was read is kept, and \
+        the same command goes on from there. \
+        Exit status 1 when some files failed (they are listed; with --strict, also when some are still \
+        failing), 66 when a folder or file named does not exist (nothing is imported), 69 when the \
+        catalogue cannot be opened, 130 when interrupted.
         """
     )
 
     @Argument(help: "Folders or files to import.")
     var paths: [String] = []
+
+    @Flag(name: .long, help: "Exit with status 1 when files that failed before still fail, not only for new failures.")
+    var strict = false
 
     @OptionGroup var jobs: JobsOptions
 
@@ -50,10 +57,12 @@ struct ImportCommand: EnvironmentCommand {
         let summary = try await service.importPhotos(
             from: roots,
             options: ImportOptions(jobs: jobs.count(in: environment)),
-            progress: environment.progress()
+            progress: environment.progress(),
+            interruption: environment.listenForInterruption()
         )
         try ImportPresenter(console: environment.console).present(summary, asJSON: json)
-        if summary.failed > 0 { throw ExitStatus.someFilesFailed }
+        if summary.interrupted { throw ExitStatus.interrupted }
+        if summary.failed > 0 || (strict && !summary.stillFailing.isEmpty) { throw ExitStatus.someFilesFailed }
     }
 }
 

@@ -12,7 +12,8 @@ public struct ShowHideCommand: AsyncParsableCommand {
         Exit statuses: 0 success; 1 some files could not be read or processed (they are listed); \
         2 not found; 64 wrong arguments; 65 the catalogue is damaged; 66 a folder or file named does not exist; \
         69 the catalogue could not be opened; \
-        73 an export could not be written. The whole manual: man showhide (scripts/install puts it in place).
+        73 an export could not be written; 130 interrupted (what was done is kept). \
+        The whole manual: man showhide (scripts/install puts it in place).
         """,
         version: "\(version) (commit \(buildCommit))",
         subcommands: [GalleryCommand.self, ExportCommand.self, InspireCommand.self, InspectCommand.self]

@@ -18,7 +18,9 @@ struct ImportPresenter {
         var failed: Int
         var seconds: Double
         var failures: [FailureJSON]
+        var stillFailing: [FailureJSON]
         var unsupported: [UnsupportedJSON]
+        var interrupted: Bool
     }
 
     struct UnsupportedJSON: Encodable {
@@ -33,7 +35,9 @@ struct ImportPresenter {
                 duplicates: summary.duplicates, skipped: summary.skipped, failed: summary.failed,
                 seconds: (summary.seconds * 1000).rounded() / 1000,
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
-                unsupported: summary.unsupported.map { UnsupportedJSON(path: $0.path, format: $0.format) }
+                stillFailing: summary.stillFailing.map { FailureJSON(path: $0.path, reason: $0.reason) },
+                unsupported: summary.unsupported.map { UnsupportedJSON(path: $0.path, format: $0.format) },
+                interrupted: summary.interrupted
             )))
             return
         }
@@ -44,6 +48,10 @@ struct ImportPresenter {
             console.warn("unsupported: \(file.path): \(file.format), which showhide does not read yet")
         }
         console.print(line(summary))
+        if summary.interrupted {
+            console.warn("interrupted: what was read is kept (\(counted(summary.imported, "photo")) imported); "
+                         + "run the same command again to go on from there")
+        }
     }
 
     func line(_ summary: ImportSummary) -> String {
@@ -51,6 +59,9 @@ struct ImportPresenter {
             "imported \(summary.imported)", "unchanged \(summary.unchanged)", "moved \(summary.moved)",
             "duplicates \(summary.duplicates)", "failed \(summary.failed)",
         ]
+        if !summary.stillFailing.isEmpty {
+            parts.append("still failing \(summary.stillFailing.count) (unchanged: `gallery failures` lists them)")
+        }
         if !summary.unsupported.isEmpty {
             let formats = Set(summary.unsupported.map(\.format)).sorted().joined(separator: ", ")
             parts.append("unsupported \(summary.unsupported.count) (\(formats): not read yet)")

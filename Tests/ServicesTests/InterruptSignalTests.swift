@@ -1,0 +1,18 @@
+import Foundation
+import Services
+import XCTest
+
+final class InterruptSignalTests: XCTestCase {
+    /// The first Ctrl-C is caught and kept as a request to stop, not the end of the process. (The
+    /// second ends the process, so it is not tried here.)
+    func testCtrlCIsARequestToStop() {
+        let interruption = InterruptSignal()
+        XCTAssertFalse(interruption.isRequested)
+        // To the process, not this thread (which may block it): any thread that does not block it takes it.
+        kill(getpid(), SIGINT)
+        // The signal is handled on a dispatch queue: wait for it to be seen, not for a set time.
+        let seen = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in interruption.isRequested }, object: nil)
+        wait(for: [seen], timeout: 30)
+        XCTAssertTrue(interruption.isRequested)
+    }
+}
