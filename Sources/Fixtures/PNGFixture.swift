@@ -124,7 +124,6 @@ public struct PNGFixture {
 }
 
 extension Data {
-    /// These bytes with an "eXIf" chunk holding `tiff` inserted right after IHDR (a PNG's first chunk).
     /// The PNG with an uncompressed iTXt chunk holding `text` under `keyword`, after IHDR.
     public func insertingPNGText(_ text: String, keyword: String) -> Data {
         let ihdrEnd = 8 + 8 + 13 + 4
@@ -134,6 +133,7 @@ extension Data {
         return Data(self.prefix(ihdrEnd)) + Data(fixture.chunk("iTXt", body)) + self.dropFirst(ihdrEnd)
     }
 
+    /// These bytes with an "eXIf" chunk holding `tiff` inserted right after IHDR (a PNG's first chunk).
     public func insertingPNGExif(_ tiff: Data) -> Data {
         let ihdrEnd = 8 + 8 + 13 + 4
         let fixture = PNGFixture(width: 1, height: 1, colourType: .grey, samples: [0])
