@@ -18,15 +18,9 @@ public struct FileStamp: Hashable, Sendable {
 
 /// What importing learned of one file's content.
 extension PhotoFacts {
-    /// The turn a viewer must still give the stored pixels (`pixelSize`) to show them upright: the
-    /// EXIF orientation, except for HEIF. Its pixels are stored as libheif decodes them, already
-    /// turned and mirrored by the container's own `irot` and `imir`, which HEIF readers follow
-    /// instead of the EXIF tag (MIAF); phones write both alike, so nothing is left to do. nil when
-    /// the file says nothing of its orientation.
-    public var orientationLeft: Orientation? {
-        guard let orientation = exif?.orientation else { return nil }
-        return format.isTurnedByExif ? orientation : .up
-    }
+    /// The turn a viewer must still give the stored pixels (`pixelSize`) to show them upright
+    /// (`ImageFormat.orientationLeft`: the EXIF orientation, except a HEIF's, done by its decoder).
+    public var orientationLeft: Orientation? { format.orientationLeft(exif?.orientation) }
 }
 
 public struct PhotoFacts: Equatable, Sendable {

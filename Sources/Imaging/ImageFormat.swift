@@ -52,6 +52,14 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     /// write to say the same, must not turn it again.
     public var isTurnedByExif: Bool { self != .heif }
 
+    /// The turn a viewer must still give a photo of this format, as showhide stores and decodes it,
+    /// whose EXIF says `exifOrientation`: that, except for HEIF, which libheif turns and mirrors by
+    /// the container's own `irot` and `imir` — what HEIF readers follow instead of the EXIF tag
+    /// (MIAF), and what phones write alike — so nothing is left to do. nil when the file says nothing.
+    public func orientationLeft(_ exifOrientation: Orientation?) -> Orientation? {
+        exifOrientation.map { isTurnedByExif ? $0 : .up }
+    }
+
     /// Whether showhide writes files of this format.
     public var isWritten: Bool { self != .heif && self != .tiff }
 

@@ -212,6 +212,10 @@ public struct ExportService: Sendable {
                        progress: any ImportProgress = SilentProgress()) async throws -> ExportSummary {
         let start = clock.now()
         var summary = ExportSummary()
+        // An earlier export's manifest is merged with this one's, so it is read before anything is
+        // made or written: one that cannot be read stops the export with nothing done.
+        let previous = try Self.previousManifest(in: destination)
+        let hadCSV = destination.contains(Self.csvManifestName)
         let kinds = options.variants.compactMap { SplashMode(rawValue: $0.rawValue) }
         let photos = photos.sorted { $0.id < $1.id }
         var failed: Set<PhotoID> = []
@@ -225,9 +229,6 @@ public struct ExportService: Sendable {
                 failed.insert(failure.photoID)
             }
         }
-        // An earlier export's manifest is merged with this one's, so it is read before anything is written.
-        let previous = try Self.previousManifest(in: destination)
-        let hadCSV = destination.contains(Self.csvManifestName)
         var used: Set<String> = [Self.manifestName, Self.csvManifestName]
         var done = 0
         let total = photos.count * options.variants.count

@@ -40,6 +40,9 @@ public struct SystemClock: WallClock {
 /// needs the signal blocked in every thread, and threads started before it do not block it).
 public final class InterruptSignal: Interruption {
     public init() {
+        // Set (and so made) here, before the handler can run: a global's first use runs its setup,
+        // which must not happen inside a signal handler.
+        interruptRequests.store(0, ordering: .relaxed)
         signal(SIGINT, interruptHandler)
     }
 

@@ -7,8 +7,11 @@ public struct RemovalSummary: Sendable {
     public var removed: [(id: PhotoID, path: String)] = []
     /// Photos whose file was gone but a duplicate of it is not: each now lives at that duplicate.
     public var moved: [(id: PhotoID, path: String)] = []
-    /// Duplicate paths forgotten because their files are gone (their photo stays).
+    /// Duplicate paths forgotten because their files are gone, or lie in the scope forgotten (their photo stays).
     public var forgottenDuplicates: [String] = []
+    /// Why paths were forgotten while their photos stayed, for people: "its file was gone", or
+    /// "forgotten with its folder" when a scope was.
+    public var why = "its file was gone"
     /// Variant files deleted with their photos.
     public var variantFilesDeleted = 0
     /// Variant files that could not be deleted (the rows are gone; `gallery check --repair` removes
@@ -39,6 +42,37 @@ public struct RemovalService: Sendable {
         var summary = RemovalSummary()
         summary.removed = photos.map { ($0.id, $0.path) }
         deleteVariantFiles(of: photos, into: &summary)
+        return summary
+    }
+
+    /// Forgets what the catalogue holds in some folders or files (`paths`, absolute) of these photos
+    /// (as `catalogue.photo(id:)` returns them): their paths there are forgotten; a photo with a
+    /// duplicate path elsewhere moves to it and keeps its variants (the copies outside are still
+    /// photos); a photo with none elsewhere is removed.
+    public func remove(_ photos: [CataloguedPhoto], within paths: [String]) throws -> RemovalSummary {
+        func inside(_ candidate: String) -> Bool { paths.contains { path(candidate, isWithin: $0) } }
+        var summary = RemovalSummary()
+        summary.why = "its path there forgotten with its folder"
+        var gone: [CataloguedPhoto] = []
+        var moved: [PhotoID] = []
+        try catalogue.write { writer in
+            for photo in photos {
+                let within = photo.duplicatePaths.filter(inside)
+                for duplicate in within { try writer.detachPath(duplicate) }
+                summary.forgottenDuplicates += within
+                guard inside(photo.path) else { continue }
+                if within.count < photo.duplicatePaths.count {
+                    try writer.detachPath(photo.path)
+                    moved.append(photo.id)
+                } else {
+                    try writer.removePhoto(photo.id)
+                    summary.removed.append((photo.id, photo.path))
+                    gone.append(photo)
+                }
+            }
+        }
+        summary.moved = try moved.compactMap { id in try catalogue.photo(id: id).map { (id, $0.path) } }
+        deleteVariantFiles(of: gone, into: &summary)
         return summary
     }
 

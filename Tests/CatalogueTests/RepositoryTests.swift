@@ -288,9 +288,19 @@ final class RepositoryTests: XCTestCase {
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT photo.id FROM photo LEFT JOIN exif ON exif.photo_id = photo.id WHERE "
                              + filter.conditions.joined(separator: " AND "), arguments: filter.arguments).map { $0["detail"] as String }
         }
-        XCTAssertTrue(plan.contains { $0.contains("SEARCH photo USING") && $0.contains("INDEX") && $0.contains("path") },
+        XCTAssertTrue(plan.contains { $0.contains("SEARCH photo USING") && $0.contains("sqlite_autoindex_photo_1 (path") },
                       "the scope searches the path index: \(plan)")
-        XCTAssertFalse(plan.contains { $0.hasPrefix("SCAN photo") }, "no scan of every photo: \(plan)")
+        XCTAssertTrue(plan.contains { $0.contains("SEARCH duplicate_path USING") && $0.contains("(path") },
+                      "and the duplicate paths' index: \(plan)")
+        XCTAssertFalse(plan.contains { $0.hasPrefix("SCAN") }, "no scan of every photo: \(plan)")
+    }
+
+    func testAPhotoIsInAScopeByItsDuplicatePathsToo() throws {
+        let id = try insert("/backup/a.jpg", sha: "1")
+        try insert("/elsewhere/b.jpg", sha: "2")
+        try catalogue.write { try $0.addDuplicatePath("/trip/a.jpg", of: id, stamp: stamp, notedAt: day) }
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery(paths: ["/trip"])).map(\.id), [id], "the trip imported after its backup")
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery(paths: ["/trip", "/backup"])).map(\.id), [id], "once")
     }
 
     func testOnlyPhotosNeedingAnalysisWhenAsked() throws {

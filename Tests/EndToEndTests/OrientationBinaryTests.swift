@@ -75,7 +75,12 @@ final class OrientationBinaryTests: XCTestCase {
         XCTAssertEqual(listed.count, 6)
 
         let expected = try exiftoolUprightSizes(try samples().keys.sorted().map { photos.appendingPathComponent($0).path })
-        for photo in listed {
+        // `inspect --json` reads the files as import does, and follows the same rule.
+        let inspect = try binary.run(["inspect", "--json"] + (try samples().keys.sorted().map { photos.appendingPathComponent($0).path }))
+        let inspected = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(inspect.output.utf8)) as? [String: Any])?["photos"]
+            as? [[String: Any]], inspect.output)
+        XCTAssertEqual(inspected.count, 6)
+        for photo in listed + inspected {
             let name = ((photo["path"] as? String ?? "") as NSString).lastPathComponent
             let width = try XCTUnwrap(photo["width"] as? Int), height = try XCTUnwrap(photo["height"] as? Int)
             let orientation = (photo["exif"] as? [String: Any])?["orientation"] as? Int ?? 1

@@ -221,8 +221,9 @@ final class ExportServiceTests: XCTestCase {
         files["/out/manifest.json"] = Data("{ not a list".utf8)
         let writes = files.writtenPaths.count
         do {
-            _ = try await service().export(photos, options: ExportOptions(variants: [.original]),
-                                           to: FolderDestination(directory: "/out", fileSystem: files))
+            // Show variants to make: the manifest is read before any is made.
+            _ = try await service(maker: UnexpectedVariantMaker()).export(photos, options: ExportOptions(variants: [.show, .original]),
+                                                                         to: FolderDestination(directory: "/out", fileSystem: files))
             XCTFail("the export went on")
         } catch let error as ExportError {
             XCTAssertEqual(error, .unreadableManifest("/out/manifest.json", "its JSON is not a list of exported files"))

@@ -114,6 +114,28 @@ final class ScopeTests: XCTestCase {
         }
     }
 
+    func testRemovingAFolderForgetsItsPathsAndKeepsItsPhotosCopiesElsewhere() async throws {
+        // A copy of the trip's first photo kept in an album: the same content, a duplicate path.
+        files["/album/a.jpg"] = files["/lib/trip/a.jpg"]
+        try await ImportCommand.parse(["/album"]).run(in: environment())
+        spy.output.clear()
+        let first = try id("/lib/trip/a.jpg")
+        try RemoveCommand.parse(["--in", "/lib/trip"]).run(in: environment())
+        XCTAssertTrue(spy.output.lines.contains { $0 == "photo \(first) now at its duplicate /album/a.jpg (its path there forgotten with its folder)" }, spy.output.text)
+        XCTAssertTrue(spy.output.lines.contains { $0.hasPrefix("removed photo") && $0.hasSuffix("/lib/trip/day2/b.jpg") }, spy.output.text)
+        XCTAssertEqual(try listed([]), ["/album/a.jpg", "/lib/home/d.jpg", "/lib/tripod/c.jpg", "/other/e.jpg"])
+        XCTAssertEqual(try id("/album/a.jpg"), first, "the photo moved to its copy, with its id")
+        XCTAssertThrowsError(try RemoveCommand.parse(["--camera", ""])) { error in
+            XCTAssertEqual(RemoveCommand.message(for: error), "--camera takes some text of the make or model, not nothing.")
+        }
+    }
+
+    func testScopePathsAreTakenAsWrittenAndWithLinksResolved() {
+        XCTAssertEqual(ScopeOptions.lexicalPath("trips/../photos/./2024/", from: "/home/ada"), "/home/ada/photos/2024")
+        XCTAssertEqual(ScopeOptions.lexicalPath("/a/b/../../..", from: "/x"), "/")
+        XCTAssertEqual(ScopeOptions.lexicalPath("/photos/trips", from: "/x"), "/photos/trips")
+    }
+
     func testShowTakesSeveralIds() throws {
         let first = try id("/lib/trip/a.jpg"), second = try id("/other/e.jpg")
         try ShowCommand.parse([String(first), String(second), "--json"]).run(in: environment())

@@ -114,6 +114,7 @@ struct ScopeOptions: ParsableArguments {
         }
         if let since, let until, since > until { throw ValidationError("--since \(since) is after --until \(until): no day is both.") }
         if paths.contains(where: \.isEmpty) { throw ValidationError("--in takes a folder or a file, not an empty path.") }
+        if camera?.isEmpty == true { throw ValidationError("--camera takes some text of the make or model, not nothing.") }
     }
 
     /// True when no option narrows the photos.
@@ -124,9 +125,31 @@ struct ScopeOptions: ParsableArguments {
         text.count == 10 && ExifDateTime(exif: text + " 00:00:00") != nil
     }
 
-    /// The query of this scope; paths made absolute against the working directory, as import stores them.
+    /// The query of this scope; paths made absolute against the working directory, as import stores
+    /// them: with symbolic links resolved (a folder named through a link) and as written (a linked
+    /// folder found inside a folder walked keeps the link's name in its photos' paths).
     func query(in environment: AppEnvironment, sort: PhotoSort = .taken, limit: Int? = nil) -> PhotoQuery {
-        PhotoQuery(takenSince: since, takenUntil: until, camera: camera, paths: paths.map(environment.absolutePath), limit: limit, sort: sort)
+        var absolute: [String] = []
+        for path in paths {
+            for form in [environment.absolutePath(path), Self.lexicalPath(path, from: environment.currentDirectory)]
+            where !absolute.contains(form) {
+                absolute.append(form)
+            }
+        }
+        return PhotoQuery(takenSince: since, takenUntil: until, camera: camera, paths: absolute, limit: limit, sort: sort)
+    }
+
+    /// `path` made absolute against `directory`, `.` and `..` taken away by name alone.
+    static func lexicalPath(_ path: String, from directory: String) -> String {
+        var components: [Substring] = []
+        for component in ((path.hasPrefix("/") ? "" : directory + "/") + path).split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
     }
 }
 

@@ -45,7 +45,9 @@ struct RemoveCommand: EnvironmentCommand {
         if missing {
             summary = try service.removeMissing(in: query)
         } else if ids.isEmpty {
-            summary = try service.remove(try catalogue.photos(matching: query).compactMap { try catalogue.photo(id: $0.id) })
+            let photos = try catalogue.photos(matching: query).compactMap { try catalogue.photo(id: $0.id) }
+            // A folder's paths are forgotten; its photos' copies elsewhere stay photos.
+            summary = query.paths.isEmpty ? try service.remove(photos) : try service.remove(photos, within: query.paths)
         } else {
             summary = try service.remove(try ids.map { try environment.photo(id: $0, in: catalogue) })
         }

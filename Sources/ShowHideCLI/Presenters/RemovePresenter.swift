@@ -30,8 +30,8 @@ struct RemovePresenter {
             return
         }
         for photo in summary.removed { console.print("removed photo \(photo.id): \(photo.path)") }
-        for photo in summary.moved { console.print("photo \(photo.id) now at its duplicate \(photo.path) (its file was gone)") }
-        for path in summary.forgottenDuplicates { console.print("forgot duplicate path \(path) (its file was gone)") }
+        for photo in summary.moved { console.print("photo \(photo.id) now at its duplicate \(photo.path) (\(summary.why))") }
+        for path in summary.forgottenDuplicates { console.print("forgot duplicate path \(path) (\(summary.why))") }
         for left in summary.variantFilesLeft {
             console.warn("could not delete variant file \(left.path): \(left.reason) (`gallery check --repair` removes it later)")
         }
