@@ -50,30 +50,9 @@ public struct RemovalService: Sendable {
     /// duplicate path elsewhere moves to it and keeps its variants (the copies outside are still
     /// photos); a photo with none elsewhere is removed.
     public func remove(_ photos: [CataloguedPhoto], within paths: [String]) throws -> RemovalSummary {
-        func inside(_ candidate: String) -> Bool { paths.contains { path(candidate, isWithin: $0) } }
-        var summary = RemovalSummary()
-        summary.why = "its path there forgotten with its folder"
-        var gone: [CataloguedPhoto] = []
-        var moved: [PhotoID] = []
-        try catalogue.write { writer in
-            for photo in photos {
-                let within = photo.duplicatePaths.filter(inside)
-                for duplicate in within { try writer.detachPath(duplicate) }
-                summary.forgottenDuplicates += within
-                guard inside(photo.path) else { continue }
-                if within.count < photo.duplicatePaths.count {
-                    try writer.detachPath(photo.path)
-                    moved.append(photo.id)
-                } else {
-                    try writer.removePhoto(photo.id)
-                    summary.removed.append((photo.id, photo.path))
-                    gone.append(photo)
-                }
-            }
+        try forget(photos, why: "its path there forgotten with its folder") { candidate in
+            paths.contains { path(candidate, isWithin: $0) }
         }
-        summary.moved = try moved.compactMap { id in try catalogue.photo(id: id).map { (id, $0.path) } }
-        deleteVariantFiles(of: gone, into: &summary)
-        return summary
     }
 
     /// Forgets every path whose file is gone, of the photos `scope` holds (all of them by default): a
@@ -81,17 +60,24 @@ public struct RemovalService: Sendable {
     /// does; a gone duplicate path is forgotten.
     public func removeMissing(in scope: PhotoQuery = PhotoQuery(sort: .imported)) throws -> RemovalSummary {
         let photos = try catalogue.photos(matching: scope).compactMap { try catalogue.photo(id: $0.id) }
+        return try forget(photos, why: "its file was gone") { !fileSystem.exists($0) }
+    }
+
+    /// Forgets the paths of `photos` that `forgotten` names, in one transaction: a photo whose own
+    /// path goes moves to a duplicate path that stays (its content is still there), and is removed
+    /// when none does; then the removed photos' variant files are deleted.
+    private func forget(_ photos: [CataloguedPhoto], why: String, _ forgotten: (String) -> Bool) throws -> RemovalSummary {
         var summary = RemovalSummary()
+        summary.why = why
         var gone: [CataloguedPhoto] = []
         var moved: [PhotoID] = []
         try catalogue.write { writer in
             for photo in photos {
-                let goneDuplicates = photo.duplicatePaths.filter { !fileSystem.exists($0) }
-                for path in goneDuplicates { try writer.detachPath(path) }
-                summary.forgottenDuplicates += goneDuplicates
-                guard !fileSystem.exists(photo.path) else { continue }
-                if goneDuplicates.count < photo.duplicatePaths.count {
-                    // The photo's content is still on disk at a duplicate: it moves there.
+                let duplicates = photo.duplicatePaths.filter(forgotten)
+                for path in duplicates { try writer.detachPath(path) }
+                summary.forgottenDuplicates += duplicates
+                guard forgotten(photo.path) else { continue }
+                if duplicates.count < photo.duplicatePaths.count {
                     try writer.detachPath(photo.path)
                     moved.append(photo.id)
                 } else {
