@@ -268,7 +268,10 @@ public struct ExportService: Sendable {
                 }
             }
             progress.finish()
-            if !options.dryRun {
+            if options.dryRun {
+                // Nothing was written; an archive started for the names is taken away.
+                destination.abandon()
+            } else {
                 let manifest = Self.merged(previous: previous, current: summary.files, holds: destination.contains)
                 try destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)
                 // A CSV manifest from before is kept in step with the JSON one, asked for or not.

@@ -83,6 +83,10 @@ final class PartOfALibraryBinaryTests: XCTestCase {
         XCTAssertEqual(dryRun.status, 0, dryRun.errors)
         XCTAssertTrue(dryRun.errors.hasPrefix("would export 3 photos: 3 files, about "), dryRun.errors)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out")), "a dry run writes nothing")
+        let zipDryRun = try binary.run(["export", "--all", "--zip", path("set.zip"), "--dry-run"] + library)
+        XCTAssertEqual(zipDryRun.status, 0, zipDryRun.errors)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("set") }, [],
+                       "nor into a zip: no archive, no partial one")
 
         let first = try binary.run(["export", "--colour", "red", "--limit", "2", "--to", path("out"), "--manifest", "csv"] + library)
         XCTAssertTrue(first.errors.hasPrefix("exporting 2 photos: 2 files, about "), first.errors)

@@ -348,6 +348,7 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(summary.planned.map(\.needsMaking), [true, false, false])
         XCTAssertEqual(destination.files, [:])
         XCTAssertFalse(destination.finished)
+        XCTAssertTrue(destination.abandoned, "an archive started for the names is taken away")
         XCTAssertEqual(files.writtenPaths, [])
     }
 

@@ -38,6 +38,7 @@ final class ExportCommandTests: XCTestCase {
         let refused: [([String], String)] = [
             (["--to", "/o"], "Choose the photos: their ids, --colour C, a scope (--in, --since, --until, --camera), or --all."), (["--all", "--id", "1", "--to", "/o"], "Give only one of ids, --all and --colour."),
             (["1", "--in", "/lib", "--to", "/o"], "Give ids or a scope (--in, --since, --until, --camera), not both."),
+            (["1", "2", "--limit", "1", "--to", "/o"], "--limit caps a scope, --colour or --all; with ids, name fewer."),
             (["--in", "/lib", "--since", "2024-02-01", "--until", "2024-01-31", "--to", "/o"], "--since 2024-02-01 is after --until 2024-01-31: no day is both."), (["--all"], "Give --to DIR or --zip FILE (one of them)."),
             (["--all", "--to", "/o", "--zip", "/z.zip"], "Give --to DIR or --zip FILE (one of them)."), (["--all", "--to", "/o", "--variant", "both"], "The value 'both' is invalid for '--variant <variant>'. Please provide one of 'show', 'hide', 'original' or 'all'."),
             (["--all", "--to", "/o", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'same', 'jpeg', 'png' or 'webp'."), (["--all", "--to", "/o", "--on-conflict", "ask"], "The value 'ask' is invalid for '--on-conflict <policy>'. Please provide one of 'unique', 'overwrite' or 'skip'."),

@@ -112,6 +112,7 @@ struct ExportCommand: EnvironmentCommand {
         }
         if selections > 1 { throw ValidationError("Give only one of ids, --all and --colour.") }
         if !ids.isEmpty && !filters.scope.isEmpty { throw ValidationError("Give ids or a scope (--in, --since, --until, --camera), not both.") }
+        if !ids.isEmpty && filters.limit != nil { throw ValidationError("--limit caps a scope, --colour or --all; with ids, name fewer.") }
         if (to == nil) == (zip == nil) { throw ValidationError("Give --to DIR or --zip FILE (one of them).") }
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
@@ -140,17 +141,18 @@ struct ExportCommand: EnvironmentCommand {
             processing: splash.processing(target: try variantTarget(), quality: quality, jobs: jobs.count(in: environment)))
         let service = environment.exportService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let estimate = service.estimate(photos, options: options)
-        let destinationName = environment.absolutePath(to ?? zip!)
-        // Said before anything is made or written, so that an export larger than meant can be stopped.
-        environment.console.warn("\(dryRun ? "would export" : "exporting") \(counted(estimate.photos, "photo")): "
-                                 + "\(counted(estimate.files, "file")), about \(ExportPresenter.size(estimate.bytes)), to \(destinationName)"
-                                 + (estimate.withoutAccent == 0 ? "" : " (\(counted(estimate.withoutAccent, "photo")) without an accent colour)"))
         do {
             let destination: any ExportDestination = if let to {
                 FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem)
             } else {
                 try environment.makeZip(environment.absolutePath(zip!), options.onConflict, environment.clock.now())
             }
+            // Said before anything is made or written, so that an export larger than meant can be
+            // stopped; naming the zip file chosen (`set_2.zip` when `set.zip` is taken).
+            environment.console.warn("\(dryRun ? "would export" : "exporting") \(counted(estimate.photos, "photo")): "
+                                     + "\(counted(estimate.files, "file")), about \(ExportPresenter.size(estimate.bytes)), "
+                                     + "to \(destination.location)"
+                                     + (estimate.withoutAccent == 0 ? "" : " (\(counted(estimate.withoutAccent, "photo")) without an accent colour)"))
             let summary = try await service.export(photos, options: options, to: destination, progress: environment.progress())
             try ExportPresenter(console: environment.console).present(summary, destination: destination.location,
                                                                      dryRun: dryRun, asJSON: json)
