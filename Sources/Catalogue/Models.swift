@@ -17,12 +17,6 @@ public struct FileStamp: Hashable, Sendable {
 }
 
 /// What importing learned of one file's content.
-extension PhotoFacts {
-    /// The turn a viewer must still give the stored pixels (`pixelSize`) to show them upright
-    /// (`ImageFormat.orientationLeft`: the EXIF orientation, except a HEIF's, done by its decoder).
-    public var orientationLeft: Orientation? { format.orientationLeft(exif?.orientation) }
-}
-
 public struct PhotoFacts: Equatable, Sendable {
     /// SHA-256 of the file's bytes, lower-case hex.
     public var sha256: String

@@ -174,7 +174,7 @@ struct ObjectMask: Sendable {
                         let step = coreSums[channel].sum(sides) / coreCells - groundSums[channel].sum(sides) / groundCells
                         difference += step * step
                     }
-                    sharp = min(sharp, min(max((difference.squareRoot() - softEdge) / (sharpEdge - softEdge), 0), 1))
+                    sharp = min(sharp, ramp(difference.squareRoot(), softEdge, sharpEdge))
                 }
                 guard sharp < 1 else { continue }
                 let cells = Double((window.right - window.left + 1) * (window.bottom - window.top + 1))
@@ -184,6 +184,9 @@ struct ObjectMask: Sendable {
         }
         return output
     }
+
+    /// 0 up to `low`, 1 from `high` on, in a straight line between: how far a measure says "edge".
+    static func ramp(_ value: Double, _ low: Double, _ high: Double) -> Double { min(max((value - low) / (high - low), 0), 1) }
 
     /// How far apart (CIE76 ΔE) the object's and the ground's mean colours near an edge of the kept map
     /// are where the photo draws no edge there (`softEdge` or less) and where it draws one (`sharpEdge`
@@ -229,7 +232,6 @@ struct ObjectMask: Sendable {
             let difference = blurred[first] - blurred[second]
             return (difference * difference).sum().squareRoot()
         }
-        func ramp(_ value: Double, _ low: Double, _ high: Double) -> Double { min(max((value - low) / (high - low), 0), 1) }
         /// Steep for its whole change along `step`, or a clear step of its own (a thin rim before another edge).
         func sharpness(_ index: Int, step: Int) -> Double {
             let across = distance(index - reach * step, index + reach * step)
@@ -308,7 +310,7 @@ struct ObjectMask: Sendable {
                 let sides = [-offset, offset].compactMap { horizontal ? change(x + $0, y, horizontal: true) : change(x, y + $0, horizontal: false) }
                 let parallel = sides.isEmpty ? 0 : sides.reduce(0, +) / Double(sides.count)
                 let margin = own - distinctRatio * parallel
-                output[index] = min(max((margin - distinctLow) / (distinctHigh - distinctLow), 0), 1)
+                output[index] = ramp(margin, distinctLow, distinctHigh)
             }
         }
         return output

@@ -43,14 +43,14 @@ extension RGBAImage {
                     horizontal[x * 4 + 3] = alpha
                 }
                 for (outputRow, share) in takers[y] {
-                    var sums = pending[outputRow] ?? [Double](repeating: 0, count: newWidth * 4)
+                    // Taken out of the dictionary, so that adding to it does not copy it.
+                    var sums = pending.removeValue(forKey: outputRow) ?? [Double](repeating: 0, count: newWidth * 4)
                     for index in sums.indices { sums[index] += horizontal[index] * share }
                     // The output row is whole once its last source row is in.
                     guard rows[outputRow].last?.index == y else {
                         pending[outputRow] = sums
                         continue
                     }
-                    pending[outputRow] = nil
                     for x in 0..<newWidth {
                         let red = sums[x * 4], green = sums[x * 4 + 1], blue = sums[x * 4 + 2], alpha = sums[x * 4 + 3]
                         let target = (outputRow * newWidth + x) * 4

@@ -60,6 +60,14 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
         exifOrientation.map { isTurnedByExif ? $0 : .up }
     }
 
+    /// `exif` as every JSON gives it with a photo of this format: the stored size's companion, its
+    /// orientation the turn still left (`orientationLeft`).
+    public func exifWithOrientationLeft(_ exif: ExifMetadata) -> ExifMetadata {
+        var exif = exif
+        exif.orientation = orientationLeft(exif.orientation)
+        return exif
+    }
+
     /// Whether showhide writes files of this format.
     public var isWritten: Bool { self != .heif && self != .tiff }
 

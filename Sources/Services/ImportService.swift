@@ -162,9 +162,14 @@ public struct ImportService: Sendable {
         if !stale.isEmpty { try catalogue.write { writer in try stale.forEach(writer.clearFailure) } }
 
         // A folder that still cannot be read for the reason recorded is still failing; otherwise a new failure.
-        let problems = walk.problems.map { ImportFailure(path: $0.path, reason: $0.reason, failedAt: start) }
-        let newProblems = problems.filter { failedBefore[$0.path]?.reason != $0.reason }
-        summary.stillFailing += problems.filter { failedBefore[$0.path]?.reason == $0.reason }.map { failedBefore[$0.path]! }
+        var newProblems: [ImportFailure] = []
+        for problem in walk.problems {
+            if let known = failedBefore[problem.path], known.reason == problem.reason {
+                summary.stillFailing.append(known)
+            } else {
+                newProblems.append(ImportFailure(path: problem.path, reason: problem.reason, failedAt: start))
+            }
+        }
         if !newProblems.isEmpty {
             try catalogue.write { writer in try newProblems.forEach(writer.recordFailure) }
             summary.failures += newProblems

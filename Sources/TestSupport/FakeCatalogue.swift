@@ -61,13 +61,13 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         }
     }
 
-    /// Every photo, in id order; filters are SQLite's business (a filtered query fails the test).
+    /// Every photo, in id order, or those needing analysis; other filters are SQLite's business (a
+    /// filtered query fails the test).
     public func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
-        if query.takenSince != nil || query.takenUntil != nil || query.camera != nil || !query.paths.isEmpty || query.needingAnalysis
-            || query.limit != nil {
+        if query.takenSince != nil || query.takenUntil != nil || query.camera != nil || !query.paths.isEmpty || query.limit != nil {
             XCTFail("FakeCatalogue does not filter; use SQLiteCatalogue for listings")
         }
-        return allPhotos
+        return query.needingAnalysis ? try photosNeedingAnalysis() : allPhotos
     }
 
     /// With its variants, as `SQLiteCatalogue.photo(id:)` gives it.

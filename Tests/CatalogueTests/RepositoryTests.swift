@@ -323,18 +323,3 @@ final class SQLChunkTests: XCTestCase {
         XCTAssertEqual([Int]().inChunksForSQL().count, 0)
     }
 }
-
-final class OrientationLeftTests: XCTestCase {
-    func testTheTurnLeftIsEXIFsExceptForAHEIFWhichItsDecoderTurned() {
-        func facts(_ format: ImageFormat, _ orientation: Orientation?) -> PhotoFacts {
-            PhotoFacts(sha256: "a", format: format, pixelSize: PixelSize(width: 4, height: 3),
-                       exif: ExifMetadata(orientation: orientation))
-        }
-        for format in [ImageFormat.jpeg, .png, .webp, .tiff] {
-            XCTAssertEqual(facts(format, .right).orientationLeft, .right, "\(format)")
-        }
-        XCTAssertEqual(facts(.heif, .right).orientationLeft, .up)
-        XCTAssertNil(facts(.heif, nil).orientationLeft, "a file that says nothing still says nothing")
-        XCTAssertNil(PhotoFacts(sha256: "a", format: .jpeg, pixelSize: PixelSize(width: 4, height: 3), exif: nil).orientationLeft)
-    }
-}

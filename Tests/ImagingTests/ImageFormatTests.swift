@@ -81,4 +81,17 @@ final class UnsupportedPhotoFormatTests: XCTestCase {
         XCTAssertNil(format([0xFF, 0xD8, 0xFF, 0xE0]), "a JPEG is read, not unsupported")
         XCTAssertNil(format([]))
     }
+
+    func testTheTurnLeftIsEXIFsExceptForAHEIFWhichItsDecoderTurned() {
+        for format in [ImageFormat.jpeg, .png, .webp, .tiff] {
+            XCTAssertEqual(format.orientationLeft(.right), .right, "\(format)")
+        }
+        XCTAssertEqual(ImageFormat.heif.orientationLeft(.right), .up)
+        XCTAssertNil(ImageFormat.heif.orientationLeft(nil), "a file that says nothing still says nothing")
+        XCTAssertNil(ImageFormat.jpeg.orientationLeft(nil))
+        // The EXIF every JSON gives: only the orientation changes.
+        let written = ExifMetadata(make: "Apple", orientation: .right)
+        XCTAssertEqual(ImageFormat.heif.exifWithOrientationLeft(written), ExifMetadata(make: "Apple", orientation: .up))
+        XCTAssertEqual(ImageFormat.jpeg.exifWithOrientationLeft(written), written)
+    }
 }

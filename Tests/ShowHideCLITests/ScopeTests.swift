@@ -130,10 +130,26 @@ final class ScopeTests: XCTestCase {
         }
     }
 
-    func testScopePathsAreTakenAsWrittenAndWithLinksResolved() {
-        XCTAssertEqual(ScopeOptions.lexicalPath("trips/../photos/./2024/", from: "/home/ada"), "/home/ada/photos/2024")
-        XCTAssertEqual(ScopeOptions.lexicalPath("/a/b/../../..", from: "/x"), "/")
-        XCTAssertEqual(ScopeOptions.lexicalPath("/photos/trips", from: "/x"), "/photos/trips")
+    func testScopePathsAreTakenAsWrittenAndWithLinksResolved() throws {
+        var home = environment()
+        home.currentDirectory = "/home/ada"
+        XCTAssertEqual(home.absolutePathAsWritten("trips/../photos/./2024/"), "/home/ada/photos/2024")
+        XCTAssertEqual(home.absolutePathAsWritten("/a/b/../../.."), "/")
+        XCTAssertEqual(home.absolutePathAsWritten("/photos/trips"), "/photos/trips")
+
+        // A real folder and a link to it: the scope looks for the photos under both names.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-scope-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("nas/trips"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("trips").path,
+                                                   withDestinationPath: folder.appendingPathComponent("nas/trips").path)
+        var linked = environment()
+        linked.currentDirectory = folder.path
+        let real = (folder.appendingPathComponent("nas/trips").path as NSString).resolvingSymlinksInPath
+        let paths = try ListCommand.parse(["--in", "trips/rome"]).filters.query(in: linked).paths
+        XCTAssertEqual(paths.count, 2, "\(paths)")
+        XCTAssertTrue(paths.contains(folder.path + "/trips/rome"), "as written: \(paths)")
+        XCTAssertTrue(paths.contains(real + "/rome"), "with the link resolved: \(paths)")
     }
 
     func testShowTakesSeveralIds() throws {

@@ -40,16 +40,9 @@ struct AnalyseCommand: EnvironmentCommand {
 
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment)
-        var photos: [CataloguedPhoto] = []
-        if ids.isEmpty && !all && scope.isEmpty {
-            photos = try catalogue.photosNeedingAnalysis()
-        } else if ids.isEmpty {
-            var query = scope.query(in: environment, sort: .imported)
-            query.needingAnalysis = !all
-            photos = try catalogue.photos(matching: query)
-        } else {
-            photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
-        }
+        var query = scope.query(in: environment, sort: .imported)
+        query.needingAnalysis = !all
+        let photos = ids.isEmpty ? try catalogue.photos(matching: query) : try ids.map { try environment.photo(id: $0, in: catalogue) }
         let summary = try await environment.analysisService(catalogue: catalogue)
             .analyse(photos, jobs: jobs.count(in: environment), progress: environment.progress())
         try AnalysePresenter(console: environment.console).present(summary, asJSON: json)

@@ -131,25 +131,12 @@ struct ScopeOptions: ParsableArguments {
     func query(in environment: AppEnvironment, sort: PhotoSort = .taken, limit: Int? = nil) -> PhotoQuery {
         var absolute: [String] = []
         for path in paths {
-            for form in [environment.absolutePath(path), Self.lexicalPath(path, from: environment.currentDirectory)]
+            for form in [environment.absolutePath(path), environment.absolutePathAsWritten(path)]
             where !absolute.contains(form) {
                 absolute.append(form)
             }
         }
         return PhotoQuery(takenSince: since, takenUntil: until, camera: camera, paths: absolute, limit: limit, sort: sort)
-    }
-
-    /// `path` made absolute against `directory`, `.` and `..` taken away by name alone.
-    static func lexicalPath(_ path: String, from directory: String) -> String {
-        var components: [Substring] = []
-        for component in ((path.hasPrefix("/") ? "" : directory + "/") + path).split(separator: "/") {
-            switch component {
-            case ".": continue
-            case "..": _ = components.popLast()
-            default: components.append(component)
-            }
-        }
-        return "/" + components.joined(separator: "/")
     }
 }
 

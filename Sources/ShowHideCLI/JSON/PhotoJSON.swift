@@ -77,12 +77,7 @@ struct PhotoJSON: Encodable {
         height = photo.facts.pixelSize.height
         fileSize = photo.stamp.size
         importedAt = ISO8601.string(photo.importedAt)
-        exif = photo.facts.exif.map { exif in
-            // The stored size and the turn still to give it, alike for every format (a HEIF's is done).
-            var exif = exif
-            exif.orientation = photo.facts.orientationLeft
-            return exif
-        }
+        exif = photo.facts.exif.map(photo.facts.format.exifWithOrientationLeft)
         if detailed {
             duplicatePaths = photo.duplicatePaths
             exifTags = photo.facts.exif?.allTags ?? [:]

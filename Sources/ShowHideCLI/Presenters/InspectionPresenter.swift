@@ -78,12 +78,7 @@ struct InspectionPresenter {
                 photos: inspections.map {
                     InspectionJSON(
                         path: $0.path, format: $0.format.rawValue, width: $0.pixelSize.width,
-                        height: $0.pixelSize.height, fileSize: $0.fileSize, exif: $0.exif.map { [format = $0.format] exif in
-                            // As in every JSON: the stored size and the turn still to give it.
-                            var exif = exif
-                            exif.orientation = format.orientationLeft(exif.orientation)
-                            return exif
-                        }, eye: explanations[$0.path].map(EyeJSON.init)
+                        height: $0.pixelSize.height, fileSize: $0.fileSize, exif: $0.exif.map($0.format.exifWithOrientationLeft), eye: explanations[$0.path].map(EyeJSON.init)
                     )
                 },
                 failures: failures.map { FailureJSON(path: $0.path, reason: $0.reason) }

@@ -66,8 +66,9 @@ struct PhotoPresenter {
             ("f-number", exif?.fNumber.map { "f/" + Self.number($0) }),
             ("ISO", exif?.iso.map(String.init)),
             ("focal length", exif?.focalLength.map { Self.number($0) + " mm" }),
-            ("orientation", photo.facts.orientationLeft.map { left in
-                left == exif?.orientation ? String(left.rawValue) : "\(left.rawValue) (EXIF says \(exif!.orientation!.rawValue): the decoder turned it)"
+            ("orientation", exif?.orientation.map { written in
+                let left = photo.facts.format.orientationLeft(written) ?? written
+                return left == written ? String(left.rawValue) : "\(left.rawValue) (EXIF says \(written.rawValue): the decoder turned it)"
             }),
             ("GPS", exif?.gps.map { gps in
                 var text = String(format: "%.6f, %.6f", gps.latitude, gps.longitude)
