@@ -71,6 +71,12 @@ public protocol PhotoCatalogue: Sendable {
     /// - Parameter replacing: whether a file already at `path` may be replaced.
     /// - Throws: `CatalogueError.backupExists`, `.cannotWriteBackup`, or the catalogue's own errors.
     func backup(to path: String, replacing: Bool) throws -> CatalogueBackup
+    /// Whether this process may only read the catalogue (a read-only mount, another user's library).
+    var isReadOnly: Bool { get }
+}
+
+extension PhotoCatalogue {
+    public var isReadOnly: Bool { false }
 }
 
 /// What a backup copied.

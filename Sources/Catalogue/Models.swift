@@ -100,6 +100,8 @@ public enum PhotoSort: String, CaseIterable, Sendable {
     case imported
     /// By file name, then path.
     case name
+    /// By date taken, newest first; photos without a date after them, newest imported first.
+    case newest
 }
 
 /// Which photos a listing shows.
@@ -116,16 +118,19 @@ public struct PhotoQuery: Equatable, Sendable {
     /// Only photos not analysed yet, or analysed by earlier rules than `ColourAnalysis.rulesVersion`.
     public var needingAnalysis: Bool
     public var limit: Int?
+    /// Photos skipped before the first one given (a page of a listing); only with a limit.
+    public var offset: Int
     public var sort: PhotoSort
 
     public init(takenSince: String? = nil, takenUntil: String? = nil, camera: String? = nil, paths: [String] = [],
-                needingAnalysis: Bool = false, limit: Int? = nil, sort: PhotoSort = .taken) {
+                needingAnalysis: Bool = false, limit: Int? = nil, offset: Int = 0, sort: PhotoSort = .taken) {
         self.takenSince = takenSince
         self.takenUntil = takenUntil
         self.camera = camera
         self.paths = paths
         self.needingAnalysis = needingAnalysis
         self.limit = limit
+        self.offset = offset
         self.sort = sort
     }
 }

@@ -162,10 +162,11 @@ struct PhotoRepository {
         case .taken: sql += " ORDER BY exif.taken_at IS NULL, exif.taken_at, photo.id"
         case .imported: sql += " ORDER BY photo.imported_at, photo.id"
         case .name: sql += " ORDER BY \(Self.fileNameSQL) COLLATE NOCASE, photo.path, photo.id"
+        case .newest: sql += " ORDER BY exif.taken_at IS NULL, exif.taken_at DESC, photo.imported_at DESC, photo.id DESC"
         }
         if let limit = query.limit {
-            sql += " LIMIT ?"
-            arguments += [limit]
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [limit, query.offset]
         }
         return try withColours(Row.fetchAll(db, sql: sql, arguments: arguments).map(photo(from:)))
     }

@@ -14,6 +14,8 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     /// The database file, for the messages of errors.
     let path: String
 
+    public var isReadOnly: Bool { writer.configuration.readonly }
+
     /// Opens the catalogue in `libraryDirectory` and brings its schema up to date. A missing
     /// catalogue is created only when `opening` allows it; one this process may not write (a
     /// read-only mount, another user's library) is opened for reading, and writing to it fails

@@ -15,15 +15,9 @@ final class ColourSearchTests: XCTestCase {
         catalogue = try SQLiteCatalogue.inMemory()
     }
 
-    func entry(_ hex: String, _ weight: Double) -> PaletteEntry {
-        let lab = Lab(RGBA(parsing: hex)!)
-        return PaletteEntry(lab: lab, weight: weight, name: ColourName.nearest(to: lab))
-    }
+    func entry(_ hex: String, _ weight: Double) -> PaletteEntry { .sample(hex, weight) }
 
-    func accent(_ hex: String, coverage: Double) -> Accent {
-        let lab = Lab(RGBA(parsing: hex)!)
-        return Accent(lab: lab, hue: lab.lch.h, coverage: coverage, name: ColourName.nearest(to: lab))
-    }
+    func accent(_ hex: String, coverage: Double) -> Accent { .sample(hex, coverage: coverage) }
 
     @discardableResult
     func add(_ name: String, _ palette: [PaletteEntry], accent: Accent? = nil, camera: String? = nil, taken: String? = nil) throws -> PhotoID {

@@ -201,6 +201,20 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(try names(PhotoQuery(sort: .name)), ["100%_real.jpg", "apple.jpg", "Mango.png", "zebra.jpg"])
     }
 
+    func testNewestFirstPutsTheUndatedAfterNewestImportedFirstAndPagesByOffset() throws {
+        try makeLibrary()
+        try insert("/y/later.png", sha: "5", at: day.addingTimeInterval(9))
+        XCTAssertEqual(try names(PhotoQuery(sort: .newest)), ["100%_real.jpg", "zebra.jpg", "apple.jpg", "later.png", "Mango.png"])
+        XCTAssertEqual(try names(PhotoQuery(limit: 2, offset: 0, sort: .newest)), ["100%_real.jpg", "zebra.jpg"])
+        XCTAssertEqual(try names(PhotoQuery(limit: 2, offset: 2, sort: .newest)), ["apple.jpg", "later.png"])
+        XCTAssertEqual(try names(PhotoQuery(limit: 2, offset: 4, sort: .newest)), ["Mango.png"])
+        XCTAssertEqual(try names(PhotoQuery(camera: "nikon", limit: 2, offset: 1, sort: .newest)), [])
+    }
+
+    func testAnOpenedCatalogueSaysWhetherItIsReadOnly() throws {
+        XCTAssertFalse(catalogue.isReadOnly)
+    }
+
     func testPhotosWrittenInOneTransactionKeepTheirOwnImportTimes() throws {
         let later = day.addingTimeInterval(90.5)
         let ids = try catalogue.write { writer in
