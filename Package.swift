@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: C libraries from Debian
@@ -95,11 +97,23 @@ let package = Package(
         // MARK: Zip archives for exports (an export destination over ZIPFoundation)
         .target(name: "Archives", dependencies: ["Imaging", "Services", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
 
+        // MARK: The documented JSON shapes, shared by the command line's --json and the web gallery's API
+        .target(name: "GalleryJSON", dependencies: ["Catalogue", "ColourScience", "Imaging", "Services"]),
+
+        // MARK: The web gallery (`showhide serve`): routes, pages, thumbnails served by id
+        .target(
+            name: "WebGallery",
+            dependencies: ["GalleryJSON", "Services", "Catalogue", "ColourScience", "Imaging",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Mustache", package: "swift-mustache")]
+        ),
+
         // MARK: Command line
         .target(
             name: "ShowHideCLI",
             dependencies: [
-                "Services", "Codecs", "Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "Archives",
+                "Services", "Codecs", "Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "Archives", "GalleryJSON", "WebGallery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -139,12 +153,16 @@ let package = Package(
         .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),
+        .testTarget(name: "WebGalleryTests", dependencies: ["WebGallery", "GalleryJSON", "Services", "Catalogue", "CatalogueSQLite",
+                                                            "ColourScience", "Imaging", "TestSupport",
+                                                            .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                                            .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "Services", "TestSupport",
                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(
             name: "ShowHideCLITests",
             dependencies: ["ShowHideCLI", "Services", "Catalogue", "CatalogueSQLite", "ColourScience", "Codecs", "Imaging", "TestSupport",
-                           "CLITestSupport"]
+                           "CLITestSupport", "GalleryJSON"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "ColourScience", "Imaging", "Services", "TestSupport", "CJPEGFixtures",
                                                          "Catalogue", "CatalogueSQLite",

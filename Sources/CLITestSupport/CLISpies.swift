@@ -58,14 +58,19 @@ extension AppEnvironment {
                             exifReader: any ExifReading = FakeExifReader(), clock: any WallClock = FakeClock(),
                             variables: [String: String] = ["SHOWHIDE_LIBRARY": "/library"],
                             currentDirectory: String = "/") -> AppEnvironment {
-        AppEnvironment(console: console, fileSystem: files, decoder: decoder, encoder: encoder, exifReader: exifReader,
-                       hasher: CryptoHasher(), clock: clock, jobRunner: InlineJobRunner(), openCatalogue: { _, _ in catalogue },
-                       variables: variables,
-                       homeDirectory: "/home/user", currentDirectory: currentDirectory, processorCount: 2,
-                       makeZip: { path, _, _ in
-                           XCTFail("unexpected zip \(path)")
-                           throw UnexpectedZip()
-                       })
+        var environment = AppEnvironment(
+            console: console, fileSystem: files, decoder: decoder, encoder: encoder, exifReader: exifReader,
+            hasher: CryptoHasher(), clock: clock, jobRunner: InlineJobRunner(), openCatalogue: { _, _ in catalogue },
+            variables: variables,
+            homeDirectory: "/home/user", currentDirectory: currentDirectory, processorCount: 2,
+            makeZip: { path, _, _ in
+                XCTFail("unexpected zip \(path)")
+                throw UnexpectedZip()
+            })
+        environment.serveGallery = { _, host, port, _ in XCTFail("unexpected server at \(host):\(port)") }
+        environment.openInBrowser = { XCTFail("unexpected browser at \($0)") }
+        environment.newSecret = { String(repeating: "5e", count: 32) }
+        return environment
     }
 
     struct UnexpectedZip: Error {}

@@ -5,6 +5,7 @@ import Codecs
 import Foundation
 import Imaging
 import Services
+import WebGallery
 
 /// Everything a command needs from the outside world, and the one place services are made from
 /// it. `live()` is the one place where the real implementations are chosen; tests use `.fake`
@@ -32,6 +33,17 @@ public struct AppEnvironment: Sendable {
     public var makeZip: @Sendable (String, ConflictPolicy, Date) throws -> any ExportDestination
     /// Starts listening for Ctrl-C, for a command that stops cleanly when asked (import).
     public var listenForInterruption: @Sendable () -> any Interruption = { NoInterruption() }
+    /// Serves the web gallery at an address until Ctrl-C (`showhide serve`); calls back with the port
+    /// once it listens.
+    public var serveGallery: @Sendable (GalleryServer, _ host: String, _ port: Int, _ onRunning: @escaping @Sendable (Int) async -> Void) async throws
+        -> Void = { server, host, port, onRunning in try await server.run(host: host, port: port, onRunning: onRunning) }
+    /// Opens an address in the user's browser (`serve --open`).
+    public var openInBrowser: @Sendable (String) -> Void = { _ in }
+    /// A new secret: 32 random bytes as hex.
+    public var newSecret: @Sendable () -> String = {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
 
     public init(
         console: Console, fileSystem: any FileSystem, decoder: any ImageDecoding,
@@ -77,7 +89,22 @@ public struct AppEnvironment: Sendable {
             currentDirectory: FileManager.default.currentDirectoryPath,
             processorCount: process.activeProcessorCount,
             makeZip: { try ZipDestination(path: $0, onConflict: $1, modified: $2) }
-        ).listening { InterruptSignal() }
+        ).listening { InterruptSignal() }.opening { address in
+            // The desktop's own choice of browser; when there is none, the address printed is enough.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["xdg-open", address]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
+        }
+    }
+
+    /// This environment, with `open` as the way to open an address in a browser.
+    func opening(_ open: @escaping @Sendable (String) -> Void) -> AppEnvironment {
+        var environment = self
+        environment.openInBrowser = open
+        return environment
     }
 
     /// This environment, with `listen` as the way to start listening for Ctrl-C.
@@ -122,6 +149,11 @@ public struct AppEnvironment: Sendable {
 
     func variantPruning(catalogue: any PhotoCatalogue) -> VariantPruning {
         VariantPruning(fileSystem: fileSystem, catalogue: catalogue)
+    }
+
+    func galleryServer(catalogue: any PhotoCatalogue, libraryDirectory: String, settings: GallerySettings) -> GalleryServer {
+        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder,
+                      libraryDirectory: libraryDirectory, settings: settings)
     }
 
     func importService(catalogue: any PhotoCatalogue) -> ImportService {

@@ -1,6 +1,7 @@
 import Catalogue
 import CatalogueSQLite
 import Foundation
+import GalleryJSON
 import Imaging
 import Services
 @testable import ShowHideCLI

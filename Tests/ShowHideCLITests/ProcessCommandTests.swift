@@ -3,6 +3,7 @@ import Catalogue
 import CatalogueSQLite
 import ColourScience
 import Foundation
+import GalleryJSON
 import Imaging
 import Services
 @testable import ShowHideCLI

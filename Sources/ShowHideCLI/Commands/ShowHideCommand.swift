@@ -16,7 +16,7 @@ public struct ShowHideCommand: AsyncParsableCommand {
         The whole manual: man showhide (scripts/install puts it in place).
         """,
         version: "\(version) (commit \(buildCommit))",
-        subcommands: [GalleryCommand.self, ExportCommand.self, InspireCommand.self, InspectCommand.self]
+        subcommands: [GalleryCommand.self, ExportCommand.self, InspireCommand.self, InspectCommand.self, ServeCommand.self]
     )
 
     /// showhide's version; the commit is added at build time.

@@ -1,6 +1,7 @@
 import Catalogue
 import ColourScience
 import Foundation
+import GalleryJSON
 import Services
 
 /// The end of an analysis: the photos whose accent changed, the failures, and one summary line; or JSON.

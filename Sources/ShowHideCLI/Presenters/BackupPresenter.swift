@@ -1,5 +1,6 @@
 import Catalogue
 import Foundation
+import GalleryJSON
 
 /// "backed up 40 photos to FILE (1.2 MB); its integrity check passed", or JSON.
 struct BackupPresenter {

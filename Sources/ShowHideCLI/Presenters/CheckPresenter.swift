@@ -1,5 +1,6 @@
 import Catalogue
 import Foundation
+import GalleryJSON
 import Imaging
 import Services
 

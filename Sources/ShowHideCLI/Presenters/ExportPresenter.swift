@@ -1,6 +1,7 @@
 import Catalogue
 import ColourScience
 import Foundation
+import GalleryJSON
 import Imaging
 import Services
 

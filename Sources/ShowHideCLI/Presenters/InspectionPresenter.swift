@@ -1,5 +1,6 @@
 import ColourScience
 import Foundation
+import GalleryJSON
 import Imaging
 import Services
 

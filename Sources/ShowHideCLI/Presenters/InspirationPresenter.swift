@@ -1,6 +1,7 @@
 import Catalogue
 import ColourScience
 import Foundation
+import GalleryJSON
 import Imaging
 import Services
 
@@ -8,39 +9,9 @@ import Services
 struct InspirationPresenter {
     let console: Console
 
-    struct EntryJSON: Encodable {
-        var rank: Int
-        var score: Double
-        var terms: Terms
-        var reason: String
-        var photo: PhotoJSON
-
-        struct Terms: Encodable {
-            var vividness: Double
-            var size: Double
-            var focus: Double
-            var contrast: Double
-            var calm: Double
-            var photographic: Double
-            var standout: Double
-            var change: Double
-            var resolution: Double
-        }
-    }
-
     func present(_ entries: [InspirationEntry], asJSON: Bool) throws {
         if asJSON {
-            console.printJSON(try JSONOutput.encode(entries.map { entry in
-                let potential = entry.potential
-                return EntryJSON(rank: entry.rank, score: potential.score,
-                                 terms: .init(vividness: PhotoJSON.rounded(potential.vividness), size: PhotoJSON.rounded(potential.size),
-                                              focus: PhotoJSON.rounded(potential.focus),
-                                              contrast: PhotoJSON.rounded(potential.contrast), calm: PhotoJSON.rounded(potential.calm),
-                                              photographic: PhotoJSON.rounded(potential.photographic),
-                                              standout: PhotoJSON.rounded(potential.standout), change: PhotoJSON.rounded(potential.change),
-                                              resolution: PhotoJSON.rounded(potential.resolution)),
-                                 reason: potential.reason, photo: PhotoJSON(entry.photo))
-            }))
+            console.printJSON(try JSONOutput.encode(entries.map(InspirationEntryJSON.init)))
             return
         }
         guard !entries.isEmpty else {

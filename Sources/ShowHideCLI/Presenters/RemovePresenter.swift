@@ -1,5 +1,6 @@
 import Catalogue
 import Foundation
+import GalleryJSON
 import Services
 
 /// What removing did: each photo removed or moved, then one summary line; or JSON.

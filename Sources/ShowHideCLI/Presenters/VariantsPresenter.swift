@@ -1,5 +1,6 @@
 import Catalogue
 import Foundation
+import GalleryJSON
 import Services
 
 /// Variants as a table (what made each), or what pruning removed; or JSON.

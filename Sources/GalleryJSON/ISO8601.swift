@@ -4,8 +4,8 @@ import Foundation
 import Imaging
 import Services
 
-enum ISO8601 {
-    static func string(_ date: Date) -> String {
+public enum ISO8601 {
+    public static func string(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)

@@ -5,18 +5,18 @@ import Imaging
 import Services
 
 /// A variant in the photo JSON.
-struct VariantJSON: Encodable {
+public struct VariantJSON: Encodable {
     /// The id of the photo it was made from.
-    var photo: Int64
-    var kind: String
-    var path: String
-    var width: Int
-    var height: Int
-    var params: [String: Double]
+    public var photo: Int64
+    public var kind: String
+    public var path: String
+    public var width: Int
+    public var height: Int
+    public var params: [String: Double]
     /// "object" or "hue": how the splash chose what keeps its colour.
-    var method: String
+    public var method: String
 
-    init(_ variant: Variant) {
+    public init(_ variant: Variant) {
         photo = variant.photoID
         kind = variant.kind
         path = variant.path

@@ -5,70 +5,70 @@ import Imaging
 import Services
 
 /// The documented JSON of one catalogued photo (Docs/Usage.md).
-struct PhotoJSON: Encodable {
-    var id: Int64
-    var path: String
-    var sha256: String
-    var format: String
-    var width: Int
-    var height: Int
-    var fileSize: Int64
-    var importedAt: String
-    var exif: ExifMetadata?
+public struct PhotoJSON: Encodable {
+    public var id: Int64
+    public var path: String
+    public var sha256: String
+    public var format: String
+    public var width: Int
+    public var height: Int
+    public var fileSize: Int64
+    public var importedAt: String
+    public var exif: ExifMetadata?
     /// Only in `gallery show`.
-    var duplicatePaths: [String]?
+    public var duplicatePaths: [String]?
     /// Every EXIF tag as text; only in `gallery show`.
-    var exifTags: [String: String]?
+    public var exifTags: [String: String]?
     /// The XMP packet; only in `gallery show`, when the photo has one.
-    var xmp: String?
-    var palette: [PaletteJSON]?
-    var dominant: DominantJSON?
+    public var xmp: String?
+    public var palette: [PaletteJSON]?
+    public var dominant: DominantJSON?
     /// Present (possibly null) once the photo's colours are analysed.
-    var accent: AccentJSON??
+    public var accent: AccentJSON??
     /// "ordinary", "colour target" or "busy scene" (neither of the last two has an accent), once analysed.
-    var scene: String?
+    public var scene: String?
     /// The accent candidates, most salient first; only in `gallery show`.
-    var candidates: [CandidateJSON]?
+    public var candidates: [CandidateJSON]?
     /// Only in `gallery show`.
-    var variants: [VariantJSON]?
+    public var variants: [VariantJSON]?
 
-    struct CandidateJSON: Encodable {
-        var hex: String
-        var name: String
-        var hue: Double
-        var coverage: Double
-        var saliency: Double
-        var contrast: Double
-        var regions: Int
-        var compactness: Double
-        var texture: Double
+    public struct CandidateJSON: Encodable {
+        public var hex: String
+        public var name: String
+        public var hue: Double
+        public var coverage: Double
+        public var saliency: Double
+        public var contrast: Double
+        public var regions: Int
+        public var compactness: Double
+        public var texture: Double
     }
 
-    struct PaletteJSON: Encodable {
-        var hex: String
-        var lab: [Double]
-        var weight: Double
-        var name: String
+    public struct PaletteJSON: Encodable {
+        public var hex: String
+        public var lab: [Double]
+        public var weight: Double
+        public var name: String
     }
 
-    struct DominantJSON: Encodable {
-        var hex: String
-        var name: String
+    public struct DominantJSON: Encodable {
+        public var hex: String
+        public var name: String
     }
 
-    struct AccentJSON: Encodable {
-        var hex: String
-        var name: String
-        var hue: Double
-        var coverage: Double
+    public struct AccentJSON: Encodable {
+        public var hex: String
+        public var name: String
+        public var hue: Double
+        public var coverage: Double
     }
 
-    static func rounded(_ value: Double, _ places: Double = 4) -> Double {
+    public static func rounded(_ value: Double, _ places: Double = 4) -> Double {
         let scale = pow(10, places)
         return (value * scale).rounded() / scale
     }
 
-    init(_ photo: CataloguedPhoto, detailed: Bool = false) {
+    public init(_ photo: CataloguedPhoto, detailed: Bool = false) {
         id = photo.id
         path = photo.path
         sha256 = photo.facts.sha256
@@ -109,7 +109,7 @@ struct PhotoJSON: Encodable {
         case palette, dominant, accent, scene, candidates, variants
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(path, forKey: .path)

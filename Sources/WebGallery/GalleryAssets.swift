@@ -1,0 +1,85 @@
+/// The gallery's style sheet and its one script, served from `/static/`: the pages carry neither inline.
+enum GalleryAssets {
+    static let css = """
+    :root { color-scheme: dark; --ground: #15171b; --card: #1e2127; --line: #2b3039; --text: #e6e6e6; --dim: #9aa0a6; --accent: #e2b340; }
+    * { box-sizing: border-box; }
+    body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--ground); color: var(--text); }
+    a { color: #8ab4f8; }
+    .bar { display: flex; align-items: baseline; gap: 28px; padding: 14px 28px; border-bottom: 1px solid var(--line); }
+    .brand { font-size: 22px; font-weight: 700; color: #fff; text-decoration: none; letter-spacing: -0.01em; }
+    .brand span { color: #888; }
+    .bar nav a { color: var(--dim); text-decoration: none; margin-right: 18px; }
+    .bar nav a[aria-current] { color: #fff; border-bottom: 2px solid var(--accent); }
+    .notice { margin: 0; padding: 8px 28px; background: #3a2f12; color: #f3d37a; }
+    .filters { display: flex; flex-wrap: wrap; align-items: center; gap: 10px 16px; padding: 14px 28px; font-size: 13px; color: var(--dim); }
+    .filters input, .filters select, .filters button { font: inherit; background: var(--card); color: var(--text); border: 1px solid var(--line); border-radius: 6px; padding: 3px 6px; }
+    .filters button { background: #2d5bd7; border-color: #2d5bd7; color: #fff; padding: 3px 14px; cursor: pointer; }
+    .picker { width: 32px; height: 26px; padding: 0 2px; }
+    .swatches { display: flex; gap: 6px; }
+    .swatch { width: 22px; height: 22px; border-radius: 50%; border: 2px solid var(--line); display: inline-block; }
+    .swatch.selected { border-color: #fff; box-shadow: 0 0 0 2px var(--accent); }
+    .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(180px, 1fr)); gap: 10px; padding: 6px 28px 18px; }
+    .cell { display: block; background: var(--card); border-radius: 8px; overflow: hidden; text-decoration: none; color: var(--dim); }
+    .cell img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; display: block; background: #101114; }
+    .caption { display: block; padding: 4px 8px; font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+    .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 6px; vertical-align: -1px; }
+    .pages { display: flex; gap: 18px; justify-content: center; padding: 8px 0 36px; color: var(--dim); }
+    .pages .api { margin-left: 30px; }
+    .empty, .hint { color: var(--dim); padding: 0 28px; }
+    main.photo, main.inspiration, main.error { padding: 10px 28px 48px; max-width: 1500px; }
+    h1 { font-size: 26px; margin: 8px 0 2px; overflow-wrap: anywhere; }
+    h2 { font-size: 16px; margin: 22px 0 8px; color: #cdd3da; }
+    .path { color: var(--dim); margin: 0 0 14px; overflow-wrap: anywhere; font-size: 13px; }
+    .pictures { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 12px; }
+    figure { margin: 0; }
+    figure img { width: 100%; max-height: 70vh; object-fit: contain; background: #101114; border-radius: 8px; display: block; }
+    figcaption { font-size: 12px; color: var(--dim); text-align: center; margin-top: 4px; text-transform: uppercase; letter-spacing: .08em; }
+    .palette { display: flex; height: 18px; border-radius: 6px; overflow: hidden; margin: 6px 0; max-width: 720px; }
+    .shares { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: 13px; }
+    .hex { color: var(--dim); font-family: ui-monospace, monospace; font-size: 12px; }
+    dl { display: flex; flex-wrap: wrap; gap: 4px 22px; margin: 0; font-size: 13px; }
+    dl div { display: flex; gap: 6px; }
+    dt { color: #7d8590; }
+    dd { margin: 0; overflow-wrap: anywhere; }
+    .tags { display: grid; grid-template-columns: repeat(auto-fill, minmax(300px, 1fr)); }
+    .candidates { padding-left: 22px; font-size: 14px; }
+    .candidates li { margin-bottom: 6px; }
+    .candidates .chosen strong { color: var(--accent); }
+    .why { color: var(--dim); font-size: 12px; }
+    details { margin: 10px 0; font-size: 13px; }
+    pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--card); padding: 10px; border-radius: 6px; }
+    .entries { list-style: none; padding: 0; display: grid; gap: 14px; }
+    .entries li { display: flex; gap: 16px; background: var(--card); border-radius: 10px; padding: 12px; }
+    .entries img { width: 200px; height: 150px; object-fit: cover; border-radius: 6px; display: block; }
+    .entries .head { margin: 0; font-size: 16px; }
+    .rank { font-weight: 700; }
+    .score { background: var(--line); padding: 1px 10px; border-radius: 999px; font-size: 13px; margin-left: 8px; }
+    .reason { color: #cdd3da; margin: 4px 0 8px; }
+    @media (max-width: 700px) { .bar, .filters, .grid, main.photo, main.inspiration { padding-left: 12px; padding-right: 12px; } .entries li { flex-direction: column; } }
+    """
+
+    /// Small conveniences; every page works without it: the colour picker fills the colour field, and
+    /// a changed filter shows its photos at once.
+    static let javaScript = """
+    "use strict";
+    document.addEventListener("DOMContentLoaded", () => {
+      const form = document.querySelector("form.filters");
+      if (!form) return;
+      for (const picker of form.querySelectorAll("input[type=color][data-fills]")) {
+        picker.addEventListener("change", () => {
+          form.elements[picker.dataset.fills].value = picker.value;
+          form.requestSubmit();
+        });
+      }
+      for (const field of form.querySelectorAll("select, input[type=checkbox], input[type=date]")) {
+        field.addEventListener("change", () => form.requestSubmit());
+      }
+      // Empty fields stay out of the address, so that every view has one short URL.
+      form.addEventListener("formdata", (event) => {
+        for (const [name, value] of [...event.formData.entries()]) {
+          if (value === "") event.formData.delete(name);
+        }
+      });
+    });
+    """
+}

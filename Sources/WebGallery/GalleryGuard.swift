@@ -1,0 +1,126 @@
+import Catalogue
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Imaging
+import Services
+
+/// In front of every route: refuses a request from a host name the gallery was not opened at, without
+/// the access token when one is set, or changing something from another site's page; turns every
+/// error into a page (or JSON under /api/) that says what went wrong, and logs it; and gives every
+/// response the headers that keep a browser from running or framing anything the gallery did not send.
+struct GalleryGuard: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    let settings: GallerySettings
+    let pages: GalleryPages
+
+    static let tokenCookie = "showhide_token"
+
+    /// Scripts and styles only from the gallery itself (no inline script); pictures from it and as data
+    /// (the colour picker's swatch); no plugins, no framing, forms only to itself. Inline styles are
+    /// allowed: swatches are coloured by a `style` attribute, which runs nothing.
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            if let refusal = refusal(of: request) {
+                response = refusal
+            } else {
+                response = try await next(request, context)
+            }
+        } catch {
+            response = errorResponse(error, request: request, context: context)
+        }
+        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        return response
+    }
+
+    /// The response that refuses the request, or nil when it may go on.
+    func refusal(of request: Request) -> Response? {
+        let isAPI = request.uri.path.hasPrefix("/api/")
+        if let allowed = settings.allowedHostNames, let host = request.head.authority?.lowercased(), !allowed.contains(Self.name(ofHost: host)) {
+            return errorPage(.misdirectedRequest, "This gallery is not served under the name \(host.prefix(80)).", api: isAPI)
+        }
+        if let token = settings.accessToken {
+            let given = QueryParameters(request.uri.query)["token"]
+            if let given, Self.same(given, token) {
+                // The token leaves the address bar for a cookie that only this site is sent.
+                var response = Response(status: .seeOther, headers: [.location: request.uri.path])
+                response.headers[.setCookie] = "\(Self.tokenCookie)=\(token); Path=/; HttpOnly; SameSite=Strict"
+                return response
+            }
+            guard let cookie = Self.cookie(Self.tokenCookie, in: request.headers[.cookie]), Self.same(cookie, token) else {
+                return errorPage(.unauthorized, "This gallery needs its access token: open the address that `showhide serve` printed.",
+                                 api: isAPI)
+            }
+        }
+        if request.method != .get && request.method != .head {
+            // A change must come from the gallery's own pages: the browser says where a request comes from.
+            let origin = request.headers[HTTPField.Name("Origin")!]
+            let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
+            let host = request.head.authority
+            let sameOrigin = origin.map { origin in host.map { origin == "http://\($0)" || origin == "https://\($0)" } ?? false }
+                ?? (site == "same-origin")
+            if !sameOrigin {
+                return errorPage(.forbidden, "Changes are taken only from the gallery's own pages.", api: isAPI)
+            }
+        }
+        return nil
+    }
+
+    func errorResponse(_ error: any Error, request: Request, context: Context) -> Response {
+        let api = request.uri.path.hasPrefix("/api/")
+        let (status, message): (HTTPResponse.Status, String) = switch error {
+        case let error as GalleryRequestError:
+            switch error {
+            case .invalid: (.badRequest, error.message)
+            case .notFound: (.notFound, error.message)
+            }
+        case let error as HTTPError:
+            (error.status, error.status == .notFound ? "There is no page at this address." : error.body ?? error.status.reasonPhrase)
+        case let error as PhotoError:
+            (.notFound, "\(error.reason) (\(error.path)). `showhide gallery check` finds the photos whose files are gone.")
+        case let error as CatalogueError:
+            (.serviceUnavailable, error.plainDescription)
+        default:
+            (.internalServerError, "Something went wrong on the server; its log says what.")
+        }
+        let line = "\(request.method) \(request.uri.path): \(status.code) \(error.plainDescription)"
+        if status.code >= 500 { context.logger.error("\(line)") } else { context.logger.notice("\(line)") }
+        return errorPage(status, message, api: api)
+    }
+
+    func errorPage(_ status: HTTPResponse.Status, _ message: String, api: Bool) -> Response {
+        if api {
+            let body = (try? JSONSerialization.data(withJSONObject: ["error": message, "status": status.code], options: [.sortedKeys])) ?? Data()
+            return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        return GalleryServer.html(pages.error(status: status.code, reason: status.reasonPhrase, message: message, readOnly: settings.readOnly),
+                                  status: status)
+    }
+
+    /// `example.org:8080` → `example.org`, `[::1]:8080` → `[::1]`.
+    static func name(ofHost host: String) -> String {
+        if host.hasPrefix("["), let end = host.firstIndex(of: "]") { return String(host[...end]) }
+        return host.split(separator: ":", maxSplits: 1).first.map(String.init) ?? host
+    }
+
+    /// Equal, compared in a time that does not depend on where they differ.
+    static func same(_ given: String, _ expected: String) -> Bool {
+        let one = Array(given.utf8), two = Array(expected.utf8)
+        guard one.count == two.count else { return false }
+        return zip(one, two).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    static func cookie(_ name: String, in header: String?) -> String? {
+        header?.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+    }
+}

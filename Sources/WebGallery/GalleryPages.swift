@@ -1,0 +1,172 @@
+import Catalogue
+import ColourScience
+import Foundation
+import Imaging
+import Mustache
+import Services
+
+/// The gallery's pages, rendered from Mustache templates: every value goes in through `{{…}}`, which
+/// escapes `&`, `<`, `>`, `"` and `'`, in text and attributes alike; no page carries a script of its
+/// own (`/static/gallery.js` is the only one).
+struct GalleryPages: Sendable {
+    let library: MustacheLibrary
+
+    init() {
+        var library = MustacheLibrary()
+        // The templates are constants written here, so they always parse.
+        for (name, text) in GalleryTemplates.all { try! library.register(text, named: name) }
+        self.library = library
+    }
+
+    func render(_ name: String, _ context: [String: Any]) -> String {
+        library.render(context, withTemplate: name) ?? ""
+    }
+
+    static func frame(title: String, section: String, readOnly: Bool) -> [String: Any] {
+        ["title": title, "readOnly": readOnly, "onPhotos": section == "photos", "onInspiration": section == "inspiration"]
+    }
+
+    // MARK: The grid
+
+    func grid(_ page: GridPage, query: GridQuery, readOnly: Bool) -> String {
+        var context = Self.frame(title: "Photos", section: "photos", readOnly: readOnly)
+        let selectedName: ColourName? = if case let .name(name) = query.colour { name } else { nil }
+        context["swatches"] = ColourName.allCases.map { name -> [String: Any] in
+            let selected = name == selectedName
+            return ["name": name.rawValue, "hex": name.focalLab.hex, "selected": selected,
+                    "href": "/" + query.queryString(["colour": selected ? nil : name.rawValue, "page": nil,
+                                                     "sort": query.sortAsked == .colour && selected ? nil : query.sortAsked?.rawValue])]
+        }
+        context["colourText"] = query.colourText ?? ""
+        context["pickerValue"] = query.colour?.lab.hex.lowercased() ?? "#c0392b"
+        context["accentOnly"] = query.accentOnly
+        context["coverage"] = query.minimumCoverage > 0 ? GridQuery.number(query.minimumCoverage) : ""
+        context["since"] = query.since ?? ""
+        context["until"] = query.until ?? ""
+        context["camera"] = query.camera ?? ""
+        context["folder"] = query.folder ?? ""
+        context["sorts"] = [("", "newest first, or closest to the colour"), ("date", "date taken"), ("colour", "closest to the colour"),
+                            ("inspiration", "inspiration score")].map { value, label in
+            ["value": value, "label": label, "selected": (query.sortAsked?.rawValue ?? "") == value]
+        }
+        context["items"] = page.items.map { item -> [String: Any] in
+            var cell: [String: Any] = ["id": item.photo.id, "name": (item.photo.path as NSString).lastPathComponent]
+            if let match = item.match {
+                cell["dotHex"] = match.matchedLab.hex
+                cell["caption"] = "\(match.matchedName.rawValue) \(Self.percent(match.coverage))"
+            } else if let accent = item.photo.facts.colours?.accent {
+                cell["dotHex"] = accent.hex
+                cell["caption"] = "\(accent.name.rawValue) \(Self.percent(accent.coverage))"
+            } else {
+                cell["caption"] = item.photo.facts.colours.map { Self.sceneCaption($0) } ?? "not analysed"
+            }
+            if let inspiration = item.inspiration { cell["score"] = String(format: "%.0f", inspiration.potential.score) }
+            return cell
+        }
+        context["empty"] = page.items.isEmpty
+        context["page"] = query.page
+        if query.page > 1 { context["previous"] = "/" + query.queryString(["page": query.page == 2 ? nil : String(query.page - 1)]) }
+        if page.hasNextPage { context["next"] = "/" + query.queryString(["page": String(query.page + 1)]) }
+        context["apiHref"] = "/api/photos" + query.queryString()
+        return render("grid", context)
+    }
+
+    static func sceneCaption(_ colours: ColourAnalysis) -> String {
+        switch colours.scene {
+        case .ordinary: return "no accent"
+        default: return colours.scene.rawValue
+        }
+    }
+
+    static func percent(_ share: Double) -> String {
+        share < 0.01 ? "<1%" : String(format: "%.0f%%", share * 100)
+    }
+
+    // MARK: A photo
+
+    func photo(_ photo: CataloguedPhoto, readOnly: Bool) -> String {
+        var context = Self.frame(title: (photo.path as NSString).lastPathComponent, section: "photos", readOnly: readOnly)
+        context["id"] = photo.id
+        context["name"] = (photo.path as NSString).lastPathComponent
+        context["path"] = photo.path
+        context["duplicates"] = photo.duplicatePaths
+        let show = photo.variants.contains { $0.kind == SplashMode.show.rawValue }
+        let hide = photo.variants.contains { $0.kind == SplashMode.hide.rawValue }
+        context["show"] = show
+        context["hide"] = hide
+        context["noVariants"] = !show && !hide
+        if let colours = photo.facts.colours {
+            context["palette"] = colours.palette.map {
+                ["hex": $0.hex, "name": $0.name.rawValue, "percent": Self.percent($0.weight), "flex": String(format: "%.3f", $0.weight * 100)]
+            }
+            if let dominant = colours.dominant { context["dominant"] = ["hex": dominant.hex, "name": dominant.name.rawValue] }
+            if let accent = colours.accent {
+                context["accent"] = ["hex": accent.hex, "name": accent.name.rawValue, "percent": Self.percent(accent.coverage)]
+            }
+            context["scene"] = colours.scene == .ordinary ? nil : colours.scene.rawValue
+            context["candidates"] = colours.candidates.enumerated().map { index, candidate -> [String: Any] in
+                ["rank": index + 1, "hex": candidate.hex, "name": candidate.name.rawValue, "percent": Self.percent(candidate.coverage),
+                 "isAccent": colours.accent.map { $0.hex == candidate.hex } ?? false,
+                 "why": Self.reasons(candidate)]
+            }
+        } else {
+            context["unanalysed"] = true
+        }
+        let exif = photo.facts.format.exifWithOrientationLeft(photo.facts.exif ?? ExifMetadata())
+        let facts: [(String, String?)] = [
+            ("camera", [exif.make, exif.model].compactMap { $0 }.joined(separator: " ").nilWhenEmpty),
+            ("lens", exif.lens),
+            ("taken", exif.takenAt.map { $0.iso8601.replacingOccurrences(of: "T", with: " ") }),
+            ("exposure", exif.exposureTime.map { $0 < 1 ? "1/\(Int((1 / $0).rounded())) s" : String(format: "%g s", $0) }),
+            ("aperture", exif.fNumber.map { String(format: "f/%g", $0) }),
+            ("ISO", exif.iso.map(String.init)),
+            ("focal length", exif.focalLength.map { String(format: "%g mm", $0) }),
+            ("pixels", photo.facts.pixelSize.description),
+            ("format", photo.facts.format.rawValue.uppercased()),
+            ("file size", ByteCountFormatter.string(fromByteCount: photo.stamp.size, countStyle: .file)),
+        ]
+        context["facts"] = facts.compactMap { label, value in value.map { ["label": label, "value": $0] } }
+        context["tags"] = (photo.facts.exif?.allTags ?? [:]).sorted { $0.key < $1.key }.map { ["label": $0.key, "value": $0.value] }
+        context["xmp"] = photo.facts.xmp
+        return render("photo", context)
+    }
+
+    /// What makes a candidate stand out or not, in words.
+    static func reasons(_ candidate: Accent) -> String {
+        var parts = [String(format: "covers %@", percent(candidate.coverage)),
+                     String(format: "contrast %.0f", candidate.contrast),
+                     candidate.regions == 1 ? "one region" : "\(candidate.regions) regions",
+                     String(format: "compactness %.2f", candidate.compactness)]
+        if candidate.texture > 8 { parts.append("textured") }
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: Inspiration
+
+    func inspiration(_ entries: [InspirationEntry], readOnly: Bool) -> String {
+        var context = Self.frame(title: "Inspiration", section: "inspiration", readOnly: readOnly)
+        context["entries"] = entries.map { entry -> [String: Any] in
+            ["rank": entry.rank, "id": entry.photo.id, "name": (entry.photo.path as NSString).lastPathComponent,
+             "score": String(format: "%.1f", entry.potential.score), "reason": entry.potential.reason,
+             "palette": (entry.photo.facts.colours?.palette ?? []).map {
+                 ["hex": $0.hex, "name": $0.name.rawValue, "percent": Self.percent($0.weight), "flex": String(format: "%.3f", $0.weight * 100)]
+             }]
+        }
+        context["empty"] = entries.isEmpty
+        return render("inspiration", context)
+    }
+
+    // MARK: Errors
+
+    func error(status: Int, reason: String, message: String, readOnly: Bool) -> String {
+        var context = Self.frame(title: "\(status) \(reason)", section: "", readOnly: readOnly)
+        context["status"] = status
+        context["reason"] = reason
+        context["message"] = message
+        return render("error", context)
+    }
+}
+
+extension String {
+    var nilWhenEmpty: String? { isEmpty ? nil : self }
+}

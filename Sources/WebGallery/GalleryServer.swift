@@ -1,0 +1,224 @@
+import Catalogue
+import ColourScience
+import Foundation
+import GalleryJSON
+import HTTPTypes
+import Hummingbird
+import Imaging
+import Services
+
+/// How the gallery is reached and what it may do.
+public struct GallerySettings: Sendable {
+    /// The catalogue cannot be written: the pages say so, and nothing offers to change it.
+    public var readOnly: Bool
+    /// When set, every request must carry it (a `token` query parameter once, then a cookie): the
+    /// gallery is bound to an address other computers reach.
+    public var accessToken: String?
+    /// The host names a request may be addressed to (its `Host` header without the port); nil: any. On
+    /// loopback this refuses pages fetched through a name that merely points at 127.0.0.1 (DNS rebinding).
+    public var allowedHostNames: Set<String>?
+
+    /// The names of this machine's loopback address.
+    public static let loopbackNames: Set<String> = ["127.0.0.1", "localhost", "[::1]", "::1"]
+
+    public init(readOnly: Bool = false, accessToken: String? = nil, allowedHostNames: Set<String>? = nil) {
+        self.readOnly = readOnly
+        self.accessToken = accessToken
+        self.allowedHostNames = allowedHostNames
+    }
+}
+
+/// The web gallery: its routes over the catalogue, thumbnails and variants. Photos and variants are
+/// served by id, never by a path from the request; every page is rendered by templates that escape
+/// what they insert.
+public struct GalleryServer: Sendable {
+    let catalogue: any PhotoCatalogue
+    let fileSystem: any FileSystem
+    let decoder: any ImageDecoding
+    let encoder: any ImageEncoding
+    let thumbnails: ThumbnailStore
+    let libraryDirectory: String
+    public let settings: GallerySettings
+    let pages = GalleryPages()
+
+    /// Long side of the preview on a photo's page.
+    public static let previewLongSide = 1600
+
+    public init(catalogue: any PhotoCatalogue, fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
+                libraryDirectory: String, settings: GallerySettings = GallerySettings()) {
+        self.catalogue = catalogue
+        self.fileSystem = fileSystem
+        self.decoder = decoder
+        self.encoder = encoder
+        self.libraryDirectory = libraryDirectory
+        self.settings = settings
+        thumbnails = ThumbnailStore(fileSystem: fileSystem, decoder: decoder, encoder: encoder, libraryDirectory: libraryDirectory)
+    }
+
+    /// Every route, behind the middleware that checks the host, the token and the origin, adds the
+    /// security headers and turns errors into pages.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(GalleryGuard(settings: settings, pages: pages))
+        router.get("/") { request, _ in try self.grid(request) }
+        router.get("/inspire") { request, _ in try self.inspiration(request) }
+        router.get("/photos/:id") { _, context in try self.photoPage(try Self.id(context)) }
+        router.get("/photos/:id/thumbnail") { _, context in try self.thumbnail(try Self.id(context)) }
+        router.get("/photos/:id/preview") { _, context in try self.preview(try Self.id(context)) }
+        router.get("/photos/:id/original") { _, context in try self.original(try Self.id(context)) }
+        router.get("/photos/:id/variants/:kind") { _, context in
+            try self.variant(try Self.id(context), kind: context.parameters.get("kind") ?? "")
+        }
+        router.get("/api/photos") { request, _ in try self.apiPhotos(request) }
+        router.get("/api/photos/:id") { _, context in try Self.json(PhotoJSON(try self.photo(try Self.id(context)), detailed: true)) }
+        router.get("/api/inspire") { request, _ in try self.apiInspiration(request) }
+        router.get("/static/gallery.css") { _, _ in Self.asset(GalleryAssets.css, type: "text/css; charset=utf-8") }
+        router.get("/static/gallery.js") { _, _ in Self.asset(GalleryAssets.javaScript, type: "text/javascript; charset=utf-8") }
+        return router
+    }
+
+    /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM.
+    /// - Parameter onRunning: called with the port once the server listens (0 asks for any free port).
+    public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+        let application = Application(
+            router: router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }
+        )
+        try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    // MARK: Pages
+
+    func grid(_ request: Request) throws -> Response {
+        let query = try GridQuery(query: request.uri.query)
+        let page = try GalleryBrowser(catalogue: catalogue).page(query)
+        return Self.html(pages.grid(page, query: query, readOnly: settings.readOnly))
+    }
+
+    func inspiration(_ request: Request) throws -> Response {
+        let query = try GridQuery(query: request.uri.query)
+        return Self.html(pages.inspiration(try inspirationEntries(query), readOnly: settings.readOnly))
+    }
+
+    func photoPage(_ id: PhotoID) throws -> Response {
+        Self.html(pages.photo(try photo(id), readOnly: settings.readOnly))
+    }
+
+    // MARK: Pictures, by id
+
+    func thumbnail(_ id: PhotoID) throws -> Response {
+        Self.image(try thumbnails.thumbnail(of: try photo(id)), type: "image/jpeg")
+    }
+
+    /// The photo upright as a JPEG of at most `previewLongSide` px: every browser shows it, whatever the
+    /// original's format (HEIF, TIFF) or orientation.
+    func preview(_ id: PhotoID) throws -> Response {
+        let photo = try photo(id)
+        let data = try originalData(of: photo)
+        let decoded: DecodedImage
+        do {
+            decoded = try decoder.decode(data, options: DecodeOptions(minimumLongSide: Self.previewLongSide, appliesOrientation: true))
+        } catch {
+            throw PhotoError.undecodable(path: photo.path, reason: error.plainDescription)
+        }
+        let image = max(decoded.image.width, decoded.image.height) > Self.previewLongSide
+            ? decoded.image.downscaled(toLongSide: Self.previewLongSide) : decoded.image
+        return Self.image(try encoder.encode(image, as: .jpeg, options: EncodeOptions(quality: 85)), type: "image/jpeg")
+    }
+
+    func original(_ id: PhotoID) throws -> Response {
+        let photo = try photo(id)
+        return Self.image(try originalData(of: photo), type: photo.facts.format.mediaType)
+    }
+
+    /// The newest recorded variant of this kind, read only from inside the library's variants folder.
+    func variant(_ id: PhotoID, kind: String) throws -> Response {
+        guard SplashMode(rawValue: kind) != nil else { throw GalleryRequestError.invalid("A variant is show or hide.") }
+        let photo = try photo(id)
+        guard let variant = photo.variants.last(where: { $0.kind == kind }),
+              path(variant.path, isWithin: VariantSpec.directory(inLibrary: libraryDirectory)),
+              let data = try? fileSystem.contents(of: variant.path) else {
+            throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
+        }
+        return Self.image(data, type: variant.path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+    }
+
+    func originalData(of photo: CataloguedPhoto) throws -> Data {
+        do {
+            return try fileSystem.contents(of: photo.path)
+        } catch {
+            throw PhotoError.unreadable(path: photo.path, reason: error.plainDescription)
+        }
+    }
+
+    // MARK: The API: the shapes of the command line's --json
+
+    func apiPhotos(_ request: Request) throws -> Response {
+        let query = try GridQuery(query: request.uri.query)
+        let page = try GalleryBrowser(catalogue: catalogue).page(query)
+        if query.colour != nil {
+            return try Self.json(page.items.compactMap { $0.match.map(SearchResultJSON.init) }, nextPage: page.hasNextPage ? query.page + 1 : nil)
+        }
+        return try Self.json(page.items.map { PhotoJSON($0.photo) }, nextPage: page.hasNextPage ? query.page + 1 : nil)
+    }
+
+    func apiInspiration(_ request: Request) throws -> Response {
+        try Self.json(try inspirationEntries(try GridQuery(query: request.uri.query)).map(InspirationEntryJSON.init))
+    }
+
+    /// The inspiration list: the photos of the filters, ranked, at most 100.
+    func inspirationEntries(_ query: GridQuery) throws -> [InspirationEntry] {
+        InspirationService.rank(try catalogue.photos(matching: query.photoQuery), colour: query.colour, limit: Self.inspirationLimit)
+    }
+
+    static let inspirationLimit = 100
+
+    // MARK: Helpers
+
+    func photo(_ id: PhotoID) throws -> CataloguedPhoto {
+        guard let photo = try catalogue.photo(id: id) else { throw GalleryRequestError.notFound("There is no photo \(id) in the catalogue.") }
+        return photo
+    }
+
+    static func id(_ context: BasicRequestContext) throws -> PhotoID {
+        guard let text = context.parameters.get("id"), let id = PhotoID(text), id > 0 else {
+            throw GalleryRequestError.invalid("A photo's id is a whole number, as the grid links it.")
+        }
+        return id
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func json(_ value: some Encodable, nextPage: Int? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if let nextPage { headers[HTTPField.Name("Next-Page")!] = String(nextPage) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: try JSONOutput.encode(value))))
+    }
+
+    static func image(_ data: Data, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=60"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=300"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+extension ImageFormat {
+    /// The media type a browser is told.
+    var mediaType: String {
+        switch self {
+        case .jpeg: return "image/jpeg"
+        case .png: return "image/png"
+        case .heif: return "image/heif"
+        case .webp: return "image/webp"
+        case .tiff: return "image/tiff"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// The gallery's Mustache templates: `head` and `foot` frame every page.
+enum GalleryTemplates {
+    static let all: [(String, String)] = [("head", head), ("foot", foot), ("grid", grid), ("photo", photo),
+                                          ("inspiration", inspiration), ("error", error)]
+
+    static let head = """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>{{title}} · showhide</title>
+    <link rel="stylesheet" href="/static/gallery.css">
+    <script src="/static/gallery.js" defer></script>
+    </head>
+    <body>
+    <header class="bar">
+    <a class="brand" href="/">show<span>hide</span></a>
+    <nav><a href="/"{{#onPhotos}} aria-current="page"{{/onPhotos}}>Photos</a><a href="/inspire"{{#onInspiration}} aria-current="page"{{/onInspiration}}>Inspiration</a></nav>
+    </header>
+    {{#readOnly}}<p class="notice">This catalogue is read-only: the gallery shows it and changes nothing.</p>{{/readOnly}}
+
+    """
+
+    static let foot = """
+    </body>
+    </html>
+
+    """
+
+    static let grid = """
+    {{> head}}
+    <form class="filters" method="get" action="/">
+    <div class="swatches" role="group" aria-label="colours">{{#swatches}}<a class="swatch{{#selected}} selected{{/selected}}" href="{{href}}" style="background: {{hex}}" title="{{name}}" aria-label="{{name}}" data-colour="{{name}}"></a>{{/swatches}}</div>
+    <label>colour <input type="text" name="colour" value="{{colourText}}" placeholder="red, #1f5aa6" size="10"></label>
+    <input type="color" class="picker" value="{{pickerValue}}" aria-label="pick a colour" data-fills="colour">
+    <label><input type="checkbox" name="accent" value="on"{{#accentOnly}} checked{{/accentOnly}}> as the accent</label>
+    <label>at least <input type="number" name="coverage" min="0" max="100" step="1" value="{{coverage}}" size="3">%</label>
+    <label>from <input type="date" name="since" value="{{since}}"></label>
+    <label>to <input type="date" name="until" value="{{until}}"></label>
+    <label>camera <input type="text" name="camera" value="{{camera}}" size="10"></label>
+    <label>folder <input type="text" name="folder" value="{{folder}}" placeholder="/home/me/Pictures" size="16"></label>
+    <label>sort <select name="sort">{{#sorts}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/sorts}}</select></label>
+    <button type="submit">Show</button>
+    <a class="clear" href="/">clear</a>
+    </form>
+    <main class="grid">
+    {{#items}}<a class="cell" href="/photos/{{id}}" data-photo="{{id}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"><span class="caption">{{#dotHex}}<span class="dot" style="background: {{dotHex}}"></span>{{/dotHex}}{{caption}}{{#score}} · {{score}}{{/score}}</span></a>
+    {{/items}}
+    </main>
+    {{#empty}}<p class="empty">No photo matches these filters.</p>{{/empty}}
+    <nav class="pages">{{#previous}}<a href="{{previous}}" rel="prev">← previous</a>{{/previous}}<span>page {{page}}</span>{{#next}}<a href="{{next}}" rel="next">next →</a>{{/next}}<a class="api" href="{{apiHref}}">JSON</a></nav>
+    {{> foot}}
+    """
+
+    static let photo = """
+    {{> head}}
+    <main class="photo">
+    <h1>{{name}}</h1>
+    <p class="path"><a href="/photos/{{id}}/original">{{path}}</a>{{#duplicates}}<br>also at {{.}}{{/duplicates}}</p>
+    <div class="pictures">
+    <figure><img src="/photos/{{id}}/preview" alt="{{name}}"><figcaption>original</figcaption></figure>
+    {{#show}}<figure><img src="/photos/{{id}}/variants/show" alt="{{name}}, show"><figcaption>show</figcaption></figure>{{/show}}
+    {{#hide}}<figure><img src="/photos/{{id}}/variants/hide" alt="{{name}}, hide"><figcaption>hide</figcaption></figure>{{/hide}}
+    </div>
+    {{#noVariants}}<p class="hint">No show and hide pictures yet: <code>showhide gallery process {{id}}</code> makes them.</p>{{/noVariants}}
+    {{#unanalysed}}<p class="hint">Its colours are not analysed yet: <code>showhide gallery analyse</code> finds them.</p>{{/unanalysed}}
+    <section class="colours">
+    {{#palette.0}}<h2>Palette</h2>{{/palette.0}}
+    <div class="palette">{{#palette}}<span style="background: {{hex}}; flex: {{flex}}" title="{{name}} {{percent}}"></span>{{/palette}}</div>
+    <ul class="shares">{{#palette}}<li><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span> {{percent}}</li>{{/palette}}</ul>
+    <dl class="summary">
+    {{#dominant}}<div><dt>dominant</dt><dd><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span></dd></div>{{/dominant}}
+    {{#accent}}<div><dt>accent</dt><dd><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span> {{percent}}</dd></div>{{/accent}}
+    {{#scene}}<div><dt>scene</dt><dd>{{scene}}: no accent worth a splash</dd></div>{{/scene}}
+    </dl>
+    {{#candidates.0}}<h2>Accent candidates</h2>{{/candidates.0}}
+    <ol class="candidates">{{#candidates}}<li{{#isAccent}} class="chosen"{{/isAccent}}><span class="dot" style="background: {{hex}}"></span><strong>{{name}}</strong> <span class="hex">{{hex}}</span>{{#isAccent}} · the accent{{/isAccent}}<br><span class="why">{{why}}</span></li>{{/candidates}}</ol>
+    </section>
+    <section class="exif">
+    <h2>Camera</h2>
+    <dl>{{#facts}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/facts}}</dl>
+    {{#tags.0}}<details><summary>Every EXIF tag</summary><dl class="tags">{{#tags}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/tags}}</dl></details>{{/tags.0}}
+    {{#xmp}}<details><summary>XMP</summary><pre>{{xmp}}</pre></details>{{/xmp}}
+    <p><a href="/photos/{{id}}/original">The original file</a> · <a href="/api/photos/{{id}}">JSON</a></p>
+    </section>
+    </main>
+    {{> foot}}
+    """
+
+    static let inspiration = """
+    {{> head}}
+    <main class="inspiration">
+    <h1>Inspiration</h1>
+    <p class="lead">The photos whose show and hide pictures would stand out most, best first.</p>
+    <ol class="entries">{{#entries}}<li><a href="/photos/{{id}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"></a>
+    <div><p class="head"><span class="rank">#{{rank}}</span> <a href="/photos/{{id}}">{{name}}</a> <span class="score" title="splash potential, 0–100">{{score}}</span></p>
+    <p class="reason">{{reason}}</p>
+    <div class="palette">{{#palette}}<span style="background: {{hex}}; flex: {{flex}}" title="{{name}} {{percent}}"></span>{{/palette}}</div></div></li>
+    {{/entries}}</ol>
+    {{#empty}}<p class="empty">No photo has an accent colour to splash yet.</p>{{/empty}}
+    <p><a href="/api/inspire">JSON</a></p>
+    </main>
+    {{> foot}}
+    """
+
+    static let error = """
+    {{> head}}
+    <main class="error">
+    <h1>{{status}} {{reason}}</h1>
+    <p>{{message}}</p>
+    <p><a href="/">Back to the photos</a></p>
+    </main>
+    {{> foot}}
+    """
+}

@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+
+/// `showhide serve` as a user runs it: a real socket on loopback, imports beside it, Ctrl-C.
+final class ServeBinaryTests: XCTestCase {
+    var directory: URL!
+    let binary = ShowhideBinary()
+    var library: String { directory.appendingPathComponent("library").path }
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-serve-\(UUID().uuidString)")
+        try LibraryFixture.writePhotos(12, into: directory.appendingPathComponent("first"))
+        let imported = try binary.run(["gallery", "import", directory.appendingPathComponent("first").path, "--library", library])
+        XCTAssertEqual(imported.status, 0, imported.errors)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The address the server printed once it listens; nil when it ended first.
+    func address(of running: RunningShowhide) -> String? {
+        while running.process.isRunning {
+            let output = (try? String(contentsOf: running.outputURL, encoding: .utf8)) ?? ""
+            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("serving ") }),
+               let start = line.range(of: "http://"), let end = line.range(of: "; Ctrl-C") {
+                return String(line[start.lowerBound..<end.lowerBound])
+            }
+        }
+        return nil
+    }
+
+    func get(_ url: String) async throws -> (status: Int, body: String) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    func testServesTheCatalogueShowsNewImportsAndStopsOnCtrlC() async throws {
+        let running = try RunningShowhide(binary, ["serve", "--port", "0", "--library", library], outputFolder: directory)
+        let base = try XCTUnwrap(address(of: running), running.wait().errors)
+        XCTAssertTrue(base.hasPrefix("http://127.0.0.1:"), base)
+
+        let grid = try await get(base)
+        XCTAssertEqual(grid.status, 200)
+        XCTAssertEqual(grid.body.components(separatedBy: "class=\"cell\"").count - 1, 12)
+        let photos = try await get(base + "api/photos")
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(photos.body.utf8)) as? [Any])?.count, 12)
+        let thumbnail = try await get(base + "photos/1/thumbnail")
+        XCTAssertEqual(thumbnail.status, 200)
+
+        // An import beside the server: its photos are on the next page load.
+        try LibraryFixture.writePhotos(5, into: directory.appendingPathComponent("second"), size: 64)
+        let more = try binary.run(["gallery", "import", directory.appendingPathComponent("second").path, "--library", library])
+        XCTAssertEqual(more.status, 0, more.errors)
+        let after = try await get(base + "api/photos")
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(after.body.utf8)) as? [Any])?.count, 17)
+
+        kill(running.process.processIdentifier, SIGINT)
+        let stopped = running.wait()
+        XCTAssertEqual(stopped.status, 0, stopped.errors)
+        XCTAssertEqual(stopped.reason, .exit, "it ended itself, not killed by the signal")
+    }
+
+    func testAPortInUseExits69() async throws {
+        let first = try RunningShowhide(binary, ["serve", "--port", "0", "--library", library], outputFolder: directory)
+        let base = try XCTUnwrap(address(of: first), first.wait().errors)
+        let port = try XCTUnwrap(base.split(separator: ":").last.map { String($0.dropLast()) })
+        let second = try binary.run(["serve", "--port", port, "--library", library])
+        XCTAssertEqual(second.status, 69)
+        XCTAssertTrue(second.errors.hasPrefix("showhide: cannot serve at 127.0.0.1 port \(port): "), second.errors)
+        kill(first.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(first.wait().status, 0)
+    }
+}

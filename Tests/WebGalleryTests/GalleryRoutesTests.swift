@@ -1,0 +1,260 @@
+import Catalogue
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Imaging
+import Services
+import TestSupport
+import WebGallery
+import XCTest
+
+final class GalleryRoutesTests: XCTestCase {
+    var fixture: GalleryFixture!
+
+    override func setUpWithError() throws {
+        fixture = try GalleryFixture()
+    }
+
+    /// The names of the photos a grid page links, in order.
+    static func photoLinks(_ html: String) -> [String] {
+        html.components(separatedBy: "<a class=\"cell\"").dropFirst().compactMap { cell in
+            cell.range(of: #"alt="[^"]+""#, options: .regularExpression).map { String(cell[$0].dropFirst(5).dropLast(1)) }
+        }
+    }
+
+    func get(_ uri: String, headers: HTTPFields = [:], settings: GallerySettings = GallerySettings(),
+             _ check: @escaping @Sendable (TestResponse) throws -> Void) async throws {
+        try await fixture.test(settings) { client in
+            try await client.execute(uri: uri, method: .get, headers: headers) { try check($0) }
+        }
+    }
+
+    // MARK: The grid
+
+    func testTheGridShowsEveryPhotoNewestTakenFirstWithItsThumbnail() async throws {
+        try await get("/") { response in
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.headers[.contentType], "text/html; charset=utf-8")
+            XCTAssertEqual(Self.photoLinks(response.text), ["sea.jpg", "snow.jpg", "bus.jpg"])
+            XCTAssertTrue(response.text.contains(#"<img src="/photos/1/thumbnail""#))
+            XCTAssertTrue(response.text.contains("red 10%"), "a photo's caption names its accent and its share")
+        }
+    }
+
+    func testARedSwatchShowsOnlyRedPhotosAndLinksItsOwnToggle() async throws {
+        try await get("/?colour=red") { response in
+            XCTAssertEqual(Self.photoLinks(response.text), ["bus.jpg"])
+            XCTAssertTrue(response.text.contains(#"class="swatch selected" href="/""#), "the chosen swatch clears the colour")
+            XCTAssertTrue(response.text.contains(#"href="/?colour=blue""#))
+        }
+        try await get("/?colour=%231f5aa6&accent=on") { response in
+            XCTAssertEqual(Self.photoLinks(response.text), ["sea.jpg"])
+            XCTAssertTrue(response.text.contains(##"value="#1f5aa6""##), "the field keeps what was typed")
+        }
+    }
+
+    func testEveryFilterNarrowsTheGrid() async throws {
+        let cases: [(String, [String])] = [
+            ("/?camera=canon", ["bus.jpg"]),
+            ("/?since=2021-01-01", ["sea.jpg", "snow.jpg"]),
+            ("/?until=2021-06-30", ["snow.jpg", "bus.jpg"]),
+            ("/?folder=/photos", ["sea.jpg", "snow.jpg", "bus.jpg"]),
+            ("/?folder=/elsewhere", []),
+            ("/?colour=blue&coverage=50", ["sea.jpg"]),
+            ("/?colour=red&coverage=50", []),
+            ("/?sort=inspiration", ["bus.jpg", "sea.jpg"]),
+            ("/?colour=grey&sort=date", ["bus.jpg"]),
+            ("/?camera=&since=&colour=", ["sea.jpg", "snow.jpg", "bus.jpg"]),
+        ]
+        for (uri, expected) in cases {
+            try await get(uri) { response in
+                XCTAssertEqual(response.status, .ok, uri)
+                XCTAssertEqual(Self.photoLinks(response.text), expected, uri)
+            }
+        }
+    }
+
+    func testPagesLinkTheNextAndThePreviousAndKeepTheFilters() async throws {
+        for index in 0..<(GridQuery.pageSize + 5) {
+            try fixture.add("extra\(index)", [fixture.entry("#CC141E", 1)], accent: fixture.accent("#CC141E", coverage: 1),
+                            taken: "2019:01:01 10:00:00")
+        }
+        try await get("/?colour=red") { response in
+            XCTAssertEqual(Self.photoLinks(response.text).count, GridQuery.pageSize)
+            XCTAssertTrue(response.text.contains(#"href="/?colour=red&amp;page=2" rel="next""#))
+            XCTAssertFalse(response.text.contains("rel=\"prev\""))
+        }
+        try await get("/?colour=red&page=2") { response in
+            XCTAssertEqual(Self.photoLinks(response.text).count, 6)
+            XCTAssertTrue(response.text.contains(#"href="/?colour=red" rel="prev""#))
+            XCTAssertFalse(response.text.contains("rel=\"next\""))
+        }
+        try await get("/?page=2") { response in
+            XCTAssertEqual(Self.photoLinks(response.text).count, 8)
+            XCTAssertEqual(Self.photoLinks(response.text).last, "extra0.jpg", "the same day: the earliest imported last")
+        }
+    }
+
+    func testAWrongParameterIsAClear400() async throws {
+        let cases: [(String, String)] = [
+            ("/?colour=zzz", "is not a colour"),
+            ("/?coverage=101", "coverage: takes a percentage"),
+            ("/?since=2021-13-01", "since: give a day as YYYY-MM-DD"),
+            ("/?since=2022-01-01&until=2021-01-01", "is after until"),
+            ("/?page=0", "page: takes a whole number"),
+            ("/?page=abc", "page: takes a whole number"),
+            ("/?sort=size", "sort: takes date, colour or inspiration"),
+            ("/?sort=colour", "sort: colour needs a colour"),
+            ("/?folder=relative/path", "folder: give an absolute path"),
+            ("/?accent=maybe", "accent: takes on or off"),
+            ("/photos/abc", "A photo&#39;s id is a whole number"),
+            ("/photos/1/variants/other", "A variant is show or hide"),
+        ]
+        for (uri, message) in cases {
+            try await get(uri) { response in
+                XCTAssertEqual(response.status, .badRequest, uri)
+                XCTAssertTrue(response.text.contains(message), "\(uri): \(response.text)")
+            }
+        }
+        try await get("/api/photos?page=-1") { response in
+            XCTAssertEqual(response.status, .badRequest)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            XCTAssertEqual(object["status"] as? Int, 400)
+            XCTAssertEqual(object["error"] as? String, "page: takes a whole number from 1 to 2000.")
+        }
+    }
+
+    // MARK: A photo
+
+    func testAPhotoPageShowsPaletteAccentCandidatesVariantsAndCamera() async throws {
+        let id = fixture.ids["bus"]!
+        try await get("/photos/\(id)") { response in
+            XCTAssertEqual(response.status, .ok)
+            let html = response.text
+            XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/preview""#))
+            XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/variants/show""#))
+            XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/variants/hide""#))
+            XCTAssertTrue(html.contains("<dt>accent</dt>"))
+            XCTAssertTrue(html.contains("#CC141E"))
+            XCTAssertTrue(html.contains("<dt>camera</dt><dd>Canon EOS</dd>"))
+            XCTAssertTrue(html.contains("the accent"), "the candidate that is the accent is marked")
+            XCTAssertTrue(html.contains(#"href="/photos/\#(id)/original""#))
+        }
+        try await get("/photos/\(fixture.ids["snow"]!)") { response in
+            XCTAssertTrue(response.text.contains("showhide gallery process"), "a photo without variants says how to make them")
+            XCTAssertFalse(response.text.contains("/variants/show"))
+        }
+    }
+
+    func testAnUnknownPhotoIs404() async throws {
+        for uri in ["/photos/999", "/photos/999/thumbnail", "/photos/999/original", "/api/photos/999"] {
+            try await get(uri) { response in
+                XCTAssertEqual(response.status, .notFound, uri)
+                XCTAssertTrue(response.text.contains("There is no photo 999 in the catalogue."), uri)
+            }
+        }
+        try await get("/photos/\(fixture.ids["snow"]!)/variants/show") { response in
+            XCTAssertEqual(response.status, .notFound)
+            XCTAssertTrue(response.text.contains("has no show variant yet"))
+        }
+        try await get("/no/such/page") { response in
+            XCTAssertEqual(response.status, .notFound)
+            XCTAssertTrue(response.text.contains("There is no page at this address."))
+        }
+    }
+
+    func testPicturesAreServedByIdWithTheirTypes() async throws {
+        let id = fixture.ids["bus"]!
+        let original = try fixture.fileSystem.contents(of: "/photos/bus.jpg")
+        try await get("/photos/\(id)/original") { response in
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.headers[.contentType], "image/jpeg")
+            XCTAssertEqual(Data(buffer: response.body), original)
+        }
+        try await get("/photos/\(id)/variants/hide") { response in
+            XCTAssertEqual(response.text, "hide picture")
+        }
+        try await get("/photos/\(id)/preview") { response in
+            XCTAssertEqual(response.headers[.contentType], "image/jpeg")
+            XCTAssertTrue(response.text.hasPrefix("jpeg 1200x800"), "a photo smaller than the preview is not enlarged: \(response.text)")
+        }
+    }
+
+    func testAThumbnailIsMadeOnceAndKeptByContent() async throws {
+        let id = fixture.ids["sea"]!
+        try await get("/photos/\(id)/thumbnail") { response in
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.headers[.contentType], "image/jpeg")
+            XCTAssertTrue(response.text.hasPrefix("jpeg 320x213"), response.text)
+        }
+        let kept = "/library/thumbnails/00/" + String(repeating: "0", count: 56) + "00000002.jpg"
+        XCTAssertTrue(fixture.fileSystem.writtenPaths.contains(kept))
+        try await get("/photos/\(id)/thumbnail") { response in
+            XCTAssertTrue(response.text.hasPrefix("jpeg 320x213"))
+        }
+        XCTAssertEqual(fixture.decoder.decodeCount, 1, "the second request reads the kept thumbnail")
+    }
+
+    func testAPhotoWhoseFileIsGoneSaysSo() async throws {
+        try fixture.fileSystem.remove("/photos/sea.jpg")
+        fixture.fileSystem.expectedMissing = ["/photos/sea.jpg"]
+        try await get("/photos/\(fixture.ids["sea"]!)/original") { response in
+            XCTAssertEqual(response.status, .notFound)
+            XCTAssertTrue(response.text.contains("cannot read the file"), response.text)
+            XCTAssertTrue(response.text.contains("gallery check"))
+        }
+    }
+
+    // MARK: Inspiration
+
+    func testInspirationRanksThePhotosWithAnAccentAndLinksEach() async throws {
+        let bus = fixture.ids["bus"]!
+        try await get("/inspire") { response in
+            XCTAssertEqual(response.status, .ok)
+            let html = response.text
+            XCTAssertTrue(html.contains(#"<a href="/photos/\#(bus)">bus.jpg</a>"#))
+            XCTAssertTrue(html.contains("#1"))
+            XCTAssertFalse(html.contains("snow.jpg"), "a photo without an accent is not offered")
+        }
+    }
+
+    // MARK: The API
+
+    func testTheAPIGivesTheCommandLinesShapes() async throws {
+        try await get("/api/photos") { response in
+            XCTAssertEqual(response.headers[.contentType], "application/json; charset=utf-8")
+            let photos = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
+            XCTAssertEqual(photos.map { $0["path"] as? String }, ["/photos/sea.jpg", "/photos/snow.jpg", "/photos/bus.jpg"])
+            XCTAssertEqual(Set(photos[0].keys), ["id", "path", "sha256", "format", "width", "height", "fileSize", "importedAt",
+                                                 "exif", "palette", "dominant", "accent", "scene"])
+        }
+        try await get("/api/photos?colour=red") { response in
+            let matches = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
+            XCTAssertEqual(matches.count, 1)
+            XCTAssertEqual((matches[0]["match"] as? [String: Any])?["name"] as? String, "red")
+        }
+        try await get("/api/photos/\(fixture.ids["bus"]!)") { response in
+            let photo = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            XCTAssertEqual((photo["variants"] as? [Any])?.count, 2)
+            XCTAssertNotNil(photo["candidates"])
+        }
+        try await get("/api/inspire") { response in
+            let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
+            XCTAssertEqual(entries.first?["rank"] as? Int, 1)
+            XCTAssertNotNil(entries.first?["terms"])
+        }
+    }
+
+    func testAPIPagesSayWhetherAnotherFollows() async throws {
+        for index in 0..<GridQuery.pageSize {
+            try fixture.add("extra\(index)", [fixture.entry("#777777", 1)])
+        }
+        try await get("/api/photos") { response in
+            XCTAssertEqual(response.headers[HTTPField.Name("Next-Page")!], "2")
+        }
+        try await get("/api/photos?page=2") { response in
+            XCTAssertNil(response.headers[HTTPField.Name("Next-Page")!])
+        }
+    }
+}

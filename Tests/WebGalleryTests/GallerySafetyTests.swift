@@ -1,0 +1,192 @@
+import Catalogue
+import ColourScience
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Imaging
+import TestSupport
+@testable import WebGallery
+import XCTest
+
+final class GallerySafetyTests: XCTestCase {
+    var fixture: GalleryFixture!
+
+    override func setUpWithError() throws {
+        fixture = try GalleryFixture()
+    }
+
+    func execute(_ uri: String, method: HTTPRequest.Method = .get, headers: HTTPFields = [:], settings: GallerySettings = GallerySettings(),
+                 _ check: @escaping @Sendable (TestResponse) throws -> Void) async throws {
+        try await fixture.test(settings) { client in
+            try await client.execute(uri: uri, method: method, headers: headers) { try check($0) }
+        }
+    }
+
+    func testEveryResponseCarriesTheSecurityHeaders() async throws {
+        for uri in ["/", "/inspire", "/photos/1", "/photos/1/thumbnail", "/api/photos", "/static/gallery.js", "/no/such/page", "/?page=0"] {
+            try await execute(uri) { response in
+                let policy = response.headers[.contentSecurityPolicy] ?? ""
+                XCTAssertTrue(policy.contains("script-src 'self'"), uri)
+                XCTAssertFalse(policy.contains("unsafe-inline';") && policy.contains("script-src 'self' 'unsafe-inline'"), uri)
+                XCTAssertTrue(policy.contains("frame-ancestors 'none'"), uri)
+                XCTAssertEqual(response.headers[.xContentTypeOptions], "nosniff", uri)
+            }
+        }
+    }
+
+    func testNoPageCarriesAScriptOfItsOwn() async throws {
+        for uri in ["/", "/inspire", "/photos/1", "/photos/3", "/?colour=zzz", "/no/such/page"] {
+            try await execute(uri) { response in
+                let html = response.text
+                let scripts = html.components(separatedBy: "<script").dropFirst()
+                XCTAssertEqual(scripts.count, 1, uri)
+                XCTAssertTrue(scripts.allSatisfy { $0.hasPrefix(#" src="/static/gallery.js" defer></script>"#) }, uri)
+                XCTAssertNil(html.range(of: #"\son[a-z]+="#, options: .regularExpression), "\(uri) has an inline handler")
+            }
+        }
+    }
+
+    func testHostileNamesAndEXIFAreEscapedEverywhere() async throws {
+        let hostile = #"<script>alert(1)</script>"#
+        try fixture.add(hostile, [fixture.entry("#CC141E", 1)], accent: fixture.accent("#CC141E", coverage: 0.2),
+                        camera: #""><img src=x onerror=alert(2)>"#, folder: "/photos/\"'&")
+        let id = fixture.ids[hostile]!
+        for uri in ["/", "/photos/\(id)", "/inspire", "/?camera=%3Cb%3E"] {
+            try await execute(uri) { response in
+                XCTAssertFalse(response.text.contains("<script>alert"), uri)
+                XCTAssertFalse(response.text.contains("<img src=x"), uri)
+                XCTAssertFalse(response.text.contains("<b>"), uri)
+            }
+        }
+        try await execute("/photos/\(id)") { response in
+            XCTAssertTrue(response.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;.jpg"))
+            XCTAssertTrue(response.text.contains("&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"))
+        }
+    }
+
+    func testNoRequestReadsAFileOutsideTheCataloguesPhotosVariantsAndThumbnails() async throws {
+        // Reading any other path fails the test (FakeFileSystem); each attempt must also be refused.
+        let attempts = [
+            "/photos/..%2f..%2fetc%2fpasswd", "/photos/%2e%2e/%2e%2e/etc/passwd", "/photos/../../etc/passwd",
+            "/photos/1/original/..%2f..%2f..%2fetc%2fpasswd", "/photos//etc/passwd/original", "/photos/%2Fetc%2Fpasswd/original",
+            "/photos/1/variants/..%2f..%2fcatalogue.sqlite", "/photos/1/variants/%2e%2e", "/static/..%2f..%2fPackage.swift",
+            "/static/%2e%2e/%2e%2e/etc/passwd", "//etc/passwd", "/photos/1%00/original", "/api/photos/..%2f1",
+            "/photos/-1/original", "/photos/99999999999999999999/original",
+        ]
+        for uri in attempts {
+            try await execute(uri) { response in
+                XCTAssertTrue([400, 404].contains(response.status.code), "\(uri): \(response.status)")
+                XCTAssertFalse(response.text.contains("root:"), uri)
+            }
+        }
+    }
+
+    func testAVariantRowThatPointsOutsideTheLibraryIsNotServed() async throws {
+        let id = fixture.ids["sea"]!
+        try fixture.catalogue.recordVariant(Variant(photoID: id, kind: "show", parameters: "{}", path: "/etc/passwd", fileSize: 1,
+                                                    pixelSize: PixelSize(width: 1, height: 1), sha256: "x",
+                                                    createdAt: Date(timeIntervalSince1970: 0)))
+        try await execute("/photos/\(id)/variants/show") { response in
+            XCTAssertEqual(response.status, .notFound)
+        }
+        XCTAssertFalse(fixture.fileSystem.exists("/etc/passwd"))
+    }
+
+    func testAChangeFromAnotherSiteIsRefused() async throws {
+        try await execute("/", method: .post, headers: [HTTPField.Name("Origin")!: "http://evil.example"]) { response in
+            XCTAssertEqual(response.status, .forbidden)
+            XCTAssertTrue(response.text.contains("only from the gallery&#39;s own pages"))
+        }
+        try await execute("/api/photos", method: .post) { response in
+            XCTAssertEqual(response.status, .forbidden, "a change without an origin is refused")
+        }
+        try await execute("/", method: .post, headers: [HTTPField.Name("Origin")!: "http://localhost"]) { response in
+            XCTAssertNotEqual(response.status, .forbidden, "the gallery's own origin passes the check")
+        }
+    }
+
+    func testAnUnknownHostNameIsRefusedOnLoopback() throws {
+        let guardian = GalleryGuard(settings: GallerySettings(allowedHostNames: GallerySettings.loopbackNames), pages: GalleryPages())
+        func request(_ authority: String) -> Request {
+            Request(head: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/"), body: .init(buffer: ByteBuffer()))
+        }
+        XCTAssertNil(guardian.refusal(of: request("127.0.0.1:8080")))
+        XCTAssertNil(guardian.refusal(of: request("localhost:8080")))
+        XCTAssertNil(guardian.refusal(of: request("[::1]:8080")))
+        XCTAssertEqual(guardian.refusal(of: request("rebinding.example:8080"))?.status, .misdirectedRequest)
+        XCTAssertEqual(guardian.refusal(of: request("127.0.0.1.evil.example"))?.status, .misdirectedRequest)
+    }
+
+    func testAnAccessTokenIsAskedForOnceThenKeptInACookie() async throws {
+        let token = String(repeating: "ab", count: 32)
+        let settings = GallerySettings(accessToken: token)
+        try await execute("/", settings: settings) { response in
+            XCTAssertEqual(response.status, .unauthorized)
+            XCTAssertTrue(response.text.contains("needs its access token"))
+        }
+        try await execute("/api/photos", settings: settings) { response in
+            XCTAssertEqual(response.status, .unauthorized)
+        }
+        try await execute("/?token=wrong", settings: settings) { response in
+            XCTAssertEqual(response.status, .unauthorized)
+        }
+        try await execute("/inspire?token=\(token)", settings: settings) { response in
+            XCTAssertEqual(response.status, .seeOther)
+            XCTAssertEqual(response.headers[.location], "/inspire")
+            XCTAssertEqual(response.headers[.setCookie], "showhide_token=\(token); Path=/; HttpOnly; SameSite=Strict")
+        }
+        try await execute("/", headers: [.cookie: "other=1; showhide_token=\(token)"], settings: settings) { response in
+            XCTAssertEqual(response.status, .ok)
+        }
+        try await execute("/", headers: [.cookie: "showhide_token=\(token)x"], settings: settings) { response in
+            XCTAssertEqual(response.status, .unauthorized)
+        }
+    }
+
+    func testAReadOnlyCatalogueSaysSoOnEveryPage() async throws {
+        for uri in ["/", "/photos/1", "/inspire"] {
+            try await execute(uri, settings: GallerySettings(readOnly: true)) { response in
+                XCTAssertTrue(response.text.contains("This catalogue is read-only"), uri)
+            }
+            try await execute(uri) { response in
+                XCTAssertFalse(response.text.contains("read-only"), uri)
+            }
+        }
+    }
+
+    func testACatalogueThatFailsIsA503AndTheServerGoesOn() async throws {
+        let server = GalleryServer(catalogue: BusyCatalogue(), fileSystem: fixture.fileSystem, decoder: fixture.decoder,
+                                   encoder: fixture.encoder, libraryDirectory: "/library")
+        try await Application(router: server.router()).test(.router) { client in
+            for uri in ["/", "/photos/1", "/inspire", "/api/photos"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    XCTAssertEqual(response.status, .serviceUnavailable, uri)
+                    XCTAssertTrue(response.text.contains("busy"), response.text)
+                }
+            }
+            try await client.execute(uri: "/static/gallery.css", method: .get) { response in
+                XCTAssertEqual(response.status, .ok, "a failed request does not take the server down")
+            }
+        }
+    }
+}
+
+/// A catalogue that another process keeps busy: every call fails as SQLite's would.
+struct BusyCatalogue: PhotoCatalogue {
+    var busy: CatalogueError { .busy(path: "/library/catalogue.sqlite") }
+    func knownStamps() throws -> [String: FileStamp] { throw busy }
+    func containsPhoto(withSHA256 sha256: String) throws -> Bool { throw busy }
+    func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T { throw busy }
+    func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] { throw busy }
+    func photo(id: PhotoID) throws -> CataloguedPhoto? { throw busy }
+    func photosNeedingAnalysis() throws -> [CataloguedPhoto] { throw busy }
+    func failures() throws -> [ImportFailure] { throw busy }
+    func search(_ search: ColourSearch) throws -> [ColourMatch] { throw busy }
+    func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant? { throw busy }
+    func recordVariant(_ variant: Variant) throws { throw busy }
+    func allVariants() throws -> [Variant] { throw busy }
+    func removeVariant(atPath path: String) throws { throw busy }
+    func integrityCheck() throws -> String { throw busy }
+    func backup(to path: String, replacing: Bool) throws -> CatalogueBackup { throw busy }
+}
