@@ -11,6 +11,8 @@ public struct AnalysisSummary: Sendable {
     public var accentsChanged: [(photoID: PhotoID, before: ColourName?, after: ColourName?)] = []
     /// Photos that could not be analysed, with the reason; their stored colours are left as they were.
     public var failures: [(photoID: PhotoID, path: String, reason: String)] = []
+    /// Thumbnails made for photos catalogued without one.
+    public var thumbnailsMade = 0
     public var seconds: Double = 0
 
     public init() {}
@@ -28,11 +30,16 @@ public struct AnalysisService: Sendable {
     private let clock: any WallClock
     private let analyser: ColourAnalyser
     private let jobRunner: any JobRunner
+    private let thumbnails: ThumbnailStore?
 
+    /// - Parameter thumbnails: where the photos' thumbnails are kept: those missing are made, from the
+    ///   analysis decode for the photos analysed; nil: none are made.
     public init(fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading, hasher: any ContentHashing,
                 catalogue: any PhotoCatalogue, clock: any WallClock, jobRunner: any JobRunner,
-                analyser: ColourAnalyser = ColourAnalyser(), maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount) {
+                analyser: ColourAnalyser = ColourAnalyser(), maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount,
+                thumbnails: ThumbnailStore? = nil) {
         self.jobRunner = jobRunner
+        self.thumbnails = thumbnails
         self.fileSystem = fileSystem
         inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader, maximumPixelCount: maximumPixelCount)
         self.hasher = hasher
@@ -89,10 +96,26 @@ public struct AnalysisService: Sendable {
             return .failure(.undecodable(path: photo.path, reason: "the file has changed since it was imported: import it again instead"))
         }
         do {
-            return .success(analyser.analyse(try inspector.analysisDecode(of: data, path: photo.path).image))
+            let image = try inspector.analysisDecode(of: data, path: photo.path).image
+            try? thumbnails?.keep(from: image, sha256: photo.facts.sha256)
+            return .success(analyser.analyse(image))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Makes the thumbnails missing among `photos` (catalogued before thumbnails existed), `jobs` at once;
+    /// a photo whose file cannot be used is left for `gallery check` to report.
+    /// - Returns: how many were made.
+    public func makeMissingThumbnails(of photos: [CataloguedPhoto], jobs: Int) async throws -> Int {
+        guard let thumbnails else { return 0 }
+        var made = 0
+        try await jobRunner.forEach(photos.filter { !thumbnails.exists(for: $0) }, jobs: jobs, job: { photo in
+            (try? thumbnails.thumbnail(of: photo)) != nil
+        }) { _, madeOne in
+            if madeOne { made += 1 }
+        }
+        return made
     }
 
     private func store(_ batch: [(CataloguedPhoto, ColourAnalysis)], into summary: inout AnalysisSummary) throws {

@@ -16,9 +16,15 @@ public struct CheckReport: Sendable {
     public var changedPhotos: [PhotoProblem] = []
     public var variantsWithoutFiles: [Variant] = []
     public var strayVariantFiles: [String] = []
-    /// With repair: what was removed (variant rows without files, stray files).
+    /// Photos whose files are there but whose thumbnails are not (catalogued before thumbnails, or removed).
+    public var missingThumbnails: [PhotoProblem] = []
+    /// Files under `thumbnails/` of no catalogued content.
+    public var strayThumbnails: [String] = []
+    /// With repair: what was removed (variant rows without files, stray files) and made.
     public var removedVariantRows = 0
     public var removedStrayFiles = 0
+    public var madeThumbnails = 0
+    public var removedStrayThumbnails = 0
     /// With repair and forgetting: photos forgotten, or moved to a living duplicate, because their files were gone.
     public var forgotten = RemovalSummary()
 
@@ -31,21 +37,25 @@ public struct CheckReport: Sendable {
     public var isClean: Bool {
         integrity == "ok" && missingPhotos.isEmpty && changedPhotos.isEmpty
             && variantsWithoutFiles.count == removedVariantRows && strayVariantFiles.count == removedStrayFiles
+            && missingThumbnails.count == madeThumbnails && strayThumbnails.count == removedStrayThumbnails
     }
 }
 
 /// Verifies the catalogue against the disk and changes nothing unless asked to repair. A repair only
 /// removes what is certainly dead: variant rows whose files are gone and files under `variants/` that
 /// no row records. Photos whose files are missing or changed are reported, never removed: the drive
-/// may be unmounted, and `gallery import` analyses changed files again.
+/// may be unmounted, and `gallery import` analyses changed files again. Thumbnails are a cache: a
+/// repair makes the missing ones and removes those of no catalogued content.
 public struct CatalogueCheck: Sendable {
     private let fileSystem: any FileSystem
     private let catalogue: any PhotoCatalogue
     private let variantsDirectory: String
+    private let thumbnails: ThumbnailStore
 
-    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String) {
+    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String, thumbnails: ThumbnailStore) {
         self.fileSystem = fileSystem
         self.catalogue = catalogue
+        self.thumbnails = thumbnails
         variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
     }
 
@@ -70,6 +80,7 @@ public struct CatalogueCheck: Sendable {
                 continue
             }
             if found.stamp != photo.stamp { report.changedPhotos.append(.init(id: photo.id, path: photo.path)) }
+            if !thumbnails.exists(for: photo) { report.missingThumbnails.append(.init(id: photo.id, path: photo.path)) }
         }
         let variants = try catalogue.allVariants()
         let inScope = Set(photos.map(\.id))
@@ -77,6 +88,8 @@ public struct CatalogueCheck: Sendable {
         if scope == nil {
             let recorded = Set(variants.map(\.path))
             report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
+            let kept = Set(photos.map { thumbnails.path(forSHA256: $0.facts.sha256) })
+            report.strayThumbnails = fileSystem.walk([thumbnails.directory]).files.map(\.path).filter { !kept.contains($0) }.sorted()
         }
         if repair {
             for variant in report.variantsWithoutFiles {
@@ -86,6 +99,16 @@ public struct CatalogueCheck: Sendable {
             for path in report.strayVariantFiles {
                 try fileSystem.remove(path)
                 report.removedStrayFiles += 1
+            }
+            let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for problem in report.missingThumbnails {
+                // One that cannot be made (a file that no longer decodes) stays reported.
+                guard let photo = byID[problem.id], (try? thumbnails.thumbnail(of: photo)) != nil, thumbnails.exists(for: photo) else { continue }
+                report.madeThumbnails += 1
+            }
+            for path in report.strayThumbnails {
+                try fileSystem.remove(path)
+                report.removedStrayThumbnails += 1
             }
         }
         return report

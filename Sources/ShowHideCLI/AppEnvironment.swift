@@ -123,9 +123,9 @@ public struct AppEnvironment: Sendable {
                           catalogue: catalogue, clock: clock, jobRunner: jobRunner, libraryDirectory: libraryDirectory)
     }
 
-    func analysisService(catalogue: any PhotoCatalogue) -> AnalysisService {
+    func analysisService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> AnalysisService {
         AnalysisService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader, hasher: hasher, catalogue: catalogue, clock: clock,
-                        jobRunner: jobRunner)
+                        jobRunner: jobRunner, thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
     }
 
     func removalService(catalogue: any PhotoCatalogue) -> RemovalService {
@@ -144,7 +144,8 @@ public struct AppEnvironment: Sendable {
     }
 
     func catalogueCheck(catalogue: any PhotoCatalogue, libraryDirectory: String) -> CatalogueCheck {
-        CatalogueCheck(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory)
+        CatalogueCheck(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory,
+                       thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
     }
 
     func variantPruning(catalogue: any PhotoCatalogue) -> VariantPruning {
@@ -156,9 +157,14 @@ public struct AppEnvironment: Sendable {
                       libraryDirectory: libraryDirectory, settings: settings)
     }
 
-    func importService(catalogue: any PhotoCatalogue) -> ImportService {
+    func importService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
-                      hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: jobRunner)
+                      hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: jobRunner,
+                      thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
+    }
+
+    func thumbnailStore(libraryDirectory: String) -> ThumbnailStore {
+        ThumbnailStore(fileSystem: fileSystem, decoder: decoder, encoder: encoder, libraryDirectory: libraryDirectory)
     }
 
     /// A progress bar on standard error when it is a terminal; nothing otherwise.

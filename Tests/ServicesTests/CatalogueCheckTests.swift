@@ -10,6 +10,7 @@ final class CatalogueCheckTests: XCTestCase {
     let codec = FakePhotoCodec()
     let catalogue = FakeCatalogue()
     let clock = FakeClock()
+    lazy var thumbnails = ThumbnailStore(fileSystem: files, decoder: codec, encoder: RecordingEncoder(), libraryDirectory: "/library")
 
     /// Three red photos imported and processed (two variants each).
     func library() async throws -> [CataloguedPhoto] {
@@ -17,7 +18,8 @@ final class CatalogueCheckTests: XCTestCase {
             files["/photos/\(name).jpg"] = FakePhoto.data(width: 8, height: 6, seed: name, colour: "#D01020")
         }
         _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                                    catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner()).importPhotos(from: ["/photos"])
+                                    catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(), thumbnails: thumbnails)
+            .importPhotos(from: ["/photos"])
         let photos = catalogue.allPhotos
         _ = try await ProcessingService(fileSystem: files, decoder: codec, encoder: RecordingEncoder(), exifReader: FakeExifReader(),
                                         hasher: CryptoHasher(), catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(), libraryDirectory: "/library")
@@ -26,7 +28,7 @@ final class CatalogueCheckTests: XCTestCase {
     }
 
     func check() -> CatalogueCheck {
-        CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library")
+        CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library", thumbnails: thumbnails)
     }
 
     func testAHealthyCatalogueIsClean() async throws {
@@ -36,6 +38,29 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertEqual(report.integrity, "ok")
         XCTAssertTrue(report.isClean)
         XCTAssertEqual(report.strayVariantFiles, [])
+        XCTAssertEqual(report.missingThumbnails, [])
+        XCTAssertEqual(report.strayThumbnails, [])
+    }
+
+    func testMissingAndStrayThumbnailsAreReportedAndARepairMendsThem() async throws {
+        let photos = try await library()
+        try files.remove(thumbnails.path(forSHA256: photos[1].facts.sha256))
+        let stray = "/library/thumbnails/ff/" + String(repeating: "f", count: 64) + ".jpg"
+        files[stray] = Data("old".utf8)
+
+        let report = try check().run(repair: false)
+        XCTAssertEqual(report.missingThumbnails, [.init(id: photos[1].id, path: photos[1].path)])
+        XCTAssertEqual(report.strayThumbnails, [stray])
+        XCTAssertFalse(report.isClean)
+        XCTAssertFalse(thumbnails.exists(for: photos[1]), "nothing made without --repair")
+
+        let repaired = try check().run(repair: true)
+        XCTAssertEqual(repaired.madeThumbnails, 1)
+        XCTAssertEqual(repaired.removedStrayThumbnails, 1)
+        XCTAssertTrue(repaired.isClean)
+        XCTAssertTrue(thumbnails.exists(for: photos[1]))
+        XCTAssertNil(files[stray])
+        XCTAssertTrue(try check().run(repair: false).isClean)
     }
 
     func testFindsEveryKindOfProblemAndChangesNothingUnlessAskedToRepair() async throws {

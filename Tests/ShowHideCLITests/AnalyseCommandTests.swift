@@ -30,6 +30,19 @@ final class AnalyseCommandTests: XCTestCase {
         catalogue.analysedByEarlierRules = [id]
     }
 
+    func testPhotosWithoutThumbnailsGetThemAndSaySo() async throws {
+        let photo = try XCTUnwrap(catalogue.allPhotos.first)
+        let thumbnail = "/library/thumbnails/\(photo.facts.sha256.prefix(2))/\(photo.facts.sha256).jpg"
+        XCTAssertNotNil(files[thumbnail], "import made it")
+        try files.remove(thumbnail)
+        try await AnalyseCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["made 1 missing thumbnail", "Nothing to analyse: every photo's colours are up to date."])
+        XCTAssertNotNil(files[thumbnail])
+        spy.output.clear()
+        try await AnalyseCommand.parse(["--json"]).run(in: environment())
+        XCTAssertTrue(spy.output.text.contains(#""thumbnailsMade" : 0"#), spy.output.text)
+    }
+
     func testValidation() {
         let refused: [([String], String)] = [
             (["1", "--all"], "Give ids or --all, not both."),

@@ -43,8 +43,14 @@ struct AnalyseCommand: EnvironmentCommand {
         var query = scope.query(in: environment, sort: .imported)
         query.needingAnalysis = !all
         let photos = ids.isEmpty ? try catalogue.photos(matching: query) : try ids.map { try environment.photo(id: $0, in: catalogue) }
-        let summary = try await environment.analysisService(catalogue: catalogue)
-            .analyse(photos, jobs: jobs.count(in: environment), progress: environment.progress())
+        let service = environment.analysisService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
+        var summary = try await service.analyse(photos, jobs: jobs.count(in: environment), progress: environment.progress())
+        if ids.isEmpty && !all {
+            // Photos catalogued before thumbnails existed get theirs here, as the gallery would on first sight.
+            query.needingAnalysis = false
+            summary.thumbnailsMade = try await service.makeMissingThumbnails(of: try catalogue.photos(matching: query),
+                                                                             jobs: jobs.count(in: environment))
+        }
         try AnalysePresenter(console: environment.console).present(summary, asJSON: json)
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
     }

@@ -12,6 +12,7 @@ struct AnalysePresenter {
         var analysed: Int
         var accentsChanged: [ChangeJSON]
         var failures: [FailureJSON]
+        var thumbnailsMade: Int
         var seconds: Double
     }
 
@@ -27,6 +28,7 @@ struct AnalysePresenter {
                 analysed: summary.analysed,
                 accentsChanged: summary.accentsChanged.map { ChangeJSON(id: $0.photoID, before: $0.before?.rawValue, after: $0.after?.rawValue) },
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
+                thumbnailsMade: summary.thumbnailsMade,
                 seconds: (summary.seconds * 1000).rounded() / 1000)))
             return
         }
@@ -36,6 +38,7 @@ struct AnalysePresenter {
         for failure in summary.failures {
             console.warn("failed: \(failure.path): \(failure.reason)")
         }
+        if summary.thumbnailsMade > 0 { console.print("made \(counted(summary.thumbnailsMade, "missing thumbnail"))") }
         if summary.analysed == 0 && summary.failures.isEmpty {
             console.print("Nothing to analyse: every photo's colours are up to date.")
             return

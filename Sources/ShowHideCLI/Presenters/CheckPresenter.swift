@@ -17,6 +17,10 @@ struct CheckPresenter {
         var strayVariantFiles: [String]
         var removedVariantRows: Int
         var removedStrayFiles: Int
+        var missingThumbnails: [PhotoJSON]
+        var strayThumbnails: [String]
+        var madeThumbnails: Int
+        var removedStrayThumbnails: Int
         var forgottenPhotos: [PhotoJSON]
         var movedPhotos: [PhotoJSON]
         var clean: Bool
@@ -35,6 +39,8 @@ struct CheckPresenter {
                 changedPhotos: report.changedPhotos.map { .init(id: $0.id, path: $0.path) },
                 variantsWithoutFiles: report.variantsWithoutFiles.map(\.path), strayVariantFiles: report.strayVariantFiles,
                 removedVariantRows: report.removedVariantRows, removedStrayFiles: report.removedStrayFiles,
+                missingThumbnails: report.missingThumbnails.map { .init(id: $0.id, path: $0.path) }, strayThumbnails: report.strayThumbnails,
+                madeThumbnails: report.madeThumbnails, removedStrayThumbnails: report.removedStrayThumbnails,
                 forgottenPhotos: report.forgotten.removed.map { .init(id: $0.id, path: $0.path) },
                 movedPhotos: report.forgotten.moved.map { .init(id: $0.id, path: $0.path) }, clean: report.isClean)))
             return
@@ -56,6 +62,10 @@ struct CheckPresenter {
         for path in report.strayVariantFiles { console.print("  stray: \(path)") }
         if report.removedVariantRows + report.removedStrayFiles > 0 {
             console.print("repaired: removed \(counted(report.removedVariantRows, "variant row")) and \(counted(report.removedStrayFiles, "stray file"))")
+        }
+        console.print("thumbnails: \(report.missingThumbnails.count) missing, \(report.strayThumbnails.count) stray")
+        if report.madeThumbnails + report.removedStrayThumbnails > 0 {
+            console.print("repaired: made \(counted(report.madeThumbnails, "thumbnail")), removed \(counted(report.removedStrayThumbnails, "stray thumbnail"))")
         }
     }
 }
