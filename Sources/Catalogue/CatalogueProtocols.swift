@@ -26,6 +26,9 @@ public protocol CatalogueWriting {
     func removeVariant(atPath path: String) throws
     /// Replaces the photo's colour analysis (palette, dominant, accent, name weights).
     func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws
+    /// Makes `subject` (one of the photo's accent candidates) its accent from now on, whatever later
+    /// analyses find; nil gives the choice back to the eye.
+    func chooseSubject(_ subject: Accent?, of id: PhotoID, at date: Date) throws
     func recordFailure(_ failure: ImportFailure) throws
     func clearFailure(atPath path: String) throws
 }

@@ -44,6 +44,21 @@ struct ColourRepository {
         }
     }
 
+    func chooseSubject(_ subject: Accent?, of id: PhotoID, at date: DatabaseValueConvertible) throws {
+        guard let subject else {
+            try db.execute(sql: "DELETE FROM photo_subject WHERE photo_id = ?", arguments: [id])
+            return
+        }
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO photo_subject (photo_id, lab_l, lab_a, lab_b, hue, coverage, name, chosen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [id, subject.lab.l, subject.lab.a, subject.lab.b, subject.hue, min(max(subject.coverage, 0), 1),
+                             subject.name.rawValue, date])
+    }
+
+    /// How near (CIE76 ΔE) a candidate of a new analysis must be to a chosen subject to stand for it.
+    static let sameSubject = 3.0
+
     /// The colour analyses of these photos; photos not analysed are absent.
     func colours(of ids: [PhotoID]) throws -> [PhotoID: ColourAnalysis] {
         var result: [PhotoID: ColourAnalysis] = [:]
@@ -78,6 +93,18 @@ struct ColourRepository {
                 if row["rank"] as Int == 0, result[id]?.accent != nil {
                     result[id]?.accent = candidate
                 }
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT * FROM photo_subject WHERE photo_id IN (\(placeholders))
+                """, arguments: arguments) {
+                let id: PhotoID = row["photo_id"]
+                guard result[id] != nil, let name = ColourName(rawValue: row["name"]) else { continue }
+                let lab = Lab(l: row["lab_l"], a: row["lab_a"], b: row["lab_b"])
+                // The candidate the person chose, as this analysis measured it; or the colour they chose.
+                let nearest = result[id]?.candidates.min { $0.lab.distance(to: lab) < $1.lab.distance(to: lab) }
+                result[id]?.accent = nearest.flatMap { $0.lab.distance(to: lab) <= Self.sameSubject ? $0 : nil }
+                    ?? Accent(lab: lab, hue: row["hue"], coverage: row["coverage"], name: name)
+                result[id]?.subjectChosen = true
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT photo_id, lab_l, lab_a, lab_b, weight, name FROM palette_entry

@@ -317,6 +317,9 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
         try db.cachedStatement(sql: "DELETE FROM photo WHERE id = ?").execute(arguments: [id])
     }
     func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws { try ColourRepository(db: db).set(colours, of: id) }
+    func chooseSubject(_ subject: Accent?, of id: PhotoID, at date: Date) throws {
+        try ColourRepository(db: db).chooseSubject(subject, of: id, at: batchTimes.value(for: date))
+    }
     func recordFailure(_ failure: ImportFailure) throws {
         try failures.record(path: failure.path, reason: failure.reason, failedAt: batchTimes.value(for: failure.failedAt),
                             stamp: failure.stamp)

@@ -81,6 +81,8 @@ public struct ColourAnalysis: Equatable, Sendable {
     public var nameWeights: [ColourName: Double]
     /// An ordinary scene, or one with no accent worth splashing: a colour target, a busy scene.
     public var scene: SceneKind
+    /// The accent is a person's choice among the candidates (the web gallery's photo page), not the eye's.
+    public var subjectChosen = false
 
     /// Name weights default to the palette's own.
     public init(palette: [PaletteEntry], accent: Accent?, nameWeights: [ColourName: Double]? = nil, candidates: [Accent]? = nil,

@@ -25,7 +25,7 @@ public struct Lab: Equatable, Hashable, Sendable, Codable {
     }
 
     /// CIE76 ΔE: the straight distance in CIELAB.
-    func distance(to other: Lab) -> Double { distanceSquared(to: other).squareRoot() }
+    public func distance(to other: Lab) -> Double { distanceSquared(to: other).squareRoot() }
 }
 
 /// CIELAB in polar form: lightness, chroma, hue angle in degrees [0, 360).

@@ -27,6 +27,8 @@ public struct PhotoJSON: Encodable {
     public var accent: AccentJSON??
     /// "ordinary", "colour target" or "busy scene" (neither of the last two has an accent), once analysed.
     public var scene: String?
+    /// True when the accent is a person's choice among the candidates (absent otherwise).
+    public var subjectChosen: Bool?
     /// The accent candidates, most salient first; only in `gallery show`.
     public var candidates: [CandidateJSON]?
     /// Only in `gallery show`.
@@ -91,6 +93,7 @@ public struct PhotoJSON: Encodable {
             }
             dominant = colours.dominant.map { DominantJSON(hex: $0.hex, name: $0.name.rawValue) }
             scene = colours.scene.rawValue
+            subjectChosen = colours.subjectChosen ? true : nil
             accent = .some(colours.accent.map {
                 AccentJSON(hex: $0.hex, name: $0.name.rawValue, hue: Self.rounded($0.hue, 1), coverage: Self.rounded($0.coverage))
             })
@@ -106,7 +109,7 @@ public struct PhotoJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, path, sha256, format, width, height, fileSize, importedAt, exif, duplicatePaths, exifTags, xmp
-        case palette, dominant, accent, scene, candidates, variants
+        case palette, dominant, accent, scene, subjectChosen, candidates, variants
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -128,6 +131,7 @@ public struct PhotoJSON: Encodable {
         // A photo without a chromatic colour has "accent": null.
         if let accent { try container.encode(accent, forKey: .accent) }
         try container.encodeIfPresent(scene, forKey: .scene)
+        try container.encodeIfPresent(subjectChosen, forKey: .subjectChosen)
         try container.encodeIfPresent(candidates, forKey: .candidates)
         try container.encodeIfPresent(variants, forKey: .variants)
     }

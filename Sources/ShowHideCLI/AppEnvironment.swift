@@ -153,7 +153,7 @@ public struct AppEnvironment: Sendable {
     }
 
     func galleryServer(catalogue: any PhotoCatalogue, libraryDirectory: String, settings: GallerySettings) -> GalleryServer {
-        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder,
+        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: clock,
                       libraryDirectory: libraryDirectory, settings: settings)
     }
 

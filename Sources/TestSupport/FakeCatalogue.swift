@@ -198,6 +198,13 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
             catalogue.state.stale.remove(id)
         }
 
+        /// Only the fake's simple case: the subject becomes the accent of the colours as they are.
+        func chooseSubject(_ subject: Accent?, of id: PhotoID, at date: Date) throws {
+            guard let subject else { return XCTFail("FakeCatalogue does not give a choice back; use SQLiteCatalogue") }
+            catalogue.state.photos[id]?.facts.colours?.accent = subject
+            catalogue.state.photos[id]?.facts.colours?.subjectChosen = true
+        }
+
         func recordFailure(_ failure: ImportFailure) throws {
             catalogue.state.failures[failure.path] = failure
         }

@@ -46,6 +46,9 @@ enum GalleryAssets {
     .candidates li { margin-bottom: 6px; }
     .candidates .chosen strong { color: var(--accent); }
     .why { color: var(--dim); font-size: 12px; }
+    form.choose { display: inline; margin-left: 10px; }
+    form.choose button { font: inherit; font-size: 12px; background: var(--line); color: var(--text); border: 1px solid #3b4250; border-radius: 999px; padding: 1px 10px; cursor: pointer; }
+    form.choose button:hover { border-color: var(--accent); }
     details { margin: 10px 0; font-size: 13px; }
     pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--card); padding: 10px; border-radius: 6px; }
     .entries { list-style: none; padding: 0; display: grid; gap: 14px; }

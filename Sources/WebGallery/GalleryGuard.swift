@@ -81,11 +81,14 @@ struct GalleryGuard: RouterMiddleware {
             switch error {
             case .invalid: (.badRequest, error.message)
             case .notFound: (.notFound, error.message)
+            case .forbidden: (.forbidden, error.message)
             }
         case let error as HTTPError:
             (error.status, error.status == .notFound ? "There is no page at this address." : error.body ?? error.status.reasonPhrase)
         case let error as PhotoError:
             (.notFound, "\(error.reason) (\(error.path)). `showhide gallery check` finds the photos whose files are gone.")
+        case CatalogueError.readOnly:
+            (.forbidden, "This catalogue is read-only: the gallery shows it and changes nothing.")
         case let error as CatalogueError:
             (.serviceUnavailable, error.plainDescription)
         default:

@@ -103,10 +103,11 @@ struct GalleryPages: Sendable {
             if let accent = colours.accent {
                 context["accent"] = ["hex": accent.hex, "name": accent.name.rawValue, "percent": Self.percent(accent.coverage)]
             }
-            context["scene"] = colours.scene == .ordinary ? nil : colours.scene.rawValue
+            context["scene"] = colours.scene == .ordinary || colours.accent != nil ? nil : colours.scene.rawValue
+            context["subjectChosen"] = colours.subjectChosen
             context["candidates"] = colours.candidates.enumerated().map { index, candidate -> [String: Any] in
                 ["rank": index + 1, "hex": candidate.hex, "name": candidate.name.rawValue, "percent": Self.percent(candidate.coverage),
-                 "isAccent": colours.accent.map { $0.hex == candidate.hex } ?? false,
+                 "isAccent": colours.accent.map { $0.lab == candidate.lab } ?? false,
                  "why": Self.reasons(candidate)]
             }
         } else {

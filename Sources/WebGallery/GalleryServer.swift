@@ -36,6 +36,7 @@ public struct GalleryServer: Sendable {
     let fileSystem: any FileSystem
     let decoder: any ImageDecoding
     let encoder: any ImageEncoding
+    let clock: any WallClock
     let thumbnails: ThumbnailStore
     let libraryDirectory: String
     public let settings: GallerySettings
@@ -45,8 +46,9 @@ public struct GalleryServer: Sendable {
     public static let previewLongSide = 1600
 
     public init(catalogue: any PhotoCatalogue, fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
-                libraryDirectory: String, settings: GallerySettings = GallerySettings()) {
+                clock: any WallClock, libraryDirectory: String, settings: GallerySettings = GallerySettings()) {
         self.catalogue = catalogue
+        self.clock = clock
         self.fileSystem = fileSystem
         self.decoder = decoder
         self.encoder = encoder
@@ -72,6 +74,13 @@ public struct GalleryServer: Sendable {
         router.get("/api/photos") { request, _ in try self.apiPhotos(request) }
         router.get("/api/photos/:id") { _, context in try Self.json(PhotoJSON(try self.photo(try Self.id(context)), detailed: true)) }
         router.get("/api/inspire") { request, _ in try self.apiInspiration(request) }
+        router.post("/photos/:id/subject") { request, context in
+            let photo = try await self.chooseSubject(request, id: try Self.id(context))
+            return Response(status: .seeOther, headers: [.location: "/photos/\(photo.id)"])
+        }
+        router.post("/api/photos/:id/subject") { request, context in
+            try Self.json(PhotoJSON(try await self.chooseSubject(request, id: try Self.id(context)), detailed: true))
+        }
         router.get("/static/gallery.css") { _, _ in Self.asset(GalleryAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/gallery.js") { _, _ in Self.asset(GalleryAssets.javaScript, type: "text/javascript; charset=utf-8") }
         return router
@@ -103,6 +112,39 @@ public struct GalleryServer: Sendable {
 
     func photoPage(_ id: PhotoID) throws -> Response {
         Self.html(pages.photo(try photo(id), readOnly: settings.readOnly))
+    }
+
+    // MARK: Changes
+
+    /// The form's `candidate`: a rank (1–3) makes that candidate the photo's subject; `eye` gives the
+    /// choice back to the eye.
+    func chooseSubject(_ request: Request, id: PhotoID) async throws -> CataloguedPhoto {
+        guard !settings.readOnly else { throw GalleryRequestError.forbidden("This catalogue is read-only: no subject can be chosen.") }
+        let form = QueryParameters(String(buffer: try await Self.body(of: request)))
+        let rank: Int?
+        switch form["candidate"] {
+        case "eye": rank = nil
+        case let text?: guard let value = Int(text), (1...3).contains(value) else { fallthrough }
+            rank = value
+        default: throw GalleryRequestError.invalid("candidate: give a candidate's rank, 1 to 3, or eye.")
+        }
+        do {
+            return try SubjectChoice(catalogue: catalogue, clock: clock).choose(candidate: rank, of: id)
+        } catch let error as SubjectChoiceError {
+            switch error {
+            case .noPhoto: throw GalleryRequestError.notFound(error.localizedDescription)
+            default: throw GalleryRequestError.invalid(error.localizedDescription)
+            }
+        }
+    }
+
+    /// A form's body: small, or refused.
+    static func body(of request: Request) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: 4096)
+        } catch {
+            throw GalleryRequestError.invalid("The form is larger than the gallery takes.")
+        }
     }
 
     // MARK: Pictures, by id

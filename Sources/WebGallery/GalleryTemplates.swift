@@ -71,11 +71,14 @@ enum GalleryTemplates {
     <ul class="shares">{{#palette}}<li><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span> {{percent}}</li>{{/palette}}</ul>
     <dl class="summary">
     {{#dominant}}<div><dt>dominant</dt><dd><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span></dd></div>{{/dominant}}
-    {{#accent}}<div><dt>accent</dt><dd><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span> {{percent}}</dd></div>{{/accent}}
+    {{#accent}}<div><dt>accent</dt><dd><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span> {{percent}}{{#subjectChosen}} · chosen by you{{/subjectChosen}}</dd></div>{{/accent}}
     {{#scene}}<div><dt>scene</dt><dd>{{scene}}: no accent worth a splash</dd></div>{{/scene}}
     </dl>
     {{#candidates.0}}<h2>Accent candidates</h2>{{/candidates.0}}
-    <ol class="candidates">{{#candidates}}<li{{#isAccent}} class="chosen"{{/isAccent}}><span class="dot" style="background: {{hex}}"></span><strong>{{name}}</strong> <span class="hex">{{hex}}</span>{{#isAccent}} · the accent{{/isAccent}}<br><span class="why">{{why}}</span></li>{{/candidates}}</ol>
+    <ol class="candidates">{{#candidates}}<li{{#isAccent}} class="chosen"{{/isAccent}}><span class="dot" style="background: {{hex}}"></span><strong>{{name}}</strong> <span class="hex">{{hex}}</span>{{#isAccent}} · the accent{{/isAccent}}
+    {{^isAccent}}{{^readOnly}}<form method="post" action="/photos/{{id}}/subject" class="choose"><input type="hidden" name="candidate" value="{{rank}}"><button type="submit">make this the subject</button></form>{{/readOnly}}{{/isAccent}}
+    <br><span class="why">{{why}}</span></li>{{/candidates}}</ol>
+    {{#subjectChosen}}{{^readOnly}}<form method="post" action="/photos/{{id}}/subject" class="choose"><input type="hidden" name="candidate" value="eye"><button type="submit">let the eye choose again</button></form>{{/readOnly}}{{/subjectChosen}}
     </section>
     <section class="exif">
     <h2>Camera</h2>

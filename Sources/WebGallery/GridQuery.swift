@@ -9,10 +9,12 @@ public enum GalleryRequestError: Error, Equatable, Sendable {
     case invalid(String)
     /// No photo with this id, or no such page (404).
     case notFound(String)
+    /// A change this gallery may not make (403): the catalogue is read-only.
+    case forbidden(String)
 
     public var message: String {
         switch self {
-        case let .invalid(message), let .notFound(message): return message
+        case let .invalid(message), let .notFound(message), let .forbidden(message): return message
         }
     }
 }

@@ -49,6 +49,34 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).first?.facts.colours, colours)
     }
 
+    func testAChosenSubjectIsTheAccentUntilGivenBackAndOutlivesANewAnalysis() throws {
+        let red = accent("#CC141E", coverage: 0.1), blue = accent("#1F5AA6", coverage: 0.05)
+        let colours = ColourAnalysis(palette: [entry("#808080", 0.85), entry("#CC141E", 0.1), entry("#1F5AA6", 0.05)], accent: red,
+                                     candidates: [red, blue])
+        let id = try add("bus", colours.palette, accent: red)
+        try catalogue.write { try $0.setColours(colours, of: id) }
+        try catalogue.write { try $0.chooseSubject(blue, of: id, at: day) }
+        var stored = try XCTUnwrap(try catalogue.photo(id: id)?.facts.colours)
+        XCTAssertEqual(stored.accent, blue)
+        XCTAssertTrue(stored.subjectChosen)
+        XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).first?.facts.colours?.accent, blue, "listings say the same")
+
+        // A new analysis measures the candidates again: the nearest to the choice stands for it.
+        let blueAgain = Accent(lab: Lab(l: blue.lab.l + 1, a: blue.lab.a, b: blue.lab.b), hue: blue.hue, coverage: 0.06, name: .blue)
+        try catalogue.write { try $0.setColours(ColourAnalysis(palette: colours.palette, accent: red, candidates: [red, blueAgain]), of: id) }
+        XCTAssertEqual(try catalogue.photo(id: id)?.facts.colours?.accent, blueAgain)
+        // When no candidate is near any more, the chosen colour itself is the accent.
+        try catalogue.write { try $0.setColours(ColourAnalysis(palette: colours.palette, accent: red, candidates: [red]), of: id) }
+        stored = try XCTUnwrap(try catalogue.photo(id: id)?.facts.colours)
+        XCTAssertEqual(stored.accent?.lab, blue.lab)
+        XCTAssertEqual(stored.accent?.name, .blue)
+
+        try catalogue.write { try $0.chooseSubject(nil, of: id, at: day) }
+        stored = try XCTUnwrap(try catalogue.photo(id: id)?.facts.colours)
+        XCTAssertEqual(stored.accent, red)
+        XCTAssertFalse(stored.subjectChosen)
+    }
+
     func testReplacingColoursKeepsTheIndexesInStep() throws {
         let id = try add("x", [entry("#CC141E", 1)], accent: accent("#CC141E", coverage: 1))
         try catalogue.write { try $0.setColours(ColourAnalysis(palette: [entry("#1F5AA6", 1)], accent: nil), of: id) }

@@ -25,6 +25,7 @@ final class SchemaTests: XCTestCase {
             "palette_cell": ["cell", "weight", "photo_id", "rank", "lab_l", "lab_a", "lab_b"],
             "accent_cell": ["cell", "coverage", "photo_id", "lab_l", "lab_a", "lab_b"],
             "photo_xmp": ["photo_id", "packet"],
+            "photo_subject": ["photo_id", "lab_l", "lab_a", "lab_b", "hue", "coverage", "name", "chosen_at"],
         ])
         XCTAssertEqual(schema.indexes, ["duplicate_path_photo": "duplicate_path", "exif_taken_at": "exif",
                                         "photo_colour_accent": "photo_colour", "colour_name_weight_rank": "colour_name_weight"])
@@ -72,7 +73,7 @@ final class SchemaTests: XCTestCase {
                                          (2, 0, 50, 0, 0, '#777777', 1, 'grey');
         INSERT INTO variant (photo_id, kind, parameters, path, file_size, width, height, sha256, created_at) VALUES
             (1, 'show', '{"hue":279.5}', '/lib/variants/show.jpg', 500, 4000, 3000, printf('%064d', 3), '2024-01-04 00:00:00.000');
-        INSERT INTO import_failure VALUES ('/p/cut.jpg', 'the file ends too early', '2024-01-05 00:00:00.000');
+        INSERT INTO import_failure (path, reason, failed_at) VALUES ('/p/cut.jpg', 'the file ends too early', '2024-01-05 00:00:00.000');
         """
 
     /// Every row of every table (but GRDB's own), columns by name.
@@ -148,8 +149,12 @@ final class SchemaTests: XCTestCase {
                            ('/p/scan.tif', printf('%064d', 11), 1, 1, 'tiff', 2400, 3000, '2024-01-06 00:00:00.000')
                     """)
                 try db.execute(sql: "INSERT INTO photo_xmp (photo_id, packet) VALUES (1, '<x:xmpmeta/>')")
+                try db.execute(sql: """
+                    INSERT INTO photo_subject (photo_id, lab_l, lab_a, lab_b, hue, coverage, name, chosen_at)
+                    VALUES (1, 39.4, 8.0, -48.0, 279.5, 0.7, 'blue', '2024-01-06 00:00:00.000')
+                    """)
                 try db.execute(sql: "DELETE FROM photo WHERE id = 1")
-                for table in ["exif", "variant", "duplicate_path", "palette_entry", "photo_xmp"] {
+                for table in ["exif", "variant", "duplicate_path", "palette_entry", "photo_xmp", "photo_subject"] {
                     XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE photo_id = 1"), 0, "\(version): \(table)")
                 }
             }

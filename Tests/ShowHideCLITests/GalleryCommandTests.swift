@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalogue
+import ColourScience
 import CatalogueSQLite
 import Foundation
 import Imaging
@@ -309,6 +310,20 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertTrue(text.contains("camera     Canon\n"), text)
         XCTAssertTrue(text.contains("taken      2020-01-02T03:04:05\n"), text)
         XCTAssertFalse(text.contains("lens"), "values the photo does not have are left out")
+    }
+
+    func testShowSaysWhenTheAccentIsAChosenSubject() async throws {
+        try await importFixtures()
+        let blue = Accent.sample("#1F5AA6", coverage: 0.05)
+        try catalogue.write { try $0.chooseSubject(blue, of: 1, at: Date(timeIntervalSince1970: 0)) }
+        try ShowCommand.parse(["1"]).run(in: environment())
+        XCTAssertTrue(spy.output.text.contains("#1F5AA6 blue"), spy.output.text)
+        XCTAssertTrue(spy.output.text.contains(", chosen by you\n"), spy.output.text)
+        spy.output.clear()
+        try ShowCommand.parse(["1", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["subjectChosen"] as? Bool, true)
+        XCTAssertEqual((json["accent"] as? [String: Any])?["name"] as? String, "blue")
     }
 
     func testShowJSONAddsDuplicatesAndTags() async throws {

@@ -22,7 +22,7 @@ final class GalleryFixture: @unchecked Sendable {
 
     init() throws {
         catalogue = try SQLiteCatalogue.inMemory()
-        try add("bus", [entry("#808080", 0.9), entry("#CC141E", 0.1)], accent: accent("#CC141E", coverage: 0.1),
+        try add("bus", [entry("#808080", 0.85), entry("#CC141E", 0.1), entry("#1F5AA6", 0.05)], accent: accent("#CC141E", coverage: 0.1),
                 camera: "Canon EOS", taken: "2020:01:01 10:00:00")
         try add("sea", [entry("#1F5AA6", 0.7), entry("#F0F0F0", 0.3)], accent: accent("#1F5AA6", coverage: 0.3),
                 camera: "Nikon", taken: "2022:01:01 10:00:00")
@@ -46,8 +46,10 @@ final class GalleryFixture: @unchecked Sendable {
         let sha = String(repeating: "0", count: 56) + String(format: "%08x", ids.count + 1)
         let path = "\(folder)/\(name).jpg"
         try fileSystem.writeAtomically(FakePhoto.data(width: 1200, height: 800, seed: name, colour: accent?.hex ?? "#808080"), to: path)
+        // The palette's chromatic colours are the candidates, the accent first.
+        let others = palette.filter { $0.lab.lch.c > 15 && $0.hex != accent?.hex }.map { Accent.sample($0.hex, coverage: $0.weight) }
         let facts = PhotoFacts(sha256: sha, format: .jpeg, pixelSize: PixelSize(width: 1200, height: 800), exif: exif,
-                               colours: ColourAnalysis(palette: palette, accent: accent))
+                               colours: ColourAnalysis(palette: palette, accent: accent, candidates: (accent.map { [$0] } ?? []) + others))
         ids[name] = try catalogue.write {
             try $0.insertPhoto(path: path, stamp: FileStamp(size: 100, modifiedAtNanoseconds: 1), facts: facts,
                                importedAt: Date(timeIntervalSince1970: 1_600_000_000 + Double(ids.count)))
@@ -55,7 +57,7 @@ final class GalleryFixture: @unchecked Sendable {
     }
 
     func server(_ settings: GallerySettings = GallerySettings()) -> GalleryServer {
-        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, libraryDirectory: library,
+        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: FakeClock(), libraryDirectory: library,
                       settings: settings)
     }
 

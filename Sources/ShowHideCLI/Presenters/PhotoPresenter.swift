@@ -83,7 +83,8 @@ struct PhotoPresenter {
         if let colours = photo.facts.colours {
             rows.append(("dominant", colours.dominant.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight) }))
             rows.append(("accent", colours.accent.map { colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage)
-                + String(format: ", hue %.0f°", $0.hue) } ?? "none (\(Self.noAccentReason(colours.scene)))"))
+                + String(format: ", hue %.0f°", $0.hue) + (colours.subjectChosen ? ", chosen by you" : "") }
+                ?? "none (\(Self.noAccentReason(colours.scene)))"))
             rows += colours.candidates.map {
                 ("candidate", colourText.describe(hex: $0.hex, name: $0.name, share: $0.coverage) + String(format: ", saliency %.2f", $0.saliency))
             }
