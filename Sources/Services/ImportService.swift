@@ -98,18 +98,14 @@ public struct ImportService: Sendable {
     private let clock: any WallClock
     private let analyser: ColourAnalyser
     private let jobRunner: any JobRunner
-    private let thumbnails: ThumbnailStore?
 
-    /// - Parameter thumbnails: where each new photo's thumbnail is kept, made from the decode that
-    ///   analyses it; nil: none are made.
     public init(
         fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading,
         hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock,
         jobRunner: any JobRunner, analyser: ColourAnalyser = ColourAnalyser(),
-        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount, thumbnails: ThumbnailStore? = nil
+        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount
     ) {
         self.jobRunner = jobRunner
-        self.thumbnails = thumbnails
         self.analyser = analyser
         self.fileSystem = fileSystem
         self.inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
@@ -240,8 +236,6 @@ public struct ImportService: Sendable {
         }
         do {
             let inspection = try inspector.inspect(data, path: file.path)
-            // The thumbnail is a cache the gallery can make again: one that cannot be written is no failure.
-            try? thumbnails?.keep(from: inspection.analysisImage, sha256: sha256)
             // Colours come from the same scaled decode that checked the file.
             return .photo(PhotoFacts(sha256: sha256, format: inspection.format, pixelSize: inspection.pixelSize,
                                      exif: inspection.exif, colours: analyser.analyse(inspection.analysisImage), xmp: inspection.xmp))

@@ -70,7 +70,7 @@ public struct ThumbnailStore: Sendable {
     }
 
     func encoded(_ image: RGBAImage) throws -> Data {
-        let small = max(image.width, image.height) > Self.longSide ? image.downscaled(toLongSide: Self.longSide) : image
+        let small = image.quicklyDownscaled(toLongSide: Self.longSide)
         return try encoder.encode(small, as: .jpeg, options: EncodeOptions(quality: Self.quality))
     }
 }

@@ -157,10 +157,9 @@ public struct AppEnvironment: Sendable {
                       libraryDirectory: libraryDirectory, settings: settings)
     }
 
-    func importService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ImportService {
+    func importService(catalogue: any PhotoCatalogue) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
-                      hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: jobRunner,
-                      thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
+                      hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: jobRunner)
     }
 
     func thumbnailStore(libraryDirectory: String) -> ThumbnailStore {

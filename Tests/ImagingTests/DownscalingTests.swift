@@ -50,4 +50,17 @@ final class DownscalingTests: XCTestCase {
         let scaled = image.downscaled(toLongSide: 1)
         XCTAssertEqual(scaled[0, 0], RGBA(red: 255, green: 0, blue: 0, alpha: 128))
     }
+
+    func testTheQuickThumbnailScaleIsTheBoxFilterToWithinRounding() throws {
+        for (width, height, long) in [(500, 375, 320), (384, 256, 320), (640, 480, 320), (1000, 37, 333), (7, 5, 3)] {
+            let image = TestImage.distinctPixels(width: width, height: height)
+            let quick = image.quicklyDownscaled(toLongSide: long), exact = image.downscaled(toLongSide: long)
+            assertImagesEqual(quick, exact, tolerance: 1, "\(width)×\(height) → \(long)")
+        }
+        let small = TestImage.gradient(width: 200, height: 100)
+        XCTAssertEqual(small.quicklyDownscaled(toLongSide: 320), small, "a smaller image is left alone")
+        var clear = TestImage.solid(RGBA(red: 255, green: 0, blue: 0, alpha: 0), width: 40, height: 40)
+        clear[0, 0] = RGBA(red: 0, green: 0, blue: 255)
+        XCTAssertEqual(clear.quicklyDownscaled(toLongSide: 20), clear.downscaled(toLongSide: 20), "transparency takes the exact path")
+    }
 }

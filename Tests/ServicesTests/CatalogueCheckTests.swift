@@ -18,9 +18,10 @@ final class CatalogueCheckTests: XCTestCase {
             files["/photos/\(name).jpg"] = FakePhoto.data(width: 8, height: 6, seed: name, colour: "#D01020")
         }
         _ = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                                    catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(), thumbnails: thumbnails)
+                                    catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner())
             .importPhotos(from: ["/photos"])
         let photos = catalogue.allPhotos
+        for photo in photos { _ = try thumbnails.thumbnail(of: photo) }
         _ = try await ProcessingService(fileSystem: files, decoder: codec, encoder: RecordingEncoder(), exifReader: FakeExifReader(),
                                         hasher: CryptoHasher(), catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(), libraryDirectory: "/library")
             .process(photos)
@@ -51,7 +52,7 @@ final class CatalogueCheckTests: XCTestCase {
         let report = try check().run(repair: false)
         XCTAssertEqual(report.missingThumbnails, [.init(id: photos[1].id, path: photos[1].path)])
         XCTAssertEqual(report.strayThumbnails, [stray])
-        XCTAssertFalse(report.isClean)
+        XCTAssertTrue(report.isClean, "a thumbnail is a cache: nothing is wrong without it")
         XCTAssertFalse(thumbnails.exists(for: photos[1]), "nothing made without --repair")
 
         let repaired = try check().run(repair: true)

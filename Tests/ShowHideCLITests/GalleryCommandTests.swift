@@ -21,15 +21,12 @@ final class GalleryCommandTests: XCTestCase {
         catalogue = try SQLiteCatalogue.inMemory()
     }
 
-    /// Import encodes only thumbnails.
-    let thumbnailEncoder = RecordingEncoder()
-
     func environment(variables: [String: String] = [:], console: Console? = nil,
                      failingOpen: Bool = false) -> AppEnvironment {
         let catalogue = self.catalogue!
         let opened = openedLibraries
         var environment = AppEnvironment.fake(console: console ?? spy.console, files: files, catalogue: catalogue,
-                                              encoder: thumbnailEncoder, clock: clock, variables: variables, currentDirectory: "/work")
+                                              encoder: UnusedEncoder(), clock: clock, variables: variables, currentDirectory: "/work")
         environment.homeDirectory = "/home/ada"
         environment.openCatalogue = { directory, opening in
             opened.append(directory, opening)
@@ -82,9 +79,6 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(openedLibraries.all, ["/l"])
         XCTAssertEqual(spy.output.lines, ["imported 2, unchanged 0, moved 0, duplicates 0, failed 1, skipped 1 (not photos) in 0.00 s"])
         XCTAssertEqual(spy.errors.lines, ["failed: /lib/bad.jpg: corrupt JPEG data: bad Huffman code"])
-        // Each new photo's thumbnail, from the decode that analysed it, in the library named.
-        XCTAssertEqual(thumbnailEncoder.encoded.map { "\($0.image.width)x\($0.image.height) \($0.format)" }.sorted(), ["300x200 jpeg", "320x240 jpeg"])
-        XCTAssertEqual(files.writtenPaths.filter { $0.hasPrefix("/l/thumbnails/") }.count, 2)
     }
 
     func testAKnownBadFileThatHasNotChangedIsStillFailingAndNoNewFailureUnlessStrict() async throws {

@@ -19,14 +19,13 @@ final class SearchCommandTests: XCTestCase {
         files["/lib/red.jpg"] = FakePhoto.data(seed: "red", make: "Canon", colour: "#D01020")
         files["/lib/blue.jpg"] = FakePhoto.data(seed: "blue", make: "Nikon", colour: "#1F5AA6")
         files["/lib/grey.jpg"] = FakePhoto.data(seed: "grey", colour: "#808080")
-        // The import encodes thumbnails; a search encodes nothing.
-        try await ImportCommand.parse(["/lib"]).run(in: environment(encoder: RecordingEncoder()))
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
         spy.output.clear()
     }
 
-    func environment(console: Console? = nil, encoder: any ImageEncoding = UnusedEncoder()) -> AppEnvironment {
+    func environment(console: Console? = nil) -> AppEnvironment {
         let catalogue = self.catalogue!
-        return .fake(console: console ?? spy.console, files: files, catalogue: catalogue, encoder: encoder, variables: [:])
+        return .fake(console: console ?? spy.console, files: files, catalogue: catalogue, encoder: UnusedEncoder(), variables: [:])
     }
 
     func testAcceptsColourAndColorNamesAndHex() throws {
