@@ -42,7 +42,7 @@ public struct VariantSpec: Equatable, Sendable {
 
     /// The splash a photo's variants use under `options`, its numbers to a tenth and its hue in
     /// [0, 360); nil when the photo has no colour for the target.
-    static func splash(for photo: CataloguedPhoto, options: ProcessingOptions) -> SplashParameters? {
+    public static func splash(for photo: CataloguedPhoto, options: ProcessingOptions) -> SplashParameters? {
         let hue: Double
         switch options.target {
         case .accent:

@@ -154,6 +154,7 @@ public struct AppEnvironment: Sendable {
 
     func galleryServer(catalogue: any PhotoCatalogue, libraryDirectory: String, settings: GallerySettings) -> GalleryServer {
         GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: clock,
+                      variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory),
                       libraryDirectory: libraryDirectory, settings: settings)
     }
 

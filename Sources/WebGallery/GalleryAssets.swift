@@ -25,7 +25,8 @@ enum GalleryAssets {
     .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 6px; vertical-align: -1px; }
     .pages { display: flex; gap: 18px; justify-content: center; padding: 8px 0 36px; color: var(--dim); }
     .pages .api { margin-left: 30px; }
-    .empty, .hint { color: var(--dim); padding: 0 28px; }
+    .empty { color: var(--dim); padding: 0 28px; }
+    .hint { color: var(--dim); }
     main.photo, main.inspiration, main.error { padding: 10px 28px 48px; max-width: 1500px; }
     h1 { font-size: 26px; margin: 8px 0 2px; overflow-wrap: anywhere; }
     h2 { font-size: 16px; margin: 22px 0 8px; color: #cdd3da; }
@@ -46,6 +47,12 @@ enum GalleryAssets {
     .candidates li { margin-bottom: 6px; }
     .candidates .chosen strong { color: var(--accent); }
     .why { color: var(--dim); font-size: 12px; }
+    .splash-controls, form.make { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 18px; margin: 12px 0; font-size: 13px; color: var(--dim); }
+    .splash-controls input[type=range] { width: 140px; vertical-align: middle; }
+    .splash-controls output { display: inline-block; min-width: 2.2em; text-align: right; color: var(--text); }
+    .splash-controls select, .splash-controls button, form.make button { font: inherit; background: var(--card); color: var(--text); border: 1px solid var(--line); border-radius: 6px; padding: 3px 8px; }
+    form.make button { background: #2d5bd7; border-color: #2d5bd7; color: #fff; cursor: pointer; }
+    .made { font-size: 13px; color: var(--dim); }
     form.choose { display: inline; margin-left: 10px; }
     form.choose button { font: inherit; font-size: 12px; background: var(--line); color: var(--text); border: 1px solid #3b4250; border-radius: 999px; padding: 1px 10px; cursor: pointer; }
     form.choose button:hover { border-color: var(--accent); }
@@ -65,7 +72,37 @@ enum GalleryAssets {
     /// a changed filter shows its photos at once.
     static let javaScript = """
     "use strict";
+    // The photo page's controls redraw the show and hide pictures as they move (the server renders each
+    // from its working copy), and carry the same parameters into "Make variants" and the address.
+    function liveSplash(controls) {
+      if (!controls) return;
+      const make = document.querySelector("form.make");
+      let timer = null;
+      const update = () => {
+        const parameters = new URLSearchParams(new FormData(controls));
+        for (const output of controls.querySelectorAll("output")) {
+          output.value = output.previousElementSibling.value;
+        }
+        for (const image of document.querySelectorAll("img[data-splash]")) {
+          image.src = `/photos/${controls.dataset.photo}/splash/${image.dataset.splash}?${parameters}`;
+        }
+        if (make) {
+          for (const [name, value] of parameters) make.elements[name].value = value;
+        }
+        history.replaceState(null, "", `?${parameters}`);
+      };
+      controls.addEventListener("input", () => {
+        clearTimeout(timer);
+        timer = setTimeout(update, 120);
+      });
+      controls.addEventListener("submit", (event) => {
+        event.preventDefault();
+        update();
+      });
+    }
+
     document.addEventListener("DOMContentLoaded", () => {
+      liveSplash(document.querySelector("form.splash-controls"));
       const form = document.querySelector("form.filters");
       if (!form) return;
       for (const picker of form.querySelectorAll("input[type=color][data-fills]")) {

@@ -84,7 +84,7 @@ struct GalleryPages: Sendable {
 
     // MARK: A photo
 
-    func photo(_ photo: CataloguedPhoto, readOnly: Bool) -> String {
+    func photo(_ photo: CataloguedPhoto, splash: SplashQuery = SplashQuery(), canMakeVariants: Bool = false, readOnly: Bool) -> String {
         var context = Self.frame(title: (photo.path as NSString).lastPathComponent, section: "photos", readOnly: readOnly)
         context["id"] = photo.id
         context["name"] = (photo.path as NSString).lastPathComponent
@@ -95,6 +95,23 @@ struct GalleryPages: Sendable {
         context["show"] = show
         context["hide"] = hide
         context["noVariants"] = !show && !hide
+        // The live pictures: what the controls' parameters make of the working copy.
+        let splashable = VariantSpec.splash(for: photo, options: splash.processing()) != nil
+        context["splashable"] = splashable
+        let parameters = splash.queryString
+        context["splashQuery"] = parameters.isEmpty ? "" : "?" + parameters
+        context["canMakeVariants"] = canMakeVariants && splashable
+        context["modes"] = SplashMethod.allCases.map { ["value": $0.rawValue, "selected": $0 == splash.method] }
+        context["tolerance"] = GridQuery.number(splash.tolerance)
+        context["feather"] = GridQuery.number(splash.feather)
+        context["minChroma"] = GridQuery.number(splash.minimumChroma)
+        context["mode"] = splash.method.rawValue
+        context["candidate"] = splash.candidate.map(String.init) ?? "accent"
+        context["targets"] = [["value": "accent", "label": "the accent", "selected": splash.candidate == nil]]
+            + (photo.facts.colours?.candidates ?? []).enumerated().map { index, candidate in
+                ["value": String(index + 1), "label": "candidate \(index + 1): \(candidate.name.rawValue) \(candidate.hex)",
+                 "selected": splash.candidate == index + 1]
+            }
         if let colours = photo.facts.colours {
             context["palette"] = colours.palette.map {
                 ["hex": $0.hex, "name": $0.name.rawValue, "percent": Self.percent($0.weight), "flex": String(format: "%.3f", $0.weight * 100)]
@@ -128,6 +145,9 @@ struct GalleryPages: Sendable {
         ]
         context["facts"] = facts.compactMap { label, value in value.map { ["label": label, "value": $0] } }
         context["tags"] = (photo.facts.exif?.allTags ?? [:]).sorted { $0.key < $1.key }.map { ["label": $0.key, "value": $0.value] }
+        context["hasTags"] = !(photo.facts.exif?.allTags ?? [:]).isEmpty
+        context["hasPalette"] = !(photo.facts.colours?.palette ?? []).isEmpty
+        context["hasCandidates"] = !(photo.facts.colours?.candidates ?? []).isEmpty
         context["xmp"] = photo.facts.xmp
         return render("photo", context)
     }

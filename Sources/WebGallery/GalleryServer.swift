@@ -37,7 +37,9 @@ public struct GalleryServer: Sendable {
     let decoder: any ImageDecoding
     let encoder: any ImageEncoding
     let clock: any WallClock
+    let variantMaker: (any VariantMaking)?
     let thumbnails: ThumbnailStore
+    let workingCopies = WorkingCopies()
     let libraryDirectory: String
     public let settings: GallerySettings
     let pages = GalleryPages()
@@ -46,9 +48,11 @@ public struct GalleryServer: Sendable {
     public static let previewLongSide = 1600
 
     public init(catalogue: any PhotoCatalogue, fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
-                clock: any WallClock, libraryDirectory: String, settings: GallerySettings = GallerySettings()) {
+                clock: any WallClock, variantMaker: (any VariantMaking)?, libraryDirectory: String,
+                settings: GallerySettings = GallerySettings()) {
         self.catalogue = catalogue
         self.clock = clock
+        self.variantMaker = variantMaker
         self.fileSystem = fileSystem
         self.decoder = decoder
         self.encoder = encoder
@@ -64,7 +68,15 @@ public struct GalleryServer: Sendable {
         router.middlewares.add(GalleryGuard(settings: settings, pages: pages))
         router.get("/") { request, _ in try self.grid(request) }
         router.get("/inspire") { request, _ in try self.inspiration(request) }
-        router.get("/photos/:id") { _, context in try self.photoPage(try Self.id(context)) }
+        router.get("/photos/:id") { request, context in try self.photoPage(try Self.id(context), request: request) }
+        router.get("/photos/:id/splash/:kind") { request, context in
+            try self.splash(try Self.id(context), kind: context.parameters.get("kind") ?? "", request: request)
+        }
+        router.post("/photos/:id/variants") { request, context in
+            let (photo, query) = try await self.makeVariants(request, id: try Self.id(context))
+            let parameters = query.queryString
+            return Response(status: .seeOther, headers: [.location: "/photos/\(photo.id)" + (parameters.isEmpty ? "" : "?" + parameters)])
+        }
         router.get("/photos/:id/thumbnail") { _, context in try self.thumbnail(try Self.id(context)) }
         router.get("/photos/:id/preview") { _, context in try self.preview(try Self.id(context)) }
         router.get("/photos/:id/original") { _, context in try self.original(try Self.id(context)) }
@@ -110,8 +122,10 @@ public struct GalleryServer: Sendable {
         return Self.html(pages.inspiration(try inspirationEntries(query), readOnly: settings.readOnly))
     }
 
-    func photoPage(_ id: PhotoID) throws -> Response {
-        Self.html(pages.photo(try photo(id), readOnly: settings.readOnly))
+    func photoPage(_ id: PhotoID, request: Request) throws -> Response {
+        let splash = try SplashQuery(query: request.uri.query)
+        return Self.html(pages.photo(try photo(id), splash: splash, canMakeVariants: variantMaker != nil && !settings.readOnly,
+                                     readOnly: settings.readOnly))
     }
 
     // MARK: Changes
@@ -138,6 +152,18 @@ public struct GalleryServer: Sendable {
         }
     }
 
+    /// "Make variants": processing of this photo with the form's parameters, as `gallery process` does.
+    func makeVariants(_ request: Request, id: PhotoID) async throws -> (CataloguedPhoto, SplashQuery) {
+        guard !settings.readOnly else { throw GalleryRequestError.forbidden("This catalogue is read-only: no variants can be made.") }
+        guard let variantMaker else { throw GalleryRequestError.forbidden("This gallery does not make variants.") }
+        let query = try SplashQuery(query: String(buffer: try await Self.body(of: request)))
+        let photo = try photo(id)
+        let summary = try await variantMaker.process([photo], options: query.processing(), progress: SilentProgress())
+        if let failure = summary.failures.first { throw PhotoError.undecodable(path: failure.path, reason: failure.reason) }
+        if let skipped = summary.skipped.first { throw GalleryRequestError.invalid("Photo \(id): \(skipped.reason).") }
+        return (try self.photo(id), query)
+    }
+
     /// A form's body: small, or refused.
     static func body(of request: Request) async throws -> ByteBuffer {
         do {
@@ -156,17 +182,35 @@ public struct GalleryServer: Sendable {
     /// The photo upright as a JPEG of at most `previewLongSide` px: every browser shows it, whatever the
     /// original's format (HEIF, TIFF) or orientation.
     func preview(_ id: PhotoID) throws -> Response {
-        let photo = try photo(id)
-        let data = try originalData(of: photo)
-        let decoded: DecodedImage
-        do {
-            decoded = try decoder.decode(data, options: DecodeOptions(minimumLongSide: Self.previewLongSide, appliesOrientation: true))
-        } catch {
-            throw PhotoError.undecodable(path: photo.path, reason: error.plainDescription)
+        Self.image(try encoder.encode(try workingCopy(of: try photo(id)), as: .jpeg, options: EncodeOptions(quality: 85)), type: "image/jpeg")
+    }
+
+    /// The photo upright at screen size, decoded once and kept among the last few.
+    func workingCopy(of photo: CataloguedPhoto) throws -> RGBAImage {
+        try workingCopies.image(for: photo.facts.sha256) {
+            let data = try originalData(of: photo)
+            do {
+                let decoded = try decoder.decode(data, options: DecodeOptions(minimumLongSide: Self.previewLongSide, appliesOrientation: true))
+                return decoded.image.quicklyDownscaled(toLongSide: Self.previewLongSide)
+            } catch {
+                throw PhotoError.undecodable(path: photo.path, reason: error.plainDescription)
+            }
         }
-        let image = max(decoded.image.width, decoded.image.height) > Self.previewLongSide
-            ? decoded.image.downscaled(toLongSide: Self.previewLongSide) : decoded.image
-        return Self.image(try encoder.encode(image, as: .jpeg, options: EncodeOptions(quality: 85)), type: "image/jpeg")
+    }
+
+    /// The show or hide picture the controls ask for, at screen size, from the working copy: what
+    /// `gallery process` with the same parameters would make, smaller.
+    func splash(_ id: PhotoID, kind: String, request: Request) throws -> Response {
+        guard let mode = SplashMode(rawValue: kind) else { throw GalleryRequestError.invalid("A splash is show or hide.") }
+        let query = try SplashQuery(query: request.uri.query)
+        let photo = try photo(id)
+        guard let parameters = VariantSpec.splash(for: photo, options: query.processing()) else {
+            let scene = photo.facts.colours?.scene ?? .ordinary
+            throw GalleryRequestError.notFound("Photo \(id) has nothing to splash: \(VariantSpec.nothingToSplash(query.processing().target, scene: scene)).")
+        }
+        let image = try workingCopy(of: photo)
+        let rows = Splash(parameters: parameters, image: image).rows(mode, of: image)
+        return Self.image(try encoder.encode(rows, as: .jpeg, options: EncodeOptions(quality: 85)), type: "image/jpeg")
     }
 
     func original(_ id: PhotoID) throws -> Response {

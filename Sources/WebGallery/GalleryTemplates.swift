@@ -60,13 +60,26 @@ enum GalleryTemplates {
     <p class="path"><a href="/photos/{{id}}/original">{{path}}</a>{{#duplicates}}<br>also at {{.}}{{/duplicates}}</p>
     <div class="pictures">
     <figure><img src="/photos/{{id}}/preview" alt="{{name}}"><figcaption>original</figcaption></figure>
-    {{#show}}<figure><img src="/photos/{{id}}/variants/show" alt="{{name}}, show"><figcaption>show</figcaption></figure>{{/show}}
-    {{#hide}}<figure><img src="/photos/{{id}}/variants/hide" alt="{{name}}, hide"><figcaption>hide</figcaption></figure>{{/hide}}
+    {{#splashable}}<figure><img src="/photos/{{id}}/splash/show{{splashQuery}}" alt="{{name}}, show" data-splash="show"><figcaption>show</figcaption></figure>
+    <figure><img src="/photos/{{id}}/splash/hide{{splashQuery}}" alt="{{name}}, hide" data-splash="hide"><figcaption>hide</figcaption></figure>{{/splashable}}
     </div>
-    {{#noVariants}}<p class="hint">No show and hide pictures yet: <code>showhide gallery process {{id}}</code> makes them.</p>{{/noVariants}}
+    {{^splashable}}<p class="hint">Nothing to splash with these settings: the photo has no such colour. Choose another candidate below.</p>{{/splashable}}
+    <form class="splash-controls" method="get" action="/photos/{{id}}" data-photo="{{id}}">
+    <label>keep <select name="candidate">{{#targets}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/targets}}</select></label>
+    <label>mode <select name="mode">{{#modes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/modes}}</select></label>
+    <label>tolerance <input type="range" name="tolerance" min="0" max="90" step="1" value="{{tolerance}}"><output>{{tolerance}}</output>°</label>
+    <label>feather <input type="range" name="feather" min="0" max="90" step="1" value="{{feather}}"><output>{{feather}}</output>°</label>
+    <label>min chroma <input type="range" name="minChroma" min="0" max="100" step="1" value="{{minChroma}}"><output>{{minChroma}}</output></label>
+    <button type="submit">Preview</button>
+    </form>
+    {{#canMakeVariants}}<form class="make" method="post" action="/photos/{{id}}/variants">
+    <input type="hidden" name="candidate" value="{{candidate}}"><input type="hidden" name="mode" value="{{mode}}"><input type="hidden" name="tolerance" value="{{tolerance}}"><input type="hidden" name="feather" value="{{feather}}"><input type="hidden" name="minChroma" value="{{minChroma}}">
+    <button type="submit">Make variants</button> <span class="hint">full size, into the library, as <code>gallery process</code> does</span></form>{{/canMakeVariants}}
+    {{#noVariants}}<p class="hint">No show and hide variants made yet{{#readOnly}}: <code>showhide gallery process {{id}}</code> makes them{{/readOnly}}.</p>{{/noVariants}}
+    {{^noVariants}}<p class="made">Made: {{#show}}<a href="/photos/{{id}}/variants/show">show</a> {{/show}}{{#hide}}<a href="/photos/{{id}}/variants/hide">hide</a>{{/hide}} (the newest)</p>{{/noVariants}}
     {{#unanalysed}}<p class="hint">Its colours are not analysed yet: <code>showhide gallery analyse</code> finds them.</p>{{/unanalysed}}
     <section class="colours">
-    {{#palette.0}}<h2>Palette</h2>{{/palette.0}}
+    {{#hasPalette}}<h2>Palette</h2>{{/hasPalette}}
     <div class="palette">{{#palette}}<span style="background: {{hex}}; flex: {{flex}}" title="{{name}} {{percent}}"></span>{{/palette}}</div>
     <ul class="shares">{{#palette}}<li><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span> {{percent}}</li>{{/palette}}</ul>
     <dl class="summary">
@@ -74,7 +87,7 @@ enum GalleryTemplates {
     {{#accent}}<div><dt>accent</dt><dd><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span> {{percent}}{{#subjectChosen}} · chosen by you{{/subjectChosen}}</dd></div>{{/accent}}
     {{#scene}}<div><dt>scene</dt><dd>{{scene}}: no accent worth a splash</dd></div>{{/scene}}
     </dl>
-    {{#candidates.0}}<h2>Accent candidates</h2>{{/candidates.0}}
+    {{#hasCandidates}}<h2>Accent candidates</h2>{{/hasCandidates}}
     <ol class="candidates">{{#candidates}}<li{{#isAccent}} class="chosen"{{/isAccent}}><span class="dot" style="background: {{hex}}"></span><strong>{{name}}</strong> <span class="hex">{{hex}}</span>{{#isAccent}} · the accent{{/isAccent}}
     {{^isAccent}}{{^readOnly}}<form method="post" action="/photos/{{id}}/subject" class="choose"><input type="hidden" name="candidate" value="{{rank}}"><button type="submit">make this the subject</button></form>{{/readOnly}}{{/isAccent}}
     <br><span class="why">{{why}}</span></li>{{/candidates}}</ol>
@@ -83,7 +96,7 @@ enum GalleryTemplates {
     <section class="exif">
     <h2>Camera</h2>
     <dl>{{#facts}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/facts}}</dl>
-    {{#tags.0}}<details><summary>Every EXIF tag</summary><dl class="tags">{{#tags}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/tags}}</dl></details>{{/tags.0}}
+    {{#hasTags}}<details><summary>Every EXIF tag</summary><dl class="tags">{{#tags}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/tags}}</dl></details>{{/hasTags}}
     {{#xmp}}<details><summary>XMP</summary><pre>{{xmp}}</pre></details>{{/xmp}}
     <p><a href="/photos/{{id}}/original">The original file</a> · <a href="/api/photos/{{id}}">JSON</a></p>
     </section>

@@ -19,6 +19,7 @@ final class GalleryFixture: @unchecked Sendable {
     let encoder = RecordingEncoder()
     let library = "/library"
     var ids: [String: PhotoID] = [:]
+    let variantMaker = VariantMakerSpy()
 
     init() throws {
         catalogue = try SQLiteCatalogue.inMemory()
@@ -57,13 +58,28 @@ final class GalleryFixture: @unchecked Sendable {
     }
 
     func server(_ settings: GallerySettings = GallerySettings()) -> GalleryServer {
-        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: FakeClock(), libraryDirectory: library,
+        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: FakeClock(), variantMaker: variantMaker, libraryDirectory: library,
                       settings: settings)
     }
 
     /// Runs `body` against the gallery's router, no socket.
     func test(_ settings: GallerySettings = GallerySettings(), _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         try await Application(router: server(settings).router()).test(.router, body)
+    }
+}
+
+/// Records what "Make variants" asked for; fails the test when it was not expected.
+final class VariantMakerSpy: VariantMaking, @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls: [(photos: [PhotoID], options: ProcessingOptions)] = []
+    var expected = false
+
+    var made: [(photos: [PhotoID], options: ProcessingOptions)] { lock.withLock { calls } }
+
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
+        if !expected { XCTFail("unexpected processing of \(photos.map(\.id))") }
+        lock.withLock { calls.append((photos.map(\.id), options)) }
+        return ProcessingSummary()
     }
 }
 

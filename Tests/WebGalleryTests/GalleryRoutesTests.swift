@@ -133,17 +133,23 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertEqual(response.status, .ok)
             let html = response.text
             XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/preview""#))
-            XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/variants/show""#))
-            XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/variants/hide""#))
+            XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/splash/show" alt="bus.jpg, show" data-splash="show">"#), html)
+            XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/splash/hide" alt="bus.jpg, hide" data-splash="hide">"#))
+            XCTAssertTrue(html.contains(#"<a href="/photos/\#(id)/variants/show">show</a>"#), "the variants made are linked")
+            XCTAssertTrue(html.contains(#"<form class="make" method="post" action="/photos/\#(id)/variants">"#))
             XCTAssertTrue(html.contains("<dt>accent</dt>"))
+            XCTAssertTrue(html.contains("<h2>Palette</h2>"))
+            XCTAssertTrue(html.contains("<h2>Accent candidates</h2>"))
             XCTAssertTrue(html.contains("#CC141E"))
             XCTAssertTrue(html.contains("<dt>camera</dt><dd>Canon EOS</dd>"))
             XCTAssertTrue(html.contains("the accent"), "the candidate that is the accent is marked")
             XCTAssertTrue(html.contains(#"href="/photos/\#(id)/original""#))
         }
         try await get("/photos/\(fixture.ids["snow"]!)") { response in
-            XCTAssertTrue(response.text.contains("showhide gallery process"), "a photo without variants says how to make them")
-            XCTAssertFalse(response.text.contains("/variants/show"))
+            XCTAssertTrue(response.text.contains("Nothing to splash with these settings"), "a photo without an accent says so")
+            XCTAssertTrue(response.text.contains("No show and hide variants made yet."))
+            XCTAssertFalse(response.text.contains("data-splash"))
+            XCTAssertFalse(response.text.contains("Make variants"))
         }
     }
 
