@@ -36,7 +36,7 @@ struct GalleryGuard: RouterMiddleware {
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         return response
     }
@@ -62,11 +62,14 @@ struct GalleryGuard: RouterMiddleware {
         }
         if request.method != .get && request.method != .head {
             // A change must come from the gallery's own pages: the browser says where a request comes from.
+            // The browser's own word first (Sec-Fetch-Site); else the Origin against the Host. (A page
+            // whose referrer policy is no-referrer sends "Origin: null" even to itself.)
             let origin = request.headers[HTTPField.Name("Origin")!]
             let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
             let host = request.head.authority
-            let sameOrigin = origin.map { origin in host.map { origin == "http://\($0)" || origin == "https://\($0)" } ?? false }
-                ?? (site == "same-origin")
+            let sameOrigin = site.map { $0 == "same-origin" }
+                ?? origin.map { origin in host.map { origin == "http://\($0)" || origin == "https://\($0)" } ?? false }
+                ?? false
             if !sameOrigin {
                 return errorPage(.forbidden, "Changes are taken only from the gallery's own pages.", api: isAPI)
             }

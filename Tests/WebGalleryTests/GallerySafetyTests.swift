@@ -104,6 +104,16 @@ final class GallerySafetyTests: XCTestCase {
         try await execute("/", method: .post, headers: [HTTPField.Name("Origin")!: "http://localhost"]) { response in
             XCTAssertNotEqual(response.status, .forbidden, "the gallery's own origin passes the check")
         }
+        // A browser says where the request comes from: a form on the gallery's own page says same-origin
+        // (and may send "Origin: null"); another site's says cross-site whatever its Origin claims.
+        try await execute("/", method: .post, headers: [HTTPField.Name("Sec-Fetch-Site")!: "same-origin",
+                                                        HTTPField.Name("Origin")!: "null"]) { response in
+            XCTAssertNotEqual(response.status, .forbidden)
+        }
+        try await execute("/", method: .post, headers: [HTTPField.Name("Sec-Fetch-Site")!: "cross-site",
+                                                        HTTPField.Name("Origin")!: "http://localhost"]) { response in
+            XCTAssertEqual(response.status, .forbidden)
+        }
     }
 
     func testAnUnknownHostNameIsRefusedOnLoopback() throws {

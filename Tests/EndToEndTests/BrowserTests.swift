@@ -1,0 +1,82 @@
+import Codecs
+import Foundation
+import Imaging
+import TestSupport
+import XCTest
+
+/// The gallery in a real browser (Debian's chromium, driven over WebDriver by chromedriver, through
+/// scripts/browser-walk): the grid, a colour swatch, a photo, its second accent candidate, the
+/// tolerance slider, and a screenshot of the grid and of the photo page.
+final class BrowserTests: XCTestCase {
+    var directory: URL!
+    let binary = ShowhideBinary()
+    var library: String { directory.appendingPathComponent("library").path }
+    static let chromium = "/usr/bin/chromium", chromedriver = "/usr/bin/chromedriver"
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.chromedriver), FileManager.default.isExecutableFile(atPath: Self.chromium) else {
+            throw XCTSkip("chromium and chromium-driver are not installed (scripts/test installs them)")
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-browser-\(UUID().uuidString)")
+        let photos = directory.appendingPathComponent("photos")
+        try LibraryFixture.writePhotos(36, into: photos, size: 160)
+        try Self.writeTwoSubjects(to: photos.appendingPathComponent("bus-and-sea.jpg"))
+        let imported = try binary.run(["gallery", "import", photos.path, "--library", library])
+        XCTAssertEqual(imported.status, 0, imported.errors)
+    }
+
+    override func tearDownWithError() throws {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// A grey street with a large red bus and a smaller blue sign: two accent candidates.
+    static func writeTwoSubjects(to url: URL) throws {
+        var image = TestImage.solid(RGBA(red: 118, green: 120, blue: 122), width: 320, height: 240)
+        for y in 120..<200 { for x in 30..<190 { image[x, y] = RGBA(red: 205, green: 25, blue: 30) } }
+        for y in 30..<80 { for x in 230..<290 { image[x, y] = RGBA(red: 30, green: 80, blue: 200) } }
+        try ImageCodec().encode(image, as: .jpeg, options: EncodeOptions(quality: 90)).write(to: url)
+    }
+
+    func address(of running: RunningShowhide) -> String? {
+        while running.process.isRunning {
+            let output = (try? String(contentsOf: running.outputURL, encoding: .utf8)) ?? ""
+            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("serving ") }),
+               let start = line.range(of: "http://"), let end = line.range(of: "; Ctrl-C") {
+                return String(line[start.lowerBound..<end.lowerBound])
+            }
+        }
+        return nil
+    }
+
+    func testAPersonBrowsesByColourChoosesASubjectAndMovesTheTolerance() async throws {
+        let server = try RunningShowhide(binary, ["serve", "--port", "0", "--library", library], outputFolder: directory)
+        defer { kill(server.process.processIdentifier, SIGTERM); server.wait() }
+        let base = try XCTUnwrap(address(of: server), server.wait().errors)
+
+        // The walk is the project's own WebDriver script (Python's standard library, no Selenium).
+        let screenshots = ProcessInfo.processInfo.environment["SHOWHIDE_SCREENSHOTS"] ?? directory.path
+        let walk = Process()
+        walk.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        walk.arguments = ["python3", Self.packageRoot.appendingPathComponent("scripts/browser-walk").path, base, screenshots]
+        // Only what a browser needs of the environment: the test runner's own variables are not its.
+        walk.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": directory.path,
+                            "PYTHONDONTWRITEBYTECODE": "1"]
+        walk.standardInput = FileHandle.nullDevice
+        let said = Pipe(), errors = Pipe()
+        walk.standardOutput = said
+        walk.standardError = errors
+        try walk.run()
+        let steps = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        walk.waitUntilExit()
+        XCTAssertEqual(walk.terminationStatus, 0, steps + failure)
+        XCTAssertTrue(steps.contains("the grid shows 37 photos"), steps)
+        XCTAssertTrue(steps.contains("the second candidate is the subject: ['blue"), steps)
+        XCTAssertTrue(steps.contains("/splash/show?candidate=accent&mode=object&tolerance=15"), steps)
+        for name in ["gallery-grid.png", "gallery-photo.png"] {
+            let png = try Data(contentsOf: URL(fileURLWithPath: screenshots).appendingPathComponent(name))
+            XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "\(name) is a PNG")
+        }
+    }
+}
