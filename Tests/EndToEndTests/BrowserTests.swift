@@ -38,21 +38,11 @@ final class BrowserTests: XCTestCase {
         try ImageCodec().encode(image, as: .jpeg, options: EncodeOptions(quality: 90)).write(to: url)
     }
 
-    func address(of running: RunningShowhide) -> String? {
-        while running.process.isRunning {
-            let output = (try? String(contentsOf: running.outputURL, encoding: .utf8)) ?? ""
-            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("serving ") }),
-               let start = line.range(of: "http://"), let end = line.range(of: "; Ctrl-C") {
-                return String(line[start.lowerBound..<end.lowerBound])
-            }
-        }
-        return nil
-    }
 
     func testAPersonBrowsesByColourChoosesASubjectAndMovesTheTolerance() async throws {
         let server = try RunningShowhide(binary, ["serve", "--port", "0", "--library", library], outputFolder: directory)
         defer { kill(server.process.processIdentifier, SIGTERM); server.wait() }
-        let base = try XCTUnwrap(address(of: server), server.wait().errors)
+        let base = try XCTUnwrap(server.servingAddress(), server.wait().errors)
 
         // The walk is the project's own WebDriver script (Python's standard library, no Selenium).
         let screenshots = ProcessInfo.processInfo.environment["SHOWHIDE_SCREENSHOTS"] ?? directory.path

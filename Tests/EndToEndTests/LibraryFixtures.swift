@@ -25,6 +25,18 @@ final class RunningShowhide {
         try process.run()
     }
 
+    /// The address `showhide serve` printed once it listens; nil when it ended first.
+    func servingAddress() -> String? {
+        while process.isRunning {
+            let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("serving ") }),
+               let start = line.range(of: "http://"), let end = line.range(of: "; Ctrl-C") {
+                return String(line[start.lowerBound..<end.lowerBound])
+            }
+        }
+        return nil
+    }
+
     /// SIGKILL: no handler runs, nothing is flushed — as when the machine loses power.
     func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
 

@@ -21,17 +21,6 @@ final class ServeBinaryTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The address the server printed once it listens; nil when it ended first.
-    func address(of running: RunningShowhide) -> String? {
-        while running.process.isRunning {
-            let output = (try? String(contentsOf: running.outputURL, encoding: .utf8)) ?? ""
-            if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("serving ") }),
-               let start = line.range(of: "http://"), let end = line.range(of: "; Ctrl-C") {
-                return String(line[start.lowerBound..<end.lowerBound])
-            }
-        }
-        return nil
-    }
 
     func get(_ url: String) async throws -> (status: Int, body: String) {
         let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
@@ -40,7 +29,7 @@ final class ServeBinaryTests: XCTestCase {
 
     func testServesTheCatalogueShowsNewImportsAndStopsOnCtrlC() async throws {
         let running = try RunningShowhide(binary, ["serve", "--port", "0", "--library", library], outputFolder: directory)
-        let base = try XCTUnwrap(address(of: running), running.wait().errors)
+        let base = try XCTUnwrap(running.servingAddress(), running.wait().errors)
         XCTAssertTrue(base.hasPrefix("http://127.0.0.1:"), base)
 
         let grid = try await get(base)
@@ -66,7 +55,7 @@ final class ServeBinaryTests: XCTestCase {
 
     func testAPortInUseExits69() async throws {
         let first = try RunningShowhide(binary, ["serve", "--port", "0", "--library", library], outputFolder: directory)
-        let base = try XCTUnwrap(address(of: first), first.wait().errors)
+        let base = try XCTUnwrap(first.servingAddress(), first.wait().errors)
         let port = try XCTUnwrap(base.split(separator: ":").last.map { String($0.dropLast()) })
         let second = try binary.run(["serve", "--port", port, "--library", library])
         XCTAssertEqual(second.status, 69)
