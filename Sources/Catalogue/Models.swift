@@ -100,7 +100,7 @@ public enum PhotoSort: String, CaseIterable, Sendable {
     case imported
     /// By file name, then path.
     case name
-    /// By date taken, newest first; photos without a date after them, newest imported first.
+    /// By date taken, newest first; photos without a date after them, the last imported first.
     case newest
 }
 

@@ -155,6 +155,7 @@ struct PhotoRepository {
     }
 
     func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
+        if query.sort == .newest, let limit = query.limit { return try newest(query, limit: limit) }
         var (conditions, arguments) = Self.filter(query)
         var sql = Self.selectPhotos
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
@@ -162,13 +163,32 @@ struct PhotoRepository {
         case .taken: sql += " ORDER BY exif.taken_at IS NULL, exif.taken_at, photo.id"
         case .imported: sql += " ORDER BY photo.imported_at, photo.id"
         case .name: sql += " ORDER BY \(Self.fileNameSQL) COLLATE NOCASE, photo.path, photo.id"
-        case .newest: sql += " ORDER BY exif.taken_at IS NULL, exif.taken_at DESC, photo.imported_at DESC, photo.id DESC"
+        case .newest: sql += " ORDER BY exif.taken_at IS NULL, exif.taken_at DESC, photo.id DESC"
         }
         if let limit = query.limit {
             sql += " LIMIT ? OFFSET ?"
             arguments += [limit, query.offset]
         }
         return try withColours(Row.fetchAll(db, sql: sql, arguments: arguments).map(photo(from:)))
+    }
+
+    /// A page of the newest photos, read along indexes rather than sorted whole: the dated ones backwards
+    /// along `exif_taken_at` (whose entries end with the photo id), then the undated backwards by id.
+    /// A page deep in a library of 100,000 photos reads only as far as itself.
+    private func newest(_ query: PhotoQuery, limit: Int) throws -> [CataloguedPhoto] {
+        let (conditions, arguments) = Self.filter(query)
+        let filters = conditions.map { " AND " + $0 }.joined()
+        let dated = "FROM exif JOIN photo ON photo.id = exif.photo_id WHERE exif.taken_at IS NOT NULL" + filters
+        var ids = try PhotoID.fetchAll(db, sql: "SELECT exif.photo_id \(dated) ORDER BY exif.taken_at DESC, exif.photo_id DESC LIMIT ? OFFSET ?",
+                                       arguments: arguments + [limit, query.offset])
+        if ids.count < limit {
+            let datedCount = try Int.fetchOne(db, sql: "SELECT count(*) \(dated)", arguments: arguments) ?? 0
+            ids += try PhotoID.fetchAll(db, sql: """
+                SELECT photo.id FROM photo LEFT JOIN exif ON exif.photo_id = photo.id WHERE exif.taken_at IS NULL\(filters)
+                ORDER BY photo.id DESC LIMIT ? OFFSET ?
+                """, arguments: arguments + [limit - ids.count, max(0, query.offset - datedCount)])
+        }
+        return try photos(ids: ids)
     }
 
     func photosNeedingAnalysis() throws -> [CataloguedPhoto] {

@@ -211,6 +211,33 @@ final class RepositoryTests: XCTestCase {
         XCTAssertEqual(try names(PhotoQuery(camera: "nikon", limit: 2, offset: 1, sort: .newest)), [])
     }
 
+    func testPagesOfTheNewestAreTheWholeListingCutAndReadAlongTheDateIndex() throws {
+        for index in 0..<23 {
+            let taken = index % 4 == 0 ? nil : ExifDateTime(exif: String(format: "2020:01:%02d 10:00:00", index % 9 + 1))
+            try insert("/\(index % 2 == 0 ? "even" : "odd")/\(index).jpg", sha: String(format: "%04d", index + 100),
+                       exif: taken.map { ExifMetadata(make: index % 3 == 0 ? "Canon" : "Nikon", takenAt: $0) }, at: day)
+        }
+        for query in [PhotoQuery(sort: .newest), PhotoQuery(camera: "canon", sort: .newest), PhotoQuery(paths: ["/even"], sort: .newest)] {
+            let whole = try catalogue.photos(matching: query).map(\.id)
+            var paged: [PhotoID] = []
+            for offset in stride(from: 0, to: whole.count + 5, by: 5) {
+                var page = query
+                page.limit = 5
+                page.offset = offset
+                paged += try catalogue.photos(matching: page).map(\.id)
+            }
+            XCTAssertEqual(paged, whole, "\(query)")
+        }
+        let plan = try catalogue.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                EXPLAIN QUERY PLAN SELECT exif.photo_id FROM exif JOIN photo ON photo.id = exif.photo_id WHERE exif.taken_at IS NOT NULL
+                ORDER BY exif.taken_at DESC, exif.photo_id DESC LIMIT 60 OFFSET 6000
+                """).map { $0["detail"] as String }
+        }
+        XCTAssertTrue(plan.contains { $0.contains("exif_taken_at") }, "read along the date index: \(plan)")
+        XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE") }, "no sort of every photo: \(plan)")
+    }
+
     func testAnOpenedCatalogueSaysWhetherItIsReadOnly() throws {
         XCTAssertFalse(catalogue.isReadOnly)
     }
