@@ -155,6 +155,7 @@ public struct AppEnvironment: Sendable {
     func galleryServer(catalogue: any PhotoCatalogue, libraryDirectory: String, settings: GallerySettings) -> GalleryServer {
         GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: clock,
                       variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory),
+                      exporter: GalleryZipExporter(environment: self, catalogue: catalogue, libraryDirectory: libraryDirectory),
                       libraryDirectory: libraryDirectory, settings: settings)
     }
 
@@ -200,5 +201,19 @@ public struct AppEnvironment: Sendable {
             }
         }
         return "/" + components.joined(separator: "/")
+    }
+}
+
+/// The gallery's downloads: the export service writing the photos' show variants into a zip, as
+/// `showhide export --zip` does, with its manifest.
+struct GalleryZipExporter: GalleryExporting {
+    let environment: AppEnvironment
+    let catalogue: any PhotoCatalogue
+    let libraryDirectory: String
+
+    func exportShowVariants(of photos: [CataloguedPhoto], toZip path: String) async throws -> ExportSummary {
+        let destination = try environment.makeZip(path, .overwrite, environment.clock.now())
+        return try await environment.exportService(catalogue: catalogue, libraryDirectory: libraryDirectory)
+            .export(photos, options: ExportOptions(variants: [.show]), to: destination)
     }
 }

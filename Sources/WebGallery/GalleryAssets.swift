@@ -20,6 +20,10 @@ enum GalleryAssets {
     .swatch.selected { border-color: #fff; box-shadow: 0 0 0 2px var(--accent); }
     .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(180px, 1fr)); gap: 10px; padding: 6px 28px 18px; }
     .cell { display: block; background: var(--card); border-radius: 8px; overflow: hidden; text-decoration: none; color: var(--dim); }
+    .cell a { display: block; }
+    .caption input { vertical-align: -2px; margin: 0 4px 0 0; }
+    form.pick { padding: 0 28px 8px; }
+    form.pick button { font: inherit; font-size: 13px; background: var(--card); color: var(--text); border: 1px solid var(--line); border-radius: 6px; padding: 3px 10px; cursor: pointer; }
     .cell img { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; display: block; background: #101114; }
     .caption { display: block; padding: 4px 8px; font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 6px; vertical-align: -1px; }

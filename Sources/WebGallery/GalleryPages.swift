@@ -28,8 +28,9 @@ struct GalleryPages: Sendable {
 
     // MARK: The grid
 
-    func grid(_ page: GridPage, query: GridQuery, readOnly: Bool) -> String {
+    func grid(_ page: GridPage, query: GridQuery, canExport: Bool = false, readOnly: Bool) -> String {
         var context = Self.frame(title: "Photos", section: "photos", readOnly: readOnly)
+        context["canExport"] = canExport
         let selectedName: ColourName? = if case let .name(name) = query.colour { name } else { nil }
         context["swatches"] = ColourName.allCases.map { name -> [String: Any] in
             let selected = name == selectedName

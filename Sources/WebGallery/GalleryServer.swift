@@ -28,6 +28,11 @@ public struct GallerySettings: Sendable {
     }
 }
 
+/// Makes a zip of photos' show variants (made when missing) at a path, as `showhide export --zip` does.
+public protocol GalleryExporting: Sendable {
+    func exportShowVariants(of photos: [CataloguedPhoto], toZip path: String) async throws -> ExportSummary
+}
+
 /// The web gallery: its routes over the catalogue, thumbnails and variants. Photos and variants are
 /// served by id, never by a path from the request; every page is rendered by templates that escape
 /// what they insert.
@@ -38,6 +43,7 @@ public struct GalleryServer: Sendable {
     let encoder: any ImageEncoding
     let clock: any WallClock
     let variantMaker: (any VariantMaking)?
+    let exporter: (any GalleryExporting)?
     let thumbnails: ThumbnailStore
     let workingCopies = WorkingCopies()
     let libraryDirectory: String
@@ -48,11 +54,12 @@ public struct GalleryServer: Sendable {
     public static let previewLongSide = 1600
 
     public init(catalogue: any PhotoCatalogue, fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
-                clock: any WallClock, variantMaker: (any VariantMaking)?, libraryDirectory: String,
-                settings: GallerySettings = GallerySettings()) {
+                clock: any WallClock, variantMaker: (any VariantMaking)?, exporter: (any GalleryExporting)? = nil,
+                libraryDirectory: String, settings: GallerySettings = GallerySettings()) {
         self.catalogue = catalogue
         self.clock = clock
         self.variantMaker = variantMaker
+        self.exporter = exporter
         self.fileSystem = fileSystem
         self.decoder = decoder
         self.encoder = encoder
@@ -83,6 +90,7 @@ public struct GalleryServer: Sendable {
         router.get("/photos/:id/variants/:kind") { _, context in
             try self.variant(try Self.id(context), kind: context.parameters.get("kind") ?? "")
         }
+        router.post("/export") { request, _ in try await self.export(request) }
         router.get("/api/photos") { request, _ in try self.apiPhotos(request) }
         router.get("/api/photos/:id") { _, context in try Self.json(PhotoJSON(try self.photo(try Self.id(context)), detailed: true)) }
         router.get("/api/inspire") { request, _ in try self.apiInspiration(request) }
@@ -114,7 +122,7 @@ public struct GalleryServer: Sendable {
     func grid(_ request: Request) throws -> Response {
         let query = try GridQuery(query: request.uri.query)
         let page = try GalleryBrowser(catalogue: catalogue).page(query)
-        return Self.html(pages.grid(page, query: query, readOnly: settings.readOnly))
+        return Self.html(pages.grid(page, query: query, canExport: exporter != nil && !settings.readOnly, readOnly: settings.readOnly))
     }
 
     func inspiration(_ request: Request) throws -> Response {
@@ -164,10 +172,39 @@ public struct GalleryServer: Sendable {
         return (try self.photo(id), query)
     }
 
+    /// The most photos one download takes.
+    static let exportLimit = 500
+
+    /// The photos ticked in the grid (`id=3&id=8…`), their show variants in a zip made by the export
+    /// service (with its manifest), sent as a download; the zip is made in the library's `exports/`
+    /// and removed once read.
+    func export(_ request: Request) async throws -> Response {
+        guard !settings.readOnly else { throw GalleryRequestError.forbidden("This catalogue is read-only: no variants can be made to export.") }
+        guard let exporter else { throw GalleryRequestError.forbidden("This gallery does not export.") }
+        let body = String(buffer: try await Self.body(of: request))
+        var ids: [PhotoID] = []
+        for pair in body.split(separator: "&") where pair.hasPrefix("id=") {
+            guard let id = PhotoID(pair.dropFirst(3)), id > 0 else { throw GalleryRequestError.invalid("id: a photo's id is a whole number.") }
+            if !ids.contains(id) { ids.append(id) }
+        }
+        guard (1...Self.exportLimit).contains(ids.count) else {
+            throw GalleryRequestError.invalid("Tick between 1 and \(Self.exportLimit) photos to download.")
+        }
+        let photos = try ids.map { try photo($0) }
+        let path = "\(libraryDirectory)/exports/gallery-\(UUID().uuidString).zip"
+        _ = try await exporter.exportShowVariants(of: photos, toZip: path)
+        defer { try? fileSystem.remove(path) }
+        let data = try fileSystem.contents(of: path)
+        var response = Self.image(data, type: "application/zip")
+        response.headers[.contentDisposition] = "attachment; filename=\"showhide-show-\(photos.count)-photos.zip\""
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
     /// A form's body: small, or refused.
     static func body(of request: Request) async throws -> ByteBuffer {
         do {
-            return try await request.body.collect(upTo: 4096)
+            return try await request.body.collect(upTo: 16_384)
         } catch {
             throw GalleryRequestError.invalid("The form is larger than the gallery takes.")
         }

@@ -44,8 +44,9 @@ enum GalleryTemplates {
     <button type="submit">Show</button>
     <a class="clear" href="/">clear</a>
     </form>
+    {{#canExport}}<form id="pick" class="pick" method="post" action="/export"><button type="submit">Download the ticked photos' show pictures (.zip)</button></form>{{/canExport}}
     <main class="grid">
-    {{#items}}<a class="cell" href="/photos/{{id}}" data-photo="{{id}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"><span class="caption">{{#dotHex}}<span class="dot" style="background: {{dotHex}}"></span>{{/dotHex}}{{caption}}{{#score}} · {{score}}{{/score}}</span></a>
+    {{#items}}<div class="cell"><a href="/photos/{{id}}" data-photo="{{id}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"></a><span class="caption">{{#canExport}}<input type="checkbox" name="id" value="{{id}}" form="pick" aria-label="tick {{name}}"> {{/canExport}}{{#dotHex}}<span class="dot" style="background: {{dotHex}}"></span>{{/dotHex}}{{caption}}{{#score}} · {{score}}{{/score}}</span></div>
     {{/items}}
     </main>
     {{#empty}}<p class="empty">No photo matches these filters.</p>{{/empty}}

@@ -64,6 +64,10 @@ final class BrowserTests: XCTestCase {
         XCTAssertTrue(steps.contains("the grid shows 37 photos"), steps)
         XCTAssertTrue(steps.contains("the second candidate is the subject: ['blue"), steps)
         XCTAssertTrue(steps.contains("/splash/show?candidate=accent&mode=object&tolerance=15"), steps)
+        // The two ticked red photos' show pictures, with the export's manifest.
+        let download = try XCTUnwrap(steps.split(separator: "\n").first { $0.contains("downloaded showhide-show-2-photos.zip") }, steps)
+        XCTAssertEqual(download.components(separatedBy: "_show.jpg").count - 1, 2, String(download))
+        XCTAssertTrue(download.contains("manifest.json"), String(download))
         for name in ["gallery-grid.png", "gallery-photo.png"] {
             let png = try Data(contentsOf: URL(fileURLWithPath: screenshots).appendingPathComponent(name))
             XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "\(name) is a PNG")

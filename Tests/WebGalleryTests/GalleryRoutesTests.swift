@@ -18,7 +18,7 @@ final class GalleryRoutesTests: XCTestCase {
 
     /// The names of the photos a grid page links, in order.
     static func photoLinks(_ html: String) -> [String] {
-        html.components(separatedBy: "<a class=\"cell\"").dropFirst().compactMap { cell in
+        html.components(separatedBy: "<div class=\"cell\">").dropFirst().compactMap { cell in
             cell.range(of: #"alt="[^"]+""#, options: .regularExpression).map { String(cell[$0].dropFirst(5).dropLast(1)) }
         }
     }

@@ -65,7 +65,7 @@ final class SubjectChoiceRouteTests: XCTestCase {
             ("/photos/\(bus)/subject", "", .badRequest, "candidate: give"),
             ("/photos/999/subject", "candidate=1", .notFound, "There is no photo 999 in the catalogue."),
             ("/api/photos/\(bus)/subject", "candidate=two", .badRequest, "candidate: give a candidate's rank"),
-            ("/photos/\(bus)/subject", String(repeating: "x", count: 10_000), .badRequest, "larger than the gallery takes"),
+            ("/photos/\(bus)/subject", String(repeating: "x", count: 20_000), .badRequest, "larger than the gallery takes"),
         ]
         for (uri, body, status, message) in cases {
             try await post(uri, body) { response in

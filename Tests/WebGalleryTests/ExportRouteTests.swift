@@ -1,0 +1,98 @@
+import Catalogue
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Services
+import TestSupport
+import WebGallery
+import XCTest
+
+/// Records what the grid asked to download, and leaves a zip where it was told.
+final class ExporterSpy: GalleryExporting, @unchecked Sendable {
+    let files: FakeFileSystem
+    private let lock = NSLock()
+    private var asked: [(photos: [PhotoID], path: String)] = []
+    var calls: [(photos: [PhotoID], path: String)] { lock.withLock { asked } }
+
+    init(files: FakeFileSystem) {
+        self.files = files
+    }
+
+    func exportShowVariants(of photos: [CataloguedPhoto], toZip path: String) async throws -> ExportSummary {
+        lock.withLock { asked.append((photos.map(\.id), path)) }
+        try files.writeAtomically(Data("PK zip of \(photos.count)".utf8), to: path)
+        return ExportSummary()
+    }
+}
+
+final class ExportRouteTests: XCTestCase {
+    var fixture: GalleryFixture!
+    static let sameOrigin: HTTPFields = [HTTPField.Name("Sec-Fetch-Site")!: "same-origin", .contentType: "application/x-www-form-urlencoded"]
+
+    override func setUpWithError() throws {
+        fixture = try GalleryFixture()
+    }
+
+    func test(_ exporter: ExporterSpy?, settings: GallerySettings = GallerySettings(),
+              _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let server = GalleryServer(catalogue: fixture.catalogue, fileSystem: fixture.fileSystem, decoder: fixture.decoder,
+                                   encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil, exporter: exporter,
+                                   libraryDirectory: fixture.library, settings: settings)
+        try await Application(router: server.router()).test(.router, body)
+    }
+
+    func testTickedPhotosComeDownAsAZipOfTheirShowVariants() async throws {
+        let exporter = ExporterSpy(files: fixture.fileSystem)
+        let bus = fixture.ids["bus"]!, sea = fixture.ids["sea"]!
+        try await test(exporter) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                XCTAssertTrue(response.text.contains(#"<form id="pick" class="pick" method="post" action="/export">"#))
+                XCTAssertTrue(response.text.contains(#"<input type="checkbox" name="id" value="\#(bus)" form="pick""#))
+            }
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin,
+                                     body: ByteBuffer(string: "id=\(bus)&id=\(sea)&id=\(bus)")) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentType], "application/zip")
+                XCTAssertEqual(response.headers[.contentDisposition], #"attachment; filename="showhide-show-2-photos.zip""#)
+                XCTAssertEqual(response.text, "PK zip of 2")
+            }
+        }
+        XCTAssertEqual(exporter.calls.map(\.photos), [[bus, sea]], "each photo once, in the order ticked")
+        let path = try XCTUnwrap(exporter.calls.first?.path)
+        XCTAssertTrue(path.hasPrefix("/library/exports/gallery-") && path.hasSuffix(".zip"), path)
+        XCTAssertFalse(fixture.fileSystem.exists(path), "the zip is removed once sent")
+    }
+
+    func testADownloadOfNothingOrOfUnknownPhotosOrFromElsewhereIsRefused() async throws {
+        let exporter = ExporterSpy(files: fixture.fileSystem)
+        try await test(exporter) { client in
+            let cases: [(String, HTTPFields, HTTPResponse.Status, String)] = [
+                ("", Self.sameOrigin, .badRequest, "Tick between 1 and 500 photos"),
+                ("id=abc", Self.sameOrigin, .badRequest, "id: a photo&#39;s id is a whole number."),
+                ("id=999", Self.sameOrigin, .notFound, "There is no photo 999"),
+                ("id=1", [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], .forbidden, "own pages"),
+            ]
+            for (body, headers, status, message) in cases {
+                try await client.execute(uri: "/export", method: .post, headers: headers, body: ByteBuffer(string: body)) { response in
+                    XCTAssertEqual(response.status, status, body)
+                    XCTAssertTrue(response.text.contains(message), "\(body): \(response.text)")
+                }
+            }
+        }
+        try await test(exporter, settings: GallerySettings(readOnly: true)) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                XCTAssertFalse(response.text.contains("form=\"pick\""), "a read-only gallery offers no download that makes variants")
+            }
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=1")) { response in
+                XCTAssertEqual(response.status, .forbidden)
+            }
+        }
+        try await test(nil) { client in
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=1")) { response in
+                XCTAssertEqual(response.status, .forbidden)
+            }
+        }
+        XCTAssertTrue(exporter.calls.isEmpty)
+    }
+}
