@@ -67,6 +67,39 @@ public struct InspirationService: Sendable {
                                                                                         potential: $0.element.1) }
     }
 
+    /// Entries of one scene: shots taken within `sameSceneSeconds` of each other by one camera, whose
+    /// accents are of one colour (CIE76 ΔE under `sameSceneColour`). Groups keep the ranking: each is led
+    /// by its best entry, and the lists follow their leaders' ranks. Photos without a date stand alone.
+    public static func groupingNearDuplicates(_ entries: [InspirationEntry]) -> [[InspirationEntry]] {
+        var groups: [[InspirationEntry]] = []
+        for entry in entries {
+            if let index = groups.firstIndex(where: { group in group.contains { sameScene($0.photo, entry.photo) } }) {
+                groups[index].append(entry)
+            } else {
+                groups.append([entry])
+            }
+        }
+        return groups
+    }
+
+    /// Consecutive shots: at most this many seconds apart.
+    public static let sameSceneSeconds = 120
+    /// …of accents at most this far apart (CIE76 ΔE).
+    public static let sameSceneColour = 10.0
+
+    static func sameScene(_ first: CataloguedPhoto, _ second: CataloguedPhoto) -> Bool {
+        guard let one = first.facts.exif, let two = second.facts.exif, let taken = one.takenAt, let other = two.takenAt,
+              one.make == two.make, one.model == two.model,
+              let accent = first.facts.colours?.accent, let otherAccent = second.facts.colours?.accent,
+              accent.lab.distance(to: otherAccent.lab) < sameSceneColour else { return false }
+        func seconds(_ date: ExifDateTime) -> Int {
+            // Days from a fixed origin are enough to compare two shots: months as 31 days never bring two
+            // distant dates within two minutes.
+            ((date.year * 372 + date.month * 31 + date.day) * 24 + date.hour) * 3600 + date.minute * 60 + date.second
+        }
+        return abs(seconds(taken) - seconds(other)) <= sameSceneSeconds
+    }
+
     /// Makes the show and hide variants the entries lack, then a thumbnail of each entry's original,
     /// show and hide in `folder` (under the page's directory), named by photo id. Returns each entry's
     /// thumbnails as paths relative to the page.

@@ -69,6 +69,8 @@ enum GalleryAssets {
     .rank { font-weight: 700; }
     .score { background: var(--line); padding: 1px 10px; border-radius: 999px; font-size: 13px; margin-left: 8px; }
     .reason { color: #cdd3da; margin: 4px 0 8px; }
+    .alike { font-size: 13px; color: var(--dim); margin: 8px 0 0; }
+    .alike img { width: 72px; height: 54px; display: inline-block; vertical-align: middle; margin-left: 4px; }
     @media (max-width: 700px) { .bar, .filters, .grid, main.photo, main.inspiration { padding-left: 12px; padding-right: 12px; } .entries li { flex-direction: column; } }
     """
 

@@ -167,12 +167,16 @@ struct GalleryPages: Sendable {
 
     func inspiration(_ entries: [InspirationEntry], readOnly: Bool) -> String {
         var context = Self.frame(title: "Inspiration", section: "inspiration", readOnly: readOnly)
-        context["entries"] = entries.map { entry -> [String: Any] in
-            ["rank": entry.rank, "id": entry.photo.id, "name": (entry.photo.path as NSString).lastPathComponent,
-             "score": String(format: "%.1f", entry.potential.score), "reason": entry.potential.reason,
-             "palette": (entry.photo.facts.colours?.palette ?? []).map {
-                 ["hex": $0.hex, "name": $0.name.rawValue, "percent": Self.percent($0.weight), "flex": String(format: "%.3f", $0.weight * 100)]
-             }]
+        context["entries"] = InspirationService.groupingNearDuplicates(entries).map { group -> [String: Any] in
+            let entry = group[0]
+            return ["rank": entry.rank, "id": entry.photo.id, "name": (entry.photo.path as NSString).lastPathComponent,
+                    "score": String(format: "%.1f", entry.potential.score), "reason": entry.potential.reason,
+                    "palette": (entry.photo.facts.colours?.palette ?? []).map {
+                        ["hex": $0.hex, "name": $0.name.rawValue, "percent": Self.percent($0.weight), "flex": String(format: "%.3f", $0.weight * 100)]
+                    },
+                    "alike": group.dropFirst().map { ["id": $0.photo.id, "rank": $0.rank, "name": ($0.photo.path as NSString).lastPathComponent] },
+                    "hasAlike": group.count > 1,
+                    "alikeCount": group.count - 1 == 1 ? "1 more shot" : "\(group.count - 1) more shots"]
         }
         context["empty"] = entries.isEmpty
         return render("inspiration", context)

@@ -113,7 +113,8 @@ enum GalleryTemplates {
     <ol class="entries">{{#entries}}<li><a href="/photos/{{id}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"></a>
     <div><p class="head"><span class="rank">#{{rank}}</span> <a href="/photos/{{id}}">{{name}}</a> <span class="score" title="splash potential, 0–100">{{score}}</span></p>
     <p class="reason">{{reason}}</p>
-    <div class="palette">{{#palette}}<span style="background: {{hex}}; flex: {{flex}}" title="{{name}} {{percent}}"></span>{{/palette}}</div></div></li>
+    <div class="palette">{{#palette}}<span style="background: {{hex}}; flex: {{flex}}" title="{{name}} {{percent}}"></span>{{/palette}}</div>
+    {{#hasAlike}}<p class="alike">{{alikeCount}} of this scene:{{#alike}} <a href="/photos/{{id}}" title="#{{rank}} {{name}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"></a>{{/alike}}</p>{{/hasAlike}}</div></li>
     {{/entries}}</ol>
     {{#empty}}<p class="empty">No photo has an accent colour to splash yet.</p>{{/empty}}
     <p><a href="/api/inspire">JSON</a></p>

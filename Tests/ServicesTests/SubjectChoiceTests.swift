@@ -55,3 +55,30 @@ final class SubjectChoiceTests: XCTestCase {
                        "Photo 1 has 1 accent candidate, not a candidate 2.")
     }
 }
+
+final class NearDuplicateTests: XCTestCase {
+    func photo(_ id: PhotoID, camera: String = "Canon", taken: String?, accent hex: String) -> InspirationEntry {
+        let accent = Accent.sample(hex, coverage: 0.08)
+        let colours = ColourAnalysis(palette: [.sample("#808080", 0.92), .sample(hex, 0.08)], accent: accent)
+        let photo = CataloguedPhoto(id: id, path: "/p/\(id).jpg", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
+                                    facts: PhotoFacts(sha256: String(repeating: "\(id % 10)", count: 64), format: .jpeg,
+                                                      pixelSize: PixelSize(width: 4000, height: 3000),
+                                                      exif: ExifMetadata(make: camera, takenAt: taken.flatMap { ExifDateTime(exif: $0) }),
+                                                      colours: colours),
+                                    importedAt: Date(timeIntervalSince1970: 0))
+        return InspirationEntry(rank: Int(id), photo: photo, potential: SplashPotential(colours, pixelSize: photo.facts.pixelSize)!)
+    }
+
+    func testConsecutiveShotsOfOneSceneAreGroupedUnderTheBestRanked() {
+        let entries = [
+            photo(1, taken: "2024:05:01 10:00:00", accent: "#CC141E"),
+            photo(2, taken: "2024:05:01 12:00:00", accent: "#CC141E"),           // the same colour, two hours later
+            photo(3, taken: "2024:05:01 10:01:30", accent: "#C8161F"),           // 90 s after 1, the same red: one scene
+            photo(4, camera: "Nikon", taken: "2024:05:01 10:00:10", accent: "#CC141E"),  // another camera
+            photo(5, taken: "2024:05:01 10:00:20", accent: "#1F5AA6"),           // another colour
+            photo(6, taken: nil, accent: "#CC141E"),                             // no date: alone
+            photo(7, taken: "2024:05:01 10:03:00", accent: "#CC141E"),           // 90 s after 3: joins through it
+        ]
+        XCTAssertEqual(InspirationService.groupingNearDuplicates(entries).map { $0.map(\.photo.id) }, [[1, 3, 7], [2], [4], [5], [6]])
+    }
+}

@@ -225,6 +225,18 @@ final class GalleryRoutesTests: XCTestCase {
         }
     }
 
+    func testConsecutiveShotsOfOneSceneAreOneEntryOfInspiration() async throws {
+        try fixture.add("bus-again", [fixture.entry("#808080", 0.9), fixture.entry("#CC141E", 0.1)],
+                        accent: fixture.accent("#CB151F", coverage: 0.1), camera: "Canon EOS", taken: "2020:01:01 10:01:00")
+        let again = fixture.ids["bus-again"]!
+        try await get("/inspire") { response in
+            let html = response.text
+            XCTAssertTrue(html.contains("1 more shot of this scene:"), html)
+            XCTAssertTrue(html.contains(##"<a href="/photos/\##(again)" title="#"##), "the other shot links to its page")
+            XCTAssertFalse(html.contains(#"<a href="/photos/\#(again)">bus-again.jpg</a>"#), "and is no entry of its own")
+        }
+    }
+
     // MARK: The API
 
     func testTheAPIGivesTheCommandLinesShapes() async throws {
