@@ -67,7 +67,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     /// A catalogue this process may only read. SQLite reads a WAL database read-only through its
     /// `-wal` and `-shm` files when another process has them open; when they are absent (the catalogue
     /// was closed cleanly) and cannot be created, only as an immutable file.
-    private convenience init(readingOnly path: String) throws {
+    convenience init(readingOnly path: String) throws {
         let walFilesExist = FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm")
         let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
             .replacingOccurrences(of: "#", with: "%23")

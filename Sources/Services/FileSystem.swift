@@ -246,3 +246,17 @@ public func path(_ path: String, isWithin folder: String) -> Bool {
     let prefix = folder.hasSuffix("/") ? folder : folder + "/"
     return path == folder || path + "/" == prefix || path.hasPrefix(prefix)
 }
+
+/// An absolute `path` with `.` and `..` taken away by name alone and no trailing slash: symbolic links
+/// stay as written (Foundation's `standardizingPath` resolves them on Linux).
+public func standardisedAsWritten(_ path: String) -> String {
+    var components: [Substring] = []
+    for component in path.split(separator: "/") {
+        switch component {
+        case ".": continue
+        case "..": _ = components.popLast()
+        default: components.append(component)
+        }
+    }
+    return "/" + components.joined(separator: "/")
+}

@@ -192,15 +192,7 @@ public struct AppEnvironment: Sendable {
     /// `path` made absolute against the working directory, `.` and `..` taken away by name alone:
     /// symbolic links stay as written (`absolutePath` resolves them, as Foundation does on Linux).
     func absolutePathAsWritten(_ path: String) -> String {
-        var components: [Substring] = []
-        for component in ((path.hasPrefix("/") ? "" : currentDirectory + "/") + path).split(separator: "/") {
-            switch component {
-            case ".": continue
-            case "..": _ = components.popLast()
-            default: components.append(component)
-            }
-        }
-        return "/" + components.joined(separator: "/")
+        standardisedAsWritten((path.hasPrefix("/") ? "" : currentDirectory + "/") + path)
     }
 }
 

@@ -57,14 +57,14 @@ public struct GalleryBrowser: Sendable {
         return GridPage(items: Array(page.prefix(size)), hasNextPage: page.count > size)
     }
 
+    /// The listing's `.newest` order: by date taken, newest first; the undated after, the last imported first.
     static func newestFirst(_ items: [GridItem]) -> [GridItem] {
         items.sorted { first, second in
             switch (first.photo.facts.exif?.takenAt?.iso8601, second.photo.facts.exif?.takenAt?.iso8601) {
             case let (one?, two?) where one != two: return one > two
             case (.some, nil): return true
             case (nil, .some): return false
-            default: return first.photo.importedAt != second.photo.importedAt
-                ? first.photo.importedAt > second.photo.importedAt : first.photo.id > second.photo.id
+            default: return first.photo.id > second.photo.id
             }
         }
     }

@@ -94,6 +94,9 @@ struct GalleryGuard: RouterMiddleware {
             (.forbidden, "This catalogue is read-only: the gallery shows it and changes nothing.")
         case let error as CatalogueError:
             (.serviceUnavailable, error.plainDescription)
+        case is ExportError, is FileWriteError:
+            // A download that could not be written in the library folder: the reason, in words.
+            (.internalServerError, error.plainDescription)
         default:
             (.internalServerError, "Something went wrong on the server; its log says what.")
         }
@@ -103,13 +106,17 @@ struct GalleryGuard: RouterMiddleware {
     }
 
     func errorPage(_ status: HTTPResponse.Status, _ message: String, api: Bool) -> Response {
-        if api {
-            let body = (try? JSONSerialization.data(withJSONObject: ["error": message, "status": status.code], options: [.sortedKeys])) ?? Data()
-            return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        if api, let response = try? GalleryServer.json(ErrorJSON(error: message, status: status.code), status: status) {
+            return response
         }
         return GalleryServer.html(pages.error(status: status.code, reason: status.reasonPhrase, message: message, readOnly: settings.readOnly),
                                   status: status)
+    }
+
+    /// An error as the API gives it.
+    struct ErrorJSON: Encodable {
+        var error: String
+        var status: Int
     }
 
     /// `example.org:8080` → `example.org`, `[::1]:8080` → `[::1]`.

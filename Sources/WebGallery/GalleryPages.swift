@@ -79,6 +79,13 @@ struct GalleryPages: Sendable {
         }
     }
 
+    /// A palette as swatches: each colour's share of the strip (`flex`) and in words.
+    static func palette(_ colours: ColourAnalysis) -> [[String: String]] {
+        colours.palette.map {
+            ["hex": $0.hex, "name": $0.name.rawValue, "percent": percent($0.weight), "flex": String(format: "%.3f", $0.weight * 100)]
+        }
+    }
+
     static func percent(_ share: Double) -> String {
         share < 0.01 ? "<1%" : String(format: "%.0f%%", share * 100)
     }
@@ -114,9 +121,7 @@ struct GalleryPages: Sendable {
                  "selected": splash.candidate == index + 1]
             }
         if let colours = photo.facts.colours {
-            context["palette"] = colours.palette.map {
-                ["hex": $0.hex, "name": $0.name.rawValue, "percent": Self.percent($0.weight), "flex": String(format: "%.3f", $0.weight * 100)]
-            }
+            context["palette"] = Self.palette(colours)
             if let dominant = colours.dominant { context["dominant"] = ["hex": dominant.hex, "name": dominant.name.rawValue] }
             if let accent = colours.accent {
                 context["accent"] = ["hex": accent.hex, "name": accent.name.rawValue, "percent": Self.percent(accent.coverage)]
@@ -171,9 +176,7 @@ struct GalleryPages: Sendable {
             let entry = group[0]
             return ["rank": entry.rank, "id": entry.photo.id, "name": (entry.photo.path as NSString).lastPathComponent,
                     "score": String(format: "%.1f", entry.potential.score), "reason": entry.potential.reason,
-                    "palette": (entry.photo.facts.colours?.palette ?? []).map {
-                        ["hex": $0.hex, "name": $0.name.rawValue, "percent": Self.percent($0.weight), "flex": String(format: "%.3f", $0.weight * 100)]
-                    },
+                    "palette": entry.photo.facts.colours.map(Self.palette) ?? [],
                     "alike": group.dropFirst().map { ["id": $0.photo.id, "rank": $0.rank, "name": ($0.photo.path as NSString).lastPathComponent] },
                     "hasAlike": group.count > 1,
                     "alikeCount": group.count - 1 == 1 ? "1 more shot" : "\(group.count - 1) more shots"]

@@ -5,6 +5,7 @@ import GalleryJSON
 import HTTPTypes
 import Hummingbird
 import Imaging
+import NIOCore
 import Services
 
 /// How the gallery is reached and what it may do.
@@ -25,6 +26,19 @@ public struct GallerySettings: Sendable {
         self.readOnly = readOnly
         self.accessToken = accessToken
         self.allowedHostNames = allowedHostNames
+    }
+}
+
+/// Why the gallery could not be served, in words.
+public enum GalleryServerError: Error, Equatable, LocalizedError {
+    case cannotListen(host: String, port: Int, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case let .cannotListen(host, port, reason):
+            return "cannot listen on \(host) port \(port): \(reason.prefix(1).lowercased() + reason.dropFirst())"
+                + (port == 0 ? "" : "; give another with --port")
+        }
     }
 }
 
@@ -114,7 +128,12 @@ public struct GalleryServer: Sendable {
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }
         )
-        try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        do {
+            try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch let error as IOError {
+            // NIO says which system call failed and its errno; a person needs the system's reason.
+            throw GalleryServerError.cannotListen(host: host, port: port, reason: systemErrorReason(error.errnoCode))
+        }
     }
 
     // MARK: Pages
@@ -143,12 +162,10 @@ public struct GalleryServer: Sendable {
     func chooseSubject(_ request: Request, id: PhotoID) async throws -> CataloguedPhoto {
         guard !settings.readOnly else { throw GalleryRequestError.forbidden("This catalogue is read-only: no subject can be chosen.") }
         let form = QueryParameters(String(buffer: try await Self.body(of: request)))
-        let rank: Int?
-        switch form["candidate"] {
-        case "eye": rank = nil
-        case let text?: guard let value = Int(text), (1...3).contains(value) else { fallthrough }
-            rank = value
-        default: throw GalleryRequestError.invalid("candidate: give a candidate's rank, 1 to 3, or eye.")
+        let candidate = form["candidate"]
+        let rank = candidate.flatMap(Int.init)
+        guard candidate == "eye" || rank.map({ (1...3).contains($0) }) == true else {
+            throw GalleryRequestError.invalid("candidate: give a candidate's rank, 1 to 3, or eye.")
         }
         do {
             return try SubjectChoice(catalogue: catalogue, clock: clock).choose(candidate: rank, of: id)
@@ -181,10 +198,9 @@ public struct GalleryServer: Sendable {
     func export(_ request: Request) async throws -> Response {
         guard !settings.readOnly else { throw GalleryRequestError.forbidden("This catalogue is read-only: no variants can be made to export.") }
         guard let exporter else { throw GalleryRequestError.forbidden("This gallery does not export.") }
-        let body = String(buffer: try await Self.body(of: request))
         var ids: [PhotoID] = []
-        for pair in body.split(separator: "&") where pair.hasPrefix("id=") {
-            guard let id = PhotoID(pair.dropFirst(3)), id > 0 else { throw GalleryRequestError.invalid("id: a photo's id is a whole number.") }
+        for text in QueryParameters(String(buffer: try await Self.body(of: request))).all("id") {
+            guard let id = PhotoID(text), id > 0 else { throw GalleryRequestError.invalid("id: a photo's id is a whole number.") }
             if !ids.contains(id) { ids.append(id) }
         }
         guard (1...Self.exportLimit).contains(ids.count) else {

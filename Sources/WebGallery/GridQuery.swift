@@ -2,6 +2,7 @@ import Catalogue
 import ColourScience
 import Foundation
 import Imaging
+import Services
 
 /// What a request asked for that the gallery cannot give, in words: a 400 or a 404 with this text.
 public enum GalleryRequestError: Error, Equatable, Sendable {
@@ -22,7 +23,9 @@ public enum GalleryRequestError: Error, Equatable, Sendable {
 /// The query string as the browser sent it: `a=1&b=x+y`, each value percent-decoded, `+` a space (a
 /// form's GET); a parameter given twice keeps its last value.
 struct QueryParameters: Equatable {
-    private(set) var values: [String: String] = [:]
+    private var pairs: [(name: String, value: String)] = []
+
+    static func == (lhs: QueryParameters, rhs: QueryParameters) -> Bool { lhs.pairs.elementsEqual(rhs.pairs, by: ==) }
 
     init(_ query: String?) {
         for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
@@ -31,12 +34,18 @@ struct QueryParameters: Equatable {
                 let spaced = text.replacingOccurrences(of: "+", with: " ")
                 return spaced.removingPercentEncoding ?? spaced
             }
-            values[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
+            pairs.append((decoded(parts[0]), parts.count > 1 ? decoded(parts[1]) : ""))
         }
     }
 
+    /// The parameter's last value, trimmed; nil when it is absent or blank.
     subscript(_ name: String) -> String? {
-        values[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0.trimmingCharacters(in: .whitespaces) }
+        pairs.last { $0.name == name }.map { $0.value.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Every value the parameter was given, in order, trimmed, blanks left out (`id=3&id=8`).
+    func all(_ name: String) -> [String] {
+        pairs.filter { $0.name == name }.map { $0.value.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }
 
@@ -115,7 +124,7 @@ public struct GridQuery: Equatable, Sendable {
             guard folder.hasPrefix("/"), folder.count <= 4096, !folder.contains("\0") else {
                 throw .invalid("folder: give an absolute path, such as /home/me/Pictures/2024.")
             }
-            self.folder = Self.standardised(folder)
+            self.folder = standardisedAsWritten(folder)
         }
         if let sort = parameters["sort"] {
             guard let value = GridSort(rawValue: sort.lowercased()) ?? (sort.lowercased() == "color" ? .colour : nil) else {
@@ -140,19 +149,6 @@ public struct GridQuery: Equatable, Sendable {
             throw .invalid("\(name): give a day as YYYY-MM-DD.")
         }
         return text
-    }
-
-    /// `.` and `..` taken away by name, no trailing slash: the form the catalogue's paths have.
-    static func standardised(_ path: String) -> String {
-        var components: [Substring] = []
-        for component in path.split(separator: "/") {
-            switch component {
-            case ".": continue
-            case "..": _ = components.popLast()
-            default: components.append(component)
-            }
-        }
-        return "/" + components.joined(separator: "/")
     }
 
     /// The listing's filters for the catalogue: dates, camera, folder; no limit.

@@ -240,6 +240,12 @@ final class RepositoryTests: XCTestCase {
 
     func testAnOpenedCatalogueSaysWhetherItIsReadOnly() throws {
         XCTAssertFalse(catalogue.isReadOnly)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-readonly-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try SQLiteCatalogue(libraryDirectory: folder.path)
+        let path = folder.appendingPathComponent(SQLiteCatalogue.fileName).path
+        XCTAssertFalse(try SQLiteCatalogue(libraryDirectory: folder.path).isReadOnly)
+        XCTAssertTrue(try SQLiteCatalogue(readingOnly: path).isReadOnly, "as a catalogue this user may not write opens")
     }
 
     func testPhotosWrittenInOneTransactionKeepTheirOwnImportTimes() throws {

@@ -79,15 +79,14 @@ final class ServeCommandTests: XCTestCase {
     }
 
     func testAPortThatCannotBeUsedExits69() async throws {
-        struct Taken: Error, LocalizedError { var errorDescription: String? { "Address already in use" } }
         let server = ServerSpy()
         do {
             try await ServeCommand.parse(["--port", "8080"]).run(in: try environment(server, catalogue: try SQLiteCatalogue.inMemory(),
-                                                                                     failure: Taken()))
+                                                                                     failure: GalleryServerError.cannotListen(host: "127.0.0.1", port: 8080, reason: "Address already in use")))
             XCTFail("expected exit 69")
         } catch let error as ExitCode {
             XCTAssertEqual(error, ExitStatus.unavailable)
         }
-        XCTAssertEqual(spy.errors.text, "showhide: cannot serve at 127.0.0.1 port 8080: Address already in use\n")
+        XCTAssertEqual(spy.errors.text, "showhide: cannot listen on 127.0.0.1 port 8080: address already in use; give another with --port\n")
     }
 }

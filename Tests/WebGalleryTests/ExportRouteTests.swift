@@ -64,6 +64,25 @@ final class ExportRouteTests: XCTestCase {
         XCTAssertFalse(fixture.fileSystem.exists(path), "the zip is removed once sent")
     }
 
+    /// An exporter whose zip cannot be written.
+    struct UnwritableExporter: GalleryExporting {
+        func exportShowVariants(of photos: [CataloguedPhoto], toZip path: String) async throws -> ExportSummary {
+            throw FileWriteError("cannot create the folder /library/exports", reason: "Permission denied")
+        }
+    }
+
+    func testADownloadThatCannotBeWrittenSaysWhyInWords() async throws {
+        let server = GalleryServer(catalogue: fixture.catalogue, fileSystem: fixture.fileSystem, decoder: fixture.decoder,
+                                   encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil, exporter: UnwritableExporter(),
+                                   libraryDirectory: fixture.library)
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=1")) { response in
+                XCTAssertEqual(response.status, .internalServerError)
+                XCTAssertTrue(response.text.contains("cannot create the folder /library/exports: Permission denied"), response.text)
+            }
+        }
+    }
+
     func testADownloadOfNothingOrOfUnknownPhotosOrFromElsewhereIsRefused() async throws {
         let exporter = ExporterSpy(files: fixture.fileSystem)
         try await test(exporter) { client in

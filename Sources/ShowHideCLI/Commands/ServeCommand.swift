@@ -69,7 +69,7 @@ struct ServeCommand: EnvironmentCommand {
                 if open { environment.openInBrowser(url) }
             }
         } catch {
-            console.warn("showhide: cannot serve at \(address) port \(port): \(error.plainDescription)")
+            console.warn("showhide: \(error.plainDescription)")
             throw ExitStatus.unavailable
         }
     }
