@@ -90,60 +90,81 @@ public struct SceneFeatures: Equatable, Sendable, Codable {
     /// patches of like size (within 2 times) and another colour (ΔE76 15) lie within 1.8 of its sides.
     static func latticePatches(_ raster: LabRaster) -> Int {
         let width = raster.width, height = raster.height, count = raster.count
-        var label = [Int32](repeating: -1, count: count)
-        var stack: [Int] = [], members: [Int] = []
         var patches: [(colour: Lab, size: Double, x: Double, y: Double)] = []
-        for start in 0..<count where label[start] < 0 && raster.opaque[start] {
-            let name = Int32(start)
-            var sum = (l: Double(raster.l[start]), a: Double(raster.a[start]), b: Double(raster.b[start]))
-            var size = 1
-            label[start] = name
-            stack.removeAll(keepingCapacity: true)
-            stack.append(start)
-            members.removeAll(keepingCapacity: true)
-            members.append(start)
-            while let index = stack.popLast() {
-                let row = index / width, column = index - row * width
-                func visit(_ neighbour: Int) {
-                    guard label[neighbour] < 0, raster.opaque[neighbour] else { return }
-                    let n = Double(size)
-                    let dl = Double(raster.l[neighbour]) - sum.l / n, da = Double(raster.a[neighbour]) - sum.a / n
-                    let db = Double(raster.b[neighbour]) - sum.b / n
+        // Over raw buffers, the stack and the members in flat arrays: the fill visits every pixel of
+        // every photo imported, and arrays' checks in its loop made it a twentieth of an import.
+        var label = [Int32](repeating: -1, count: count)
+        var stack = [Int](repeating: 0, count: count), members = [Int](repeating: 0, count: count)
+        raster.l.withUnsafeBufferPointer { l in
+        raster.a.withUnsafeBufferPointer { a in
+        raster.b.withUnsafeBufferPointer { b in
+        raster.opaque.withUnsafeBufferPointer { opaque in
+        label.withUnsafeMutableBufferPointer { label in
+        stack.withUnsafeMutableBufferPointer { stack in
+        members.withUnsafeMutableBufferPointer { members in
+            for start in 0..<count where label[start] < 0 && opaque[start] {
+                let name = Int32(start)
+                var sum = (l: Double(l[start]), a: Double(a[start]), b: Double(b[start]))
+                // The mean, divided out once a pixel joins rather than at every look at a neighbour.
+                var mean = sum
+                var size = 1, stackCount = 1, memberCount = 1
+                label[start] = name
+                stack[0] = start
+                members[0] = start
+                @inline(__always) func visit(_ neighbour: Int) {
+                    guard label[neighbour] < 0, opaque[neighbour] else { return }
+                    let dl = Double(l[neighbour]) - mean.l, da = Double(a[neighbour]) - mean.a
+                    let db = Double(b[neighbour]) - mean.b
                     guard dl * dl + da * da + db * db < 36 else { return }
                     label[neighbour] = name
-                    sum = (sum.l + Double(raster.l[neighbour]), sum.a + Double(raster.a[neighbour]), sum.b + Double(raster.b[neighbour]))
+                    sum = (sum.l + Double(l[neighbour]), sum.a + Double(a[neighbour]), sum.b + Double(b[neighbour]))
                     size += 1
-                    stack.append(neighbour)
-                    members.append(neighbour)
+                    let n = Double(size)
+                    mean = (sum.l / n, sum.a / n, sum.b / n)
+                    stack[stackCount] = neighbour
+                    stackCount += 1
+                    members[memberCount] = neighbour
+                    memberCount += 1
                 }
-                if column > 0 { visit(index - 1) }
-                if column < width - 1 { visit(index + 1) }
-                if row > 0 { visit(index - width) }
-                if row < height - 1 { visit(index + width) }
-            }
-            guard size >= 6, size * 100 <= 3 * count else { continue }
-            let n = Double(size)
-            let colour = Lab(l: sum.l / n, a: sum.a / n, b: sum.b / n)
-            var box = (left: width, top: height, right: -1, bottom: -1)
-            var outside = (sum: 0.0, count: 0)
-            for index in members {
-                let row = index / width, column = index - row * width
-                box = (min(box.left, column), min(box.top, row), max(box.right, column), max(box.bottom, row))
-                func across(_ neighbour: Int) {
+                while stackCount > 0 {
+                    stackCount -= 1
+                    let index = stack[stackCount]
+                    let row = index / width, column = index - row * width
+                    if column > 0 { visit(index - 1) }
+                    if column < width - 1 { visit(index + 1) }
+                    if row > 0 { visit(index - width) }
+                    if row < height - 1 { visit(index + width) }
+                }
+                guard size >= 6, size * 100 <= 3 * count else { continue }
+                let n = Double(size)
+                let colour = Lab(l: sum.l / n, a: sum.a / n, b: sum.b / n)
+                var box = (left: width, top: height, right: -1, bottom: -1)
+                for member in 0..<memberCount {
+                    let index = members[member]
+                    let row = index / width, column = index - row * width
+                    box = (min(box.left, column), min(box.top, row), max(box.right, column), max(box.bottom, row))
+                }
+                let boxWidth = Double(box.right - box.left + 1), boxHeight = Double(box.bottom - box.top + 1)
+                guard n >= 0.55 * boxWidth * boxHeight, max(boxWidth, boxHeight) <= 2.5 * min(boxWidth, boxHeight) else { continue }
+                // Set off from its surroundings, measured only for a squarish patch: the square roots cost.
+                var outside = (sum: 0.0, count: 0)
+                @inline(__always) func across(_ neighbour: Int) {
                     guard label[neighbour] != name else { return }
-                    let other = Lab(l: Double(raster.l[neighbour]), a: Double(raster.a[neighbour]), b: Double(raster.b[neighbour]))
+                    let other = Lab(l: Double(l[neighbour]), a: Double(a[neighbour]), b: Double(b[neighbour]))
                     outside = (outside.sum + colour.distance(to: other), outside.count + 1)
                 }
-                if column > 0 { across(index - 1) }
-                if column < width - 1 { across(index + 1) }
-                if row > 0 { across(index - width) }
-                if row < height - 1 { across(index + width) }
+                for member in 0..<memberCount {
+                    let index = members[member]
+                    let row = index / width, column = index - row * width
+                    if column > 0 { across(index - 1) }
+                    if column < width - 1 { across(index + 1) }
+                    if row > 0 { across(index - width) }
+                    if row < height - 1 { across(index + width) }
+                }
+                guard outside.count > 0, outside.sum / Double(outside.count) >= 12 else { continue }
+                patches.append((colour, n, Double(box.left + box.right + 1) / 2, Double(box.top + box.bottom + 1) / 2))
             }
-            let boxWidth = Double(box.right - box.left + 1), boxHeight = Double(box.bottom - box.top + 1)
-            guard n >= 0.55 * boxWidth * boxHeight, max(boxWidth, boxHeight) <= 2.5 * min(boxWidth, boxHeight),
-                  outside.count > 0, outside.sum / Double(outside.count) >= 12 else { continue }
-            patches.append((colour, n, Double(box.left + box.right + 1) / 2, Double(box.top + box.bottom + 1) / 2))
-        }
+        }}}}}}}
         // Patches in a lattice: each with at least two patches of like size and other colour next to it.
         return patches.filter { patch in
             patches.filter { other in

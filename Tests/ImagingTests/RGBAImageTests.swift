@@ -54,6 +54,16 @@ final class RGBAImageTests: XCTestCase {
         var image = TestImage.solid(red)
         image[3, 3] = RGBA(red: 255, green: 0, blue: 0, alpha: 254)
         XCTAssertFalse(image.isOpaque)
+        // Every pixel of an image whose size is no multiple of eight, the last ones (read one by one) too.
+        let solid = TestImage.solid(red, width: 7, height: 3)
+        XCTAssertTrue(solid.isOpaque)
+        for y in 0..<3 {
+            for x in 0..<7 {
+                var seeThrough = solid
+                seeThrough[x, y] = RGBA(red: 255, green: 0, blue: 0, alpha: 0)
+                XCTAssertFalse(seeThrough.isOpaque, "(\(x), \(y))")
+            }
+        }
     }
 
     func testInitializingClosureFillsTheBuffer() throws {
