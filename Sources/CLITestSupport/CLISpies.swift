@@ -57,6 +57,7 @@ extension AppEnvironment {
                             decoder: any ImageDecoding = FakePhotoCodec(), encoder: any ImageEncoding = RecordingEncoder(),
                             exifReader: any ExifReading = FakeExifReader(), clock: any WallClock = FakeClock(),
                             variables: [String: String] = ["SHOWHIDE_LIBRARY": "/library"],
+                            thumbnails: FakeThumbnailCache = FakeThumbnailCache(),
                             currentDirectory: String = "/") -> AppEnvironment {
         var environment = AppEnvironment(
             console: console, fileSystem: files, decoder: decoder, encoder: encoder, exifReader: exifReader,
@@ -67,6 +68,7 @@ extension AppEnvironment {
                 XCTFail("unexpected zip \(path)")
                 throw UnexpectedZip()
             })
+        environment.openThumbnailCache = { _ in thumbnails }
         environment.serveGallery = { _, host, port, _ in XCTFail("unexpected server at \(host):\(port)") }
         environment.openInBrowser = { XCTFail("unexpected browser at \($0)") }
         environment.newSecret = { String(repeating: "5e", count: 32) }

@@ -68,18 +68,23 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     /// `-wal` and `-shm` files when another process has them open; when they are absent (the catalogue
     /// was closed cleanly) and cannot be created, only as an immutable file.
     convenience init(readingOnly path: String) throws {
-        let walFilesExist = FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm")
-        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
-            .replacingOccurrences(of: "#", with: "%23")
         var configuration = Self.configuration()
         configuration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: "file:\(escaped)?" + (walFilesExist ? "mode=ro" : "immutable=1"),
-                                          configuration: configuration)
+            let queue = try DatabaseQueue(path: Self.readOnlyURI(path), configuration: configuration)
             try self.init(writer: queue, path: path)
         } catch {
             throw CatalogueError(error, path: path)
         }
+    }
+
+    /// The URI that opens a WAL database read-only: through its `-wal` and `-shm` files when they are
+    /// there, else as an immutable file.
+    static func readOnlyURI(_ path: String) -> String {
+        let walFilesExist = FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm")
+        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        return "file:\(escaped)?" + (walFilesExist ? "mode=ro" : "immutable=1")
     }
 
     /// A new, empty, migrated catalogue in memory.

@@ -110,7 +110,8 @@ public struct AnalysisService: Sendable {
     public func makeMissingThumbnails(of photos: [CataloguedPhoto], jobs: Int) async throws -> Int {
         guard let thumbnails else { return 0 }
         var made = 0
-        try await jobRunner.forEach(photos.filter { !thumbnails.exists(for: $0) }, jobs: jobs, job: { photo in
+        let kept = try thumbnails.cache.keptSHA256s()
+        try await jobRunner.forEach(photos.filter { !kept.contains($0.facts.sha256) }, jobs: jobs, job: { photo in
             (try? thumbnails.thumbnail(of: photo)) != nil
         }) { _, madeOne in
             if madeOne { made += 1 }

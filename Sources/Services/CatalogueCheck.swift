@@ -18,7 +18,8 @@ public struct CheckReport: Sendable {
     public var strayVariantFiles: [String] = []
     /// Photos whose files are there but whose thumbnails are not (catalogued before thumbnails, or removed).
     public var missingThumbnails: [PhotoProblem] = []
-    /// Files under `thumbnails/` of no catalogued content.
+    /// Thumbnails of no catalogued content, by SHA-256; and files of the folder of thumbnails an earlier
+    /// showhide kept (`thumbnails/`), by path.
     public var strayThumbnails: [String] = []
     /// With repair: what was removed (variant rows without files, stray files) and made.
     public var removedVariantRows = 0
@@ -51,12 +52,14 @@ public struct CatalogueCheck: Sendable {
     private let catalogue: any PhotoCatalogue
     private let variantsDirectory: String
     private let thumbnails: ThumbnailStore
+    private let oldThumbnailsDirectory: String
 
     public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String, thumbnails: ThumbnailStore) {
         self.fileSystem = fileSystem
         self.catalogue = catalogue
         self.thumbnails = thumbnails
         variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
+        oldThumbnailsDirectory = (libraryDirectory as NSString).appendingPathComponent("thumbnails")
     }
 
     /// With `forgetMissing` (and `repair`), photos whose files are gone are forgotten first, as
@@ -74,13 +77,15 @@ public struct CatalogueCheck: Sendable {
         }
         let photos = try catalogue.photos(matching: query)
         report.photos = photos.count
+        // A cache that cannot be read has none: its thumbnails are made again on first sight.
+        let keptThumbnails = (try? thumbnails.cache.keptSHA256s()) ?? []
         for photo in photos {
             guard let found = fileSystem.walk([photo.path]).files.first else {
                 report.missingPhotos.append(.init(id: photo.id, path: photo.path))
                 continue
             }
             if found.stamp != photo.stamp { report.changedPhotos.append(.init(id: photo.id, path: photo.path)) }
-            if !thumbnails.exists(for: photo) { report.missingThumbnails.append(.init(id: photo.id, path: photo.path)) }
+            if !keptThumbnails.contains(photo.facts.sha256) { report.missingThumbnails.append(.init(id: photo.id, path: photo.path)) }
         }
         let variants = try catalogue.allVariants()
         let inScope = Set(photos.map(\.id))
@@ -88,8 +93,8 @@ public struct CatalogueCheck: Sendable {
         if scope == nil {
             let recorded = Set(variants.map(\.path))
             report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
-            let kept = Set(photos.map { thumbnails.path(forSHA256: $0.facts.sha256) })
-            report.strayThumbnails = fileSystem.walk([thumbnails.directory]).files.map(\.path).filter { !kept.contains($0) }.sorted()
+            report.strayThumbnails = keptThumbnails.subtracting(photos.map(\.facts.sha256)).sorted()
+                + fileSystem.walk([oldThumbnailsDirectory]).files.map(\.path).sorted()
         }
         if repair {
             for variant in report.variantsWithoutFiles {
@@ -103,13 +108,14 @@ public struct CatalogueCheck: Sendable {
             let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for problem in report.missingThumbnails {
                 // One that cannot be made (a file that no longer decodes) stays reported.
-                guard let photo = byID[problem.id], (try? thumbnails.thumbnail(of: photo)) != nil, thumbnails.exists(for: photo) else { continue }
+                guard let photo = byID[problem.id], (try? thumbnails.thumbnail(of: photo)) != nil,
+                      (try? thumbnails.cache.jpeg(forSHA256: photo.facts.sha256)) != nil else { continue }
                 report.madeThumbnails += 1
             }
-            for path in report.strayThumbnails {
-                try fileSystem.remove(path)
-                report.removedStrayThumbnails += 1
-            }
+            // Paths are the old folder's files; the rest are contents in the cache.
+            try thumbnails.cache.forget(Set(report.strayThumbnails.filter { !$0.hasPrefix("/") }))
+            for path in report.strayThumbnails where path.hasPrefix("/") { try fileSystem.remove(path) }
+            report.removedStrayThumbnails = report.strayThumbnails.count
         }
         return report
     }

@@ -98,14 +98,18 @@ public struct ImportService: Sendable {
     private let clock: any WallClock
     private let analyser: ColourAnalyser
     private let jobRunner: any JobRunner
+    private let thumbnails: ThumbnailStore?
 
+    /// - Parameter thumbnails: where each new photo's thumbnail is kept, made from the decode that
+    ///   analyses it; nil: none are made.
     public init(
         fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading,
         hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock,
         jobRunner: any JobRunner, analyser: ColourAnalyser = ColourAnalyser(),
-        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount
+        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount, thumbnails: ThumbnailStore? = nil
     ) {
         self.jobRunner = jobRunner
+        self.thumbnails = thumbnails
         self.analyser = analyser
         self.fileSystem = fileSystem
         self.inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
@@ -123,7 +127,8 @@ public struct ImportService: Sendable {
         case failed(String)
         /// The content is catalogued already: no need to decode it again.
         case knownContent(sha256: String)
-        case photo(PhotoFacts)
+        /// A photo's facts, and its thumbnail when one was made.
+        case photo(PhotoFacts, thumbnail: Data?)
     }
 
     /// Imports every photo under `roots`: files already catalogued with the same stamp are skipped
@@ -236,9 +241,11 @@ public struct ImportService: Sendable {
         }
         do {
             let inspection = try inspector.inspect(data, path: file.path)
-            // Colours come from the same scaled decode that checked the file.
+            // Colours and the thumbnail come from the same scaled decode that checked the file; a
+            // thumbnail that cannot be made is no failure (the gallery makes it on first sight).
             return .photo(PhotoFacts(sha256: sha256, format: inspection.format, pixelSize: inspection.pixelSize,
-                                     exif: inspection.exif, colours: analyser.analyse(inspection.analysisImage), xmp: inspection.xmp))
+                                     exif: inspection.exif, colours: analyser.analyse(inspection.analysisImage), xmp: inspection.xmp),
+                          thumbnail: try? thumbnails?.jpeg(from: inspection.analysisImage))
         } catch {
             return .failed(error.reason)
         }
@@ -250,6 +257,7 @@ public struct ImportService: Sendable {
         guard !batch.isEmpty else { return }
         let now = clock.now()
         var outcome = ImportSummary()
+        var newThumbnails: [String: Data] = [:]
         try catalogue.write { writer in
             for (file, examination) in batch {
                 var examination = examination
@@ -268,7 +276,7 @@ public struct ImportService: Sendable {
                     outcome.failures.append(failure)
                 case let .knownContent(sha256):
                     try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome)
-                case let .photo(facts):
+                case let .photo(facts, thumbnail):
                     if let existing = try writer.photo(withSHA256: facts.sha256) {
                         // Known content examined in full: a photo catalogued before colours were analysed.
                         if let colours = facts.colours { try writer.setColours(colours, of: existing.id) }
@@ -278,10 +286,13 @@ public struct ImportService: Sendable {
                         try writer.detachPath(file.path)
                         try writer.insertPhoto(path: file.path, stamp: file.stamp, facts: facts, importedAt: now)
                         outcome.imported += 1
+                        newThumbnails[facts.sha256] = thumbnail
                     }
                 }
             }
         }
+        // After the photos are in: a cache the gallery can fill again, so one that cannot be written is no failure.
+        try? thumbnails?.cache.keep(newThumbnails)
         summary.imported += outcome.imported
         summary.unchanged += outcome.unchanged
         summary.moved += outcome.moved

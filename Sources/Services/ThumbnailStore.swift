@@ -2,48 +2,33 @@ import Catalogue
 import Foundation
 import Imaging
 
-/// Small upright JPEG copies of photos for the web gallery's grid, kept in the library folder under
-/// `thumbnails/`, one per content (`ab/abcdef….jpg`, by SHA-256): a photo at two paths has one
-/// thumbnail, and a moved photo keeps its own. Made from the analysis decode at import, or on first
-/// request for photos imported before thumbnails existed.
+/// Small upright JPEG copies of photos for the web gallery's grid, kept by content in the library's
+/// thumbnail cache. Import makes each new photo's from the decode that analyses it; the gallery makes
+/// those of photos imported before on first request, and `gallery analyse` and `gallery check --repair`
+/// make those missing.
 public struct ThumbnailStore: Sendable {
     /// Long side of a thumbnail: sharp in a grid cell of 160 CSS pixels on a screen of twice the density.
     public static let longSide = 320
     /// JPEG quality: small files; a thumbnail is looked at small.
     public static let quality = 80
 
+    public let cache: any ThumbnailCache
     private let fileSystem: any FileSystem
     private let decoder: any ImageDecoding
     private let encoder: any ImageEncoding
-    public let directory: String
 
-    public init(fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding, libraryDirectory: String) {
+    public init(cache: any ThumbnailCache, fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding) {
+        self.cache = cache
         self.fileSystem = fileSystem
         self.decoder = decoder
         self.encoder = encoder
-        directory = Self.directory(inLibrary: libraryDirectory)
     }
 
-    /// The folder of thumbnails in a library folder.
-    public static func directory(inLibrary libraryDirectory: String) -> String {
-        (libraryDirectory as NSString).appendingPathComponent("thumbnails")
-    }
-
-    /// Where the thumbnail of the content with this SHA-256 lives.
-    public func path(forSHA256 sha256: String) -> String {
-        "\(directory)/\(sha256.prefix(2))/\(sha256).jpg"
-    }
-
-    public func exists(for photo: CataloguedPhoto) -> Bool {
-        fileSystem.exists(path(forSHA256: photo.facts.sha256))
-    }
-
-    /// The photo's thumbnail: read when it is there, else made from the photo's file and kept.
-    /// - Throws: `PhotoError` when the photo's file cannot be read or decoded; a thumbnail that cannot be
-    ///   kept (a read-only library) is still returned.
+    /// The photo's thumbnail: read when it is kept, else made from the photo's file and kept.
+    /// - Throws: `PhotoError` when the photo's file cannot be read or decoded. A cache that cannot be
+    ///   read or written (damaged, read-only) costs the time of making the thumbnail again, nothing else.
     public func thumbnail(of photo: CataloguedPhoto) throws -> Data {
-        let path = path(forSHA256: photo.facts.sha256)
-        if fileSystem.exists(path), let data = try? fileSystem.contents(of: path), !data.isEmpty { return data }
+        if let kept = try? cache.jpeg(forSHA256: photo.facts.sha256), !kept.isEmpty { return kept }
         let original: Data
         do {
             original = try fileSystem.contents(of: photo.path)
@@ -56,20 +41,19 @@ public struct ThumbnailStore: Sendable {
         } catch {
             throw PhotoError.undecodable(path: photo.path, reason: error.plainDescription)
         }
-        let data = try encoded(decoded.image)
-        try? fileSystem.writeAtomically(data, to: path)
-        return data
+        let jpeg = try self.jpeg(from: decoded.image)
+        try? cache.keep([photo.facts.sha256: jpeg])
+        return jpeg
     }
 
-    /// Keeps a thumbnail made from an upright image of the photo already decoded (import's analysis
-    /// decode), unless one is there.
+    /// Keeps a thumbnail made from an upright image of the photo already decoded (analysis's decode).
     public func keep(from image: RGBAImage, sha256: String) throws {
-        let path = path(forSHA256: sha256)
-        guard !fileSystem.exists(path) else { return }
-        try fileSystem.writeAtomically(try encoded(image), to: path)
+        try cache.keep([sha256: try jpeg(from: image)])
     }
 
-    func encoded(_ image: RGBAImage) throws -> Data {
+    /// The thumbnail of an upright image of a photo, made but not kept: import makes them on many
+    /// cores and keeps a batch's at once.
+    public func jpeg(from image: RGBAImage) throws -> Data {
         let small = image.quicklyDownscaled(toLongSide: Self.longSide)
         return try encoder.encode(small, as: .jpeg, options: EncodeOptions(quality: Self.quality))
     }

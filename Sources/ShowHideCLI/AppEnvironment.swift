@@ -22,6 +22,8 @@ public struct AppEnvironment: Sendable {
     public var jobRunner: any JobRunner
     /// Opens the catalogue in a library folder, creating it only when the opening allows.
     public var openCatalogue: @Sendable (String, CatalogueOpening) throws -> any PhotoCatalogue
+    /// Opens the thumbnail cache of a library folder (made on first use).
+    public var openThumbnailCache: @Sendable (String) -> any ThumbnailCache = { SQLiteThumbnailCache(libraryDirectory: $0) }
     /// The process's environment variables.
     public var variables: [String: String]
     /// The home folder, for the default library location.
@@ -156,16 +158,18 @@ public struct AppEnvironment: Sendable {
         GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: clock,
                       variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory),
                       exporter: GalleryZipExporter(environment: self, catalogue: catalogue, libraryDirectory: libraryDirectory),
+                      thumbnailCache: openThumbnailCache(libraryDirectory),
                       libraryDirectory: libraryDirectory, settings: settings)
     }
 
-    func importService(catalogue: any PhotoCatalogue) -> ImportService {
+    func importService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
-                      hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: jobRunner)
+                      hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: jobRunner,
+                      thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
     }
 
     func thumbnailStore(libraryDirectory: String) -> ThumbnailStore {
-        ThumbnailStore(fileSystem: fileSystem, decoder: decoder, encoder: encoder, libraryDirectory: libraryDirectory)
+        ThumbnailStore(cache: openThumbnailCache(libraryDirectory), fileSystem: fileSystem, decoder: decoder, encoder: encoder)
     }
 
     /// A progress bar on standard error when it is a terminal; nothing otherwise.

@@ -214,3 +214,50 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         }
     }
 }
+
+/// A thumbnail cache in memory; `failing` makes every call throw, as a damaged cache file would.
+public final class FakeThumbnailCache: ThumbnailCache, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String: Data] = [:]
+    private var keeps = 0
+    public var failing = false
+
+    public init(_ stored: [String: Data] = [:]) {
+        self.stored = stored
+    }
+
+    /// What is kept, by content.
+    public var jpegs: [String: Data] { lock.withLock { stored } }
+    /// How many times `keep` was called with something to keep: one transaction each.
+    public var keepCalls: Int { lock.withLock { keeps } }
+
+    public func jpeg(forSHA256 sha256: String) throws -> Data? {
+        try lock.withLock {
+            if failing { throw CatalogueError.damaged(path: "/library/thumbnails.sqlite") }
+            return stored[sha256]
+        }
+    }
+
+    public func keep(_ jpegs: [String: Data]) throws {
+        try lock.withLock {
+            if failing { throw CatalogueError.damaged(path: "/library/thumbnails.sqlite") }
+            guard !jpegs.isEmpty else { return }
+            keeps += 1
+            stored.merge(jpegs) { kept, _ in kept }
+        }
+    }
+
+    public func keptSHA256s() throws -> Set<String> {
+        try lock.withLock {
+            if failing { throw CatalogueError.damaged(path: "/library/thumbnails.sqlite") }
+            return Set(stored.keys)
+        }
+    }
+
+    public func forget(_ sha256s: Set<String>) throws {
+        try lock.withLock {
+            if failing { throw CatalogueError.damaged(path: "/library/thumbnails.sqlite") }
+            for sha256 in sha256s { stored[sha256] = nil }
+        }
+    }
+}

@@ -82,13 +82,19 @@ public final class FakePhotoCodec: ImageDecoding, @unchecked Sendable {
 
     private let lock = NSLock()
     private var calls = 0
+    private var options: [DecodeOptions] = []
 
     public init() {}
 
     public var decodeCount: Int { lock.withLock { calls } }
+    /// The options of each decode asked for, in order.
+    public var decodedOptions: [DecodeOptions] { lock.withLock { options } }
 
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
-        lock.withLock { calls += 1 }
+        lock.withLock {
+            calls += 1
+            self.options.append(options)
+        }
         guard let payload = FakePhoto.payload(of: data) else { throw Failure(reason: "not a fake photo") }
         if let failure = payload.failure { throw Failure(reason: failure) }
         let long = max(payload.width, payload.height)

@@ -69,7 +69,7 @@ public struct GalleryServer: Sendable {
 
     public init(catalogue: any PhotoCatalogue, fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
                 clock: any WallClock, variantMaker: (any VariantMaking)?, exporter: (any GalleryExporting)? = nil,
-                libraryDirectory: String, settings: GallerySettings = GallerySettings()) {
+                thumbnailCache: any ThumbnailCache, libraryDirectory: String, settings: GallerySettings = GallerySettings()) {
         self.catalogue = catalogue
         self.clock = clock
         self.variantMaker = variantMaker
@@ -79,7 +79,7 @@ public struct GalleryServer: Sendable {
         self.encoder = encoder
         self.libraryDirectory = libraryDirectory
         self.settings = settings
-        thumbnails = ThumbnailStore(fileSystem: fileSystem, decoder: decoder, encoder: encoder, libraryDirectory: libraryDirectory)
+        thumbnails = ThumbnailStore(cache: thumbnailCache, fileSystem: fileSystem, decoder: decoder, encoder: encoder)
     }
 
     /// Every route, behind the middleware that checks the host, the token and the origin, adds the

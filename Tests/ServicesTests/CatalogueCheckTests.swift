@@ -10,7 +10,8 @@ final class CatalogueCheckTests: XCTestCase {
     let codec = FakePhotoCodec()
     let catalogue = FakeCatalogue()
     let clock = FakeClock()
-    lazy var thumbnails = ThumbnailStore(fileSystem: files, decoder: codec, encoder: RecordingEncoder(), libraryDirectory: "/library")
+    let cache = FakeThumbnailCache()
+    lazy var thumbnails = ThumbnailStore(cache: cache, fileSystem: files, decoder: codec, encoder: RecordingEncoder())
 
     /// Three red photos imported and processed (two variants each).
     func library() async throws -> [CataloguedPhoto] {
@@ -45,23 +46,38 @@ final class CatalogueCheckTests: XCTestCase {
 
     func testMissingAndStrayThumbnailsAreReportedAndARepairMendsThem() async throws {
         let photos = try await library()
-        try files.remove(thumbnails.path(forSHA256: photos[1].facts.sha256))
-        let stray = "/library/thumbnails/ff/" + String(repeating: "f", count: 64) + ".jpg"
-        files[stray] = Data("old".utf8)
+        try cache.forget([photos[1].facts.sha256])
+        let stray = String(repeating: "f", count: 64)
+        try cache.keep([stray: Data("old".utf8)])
+        // A file of the folder an earlier showhide kept thumbnails in.
+        let oldFile = "/library/thumbnails/ab/" + String(repeating: "a", count: 64) + ".jpg"
+        files[oldFile] = Data("old".utf8)
 
         let report = try check().run(repair: false)
         XCTAssertEqual(report.missingThumbnails, [.init(id: photos[1].id, path: photos[1].path)])
-        XCTAssertEqual(report.strayThumbnails, [stray])
+        XCTAssertEqual(report.strayThumbnails, [stray, oldFile])
         XCTAssertTrue(report.isClean, "a thumbnail is a cache: nothing is wrong without it")
-        XCTAssertFalse(thumbnails.exists(for: photos[1]), "nothing made without --repair")
+        XCTAssertNil(cache.jpegs[photos[1].facts.sha256], "nothing made without --repair")
+        XCTAssertNotNil(cache.jpegs[stray], "nothing removed without --repair")
 
         let repaired = try check().run(repair: true)
         XCTAssertEqual(repaired.madeThumbnails, 1)
-        XCTAssertEqual(repaired.removedStrayThumbnails, 1)
+        XCTAssertEqual(repaired.removedStrayThumbnails, 2)
         XCTAssertTrue(repaired.isClean)
-        XCTAssertTrue(thumbnails.exists(for: photos[1]))
-        XCTAssertNil(files[stray])
-        XCTAssertTrue(try check().run(repair: false).isClean)
+        XCTAssertNotNil(cache.jpegs[photos[1].facts.sha256])
+        XCTAssertNil(cache.jpegs[stray])
+        XCTAssertNil(files[oldFile])
+        let again = try check().run(repair: false)
+        XCTAssertEqual(again.missingThumbnails, [])
+        XCTAssertEqual(again.strayThumbnails, [])
+    }
+
+    func testACacheThatCannotBeReadHasEveryThumbnailMissingAndLosesNothingElse() async throws {
+        _ = try await library()
+        cache.failing = true
+        let report = try check().run(repair: false)
+        XCTAssertEqual(report.missingThumbnails.count, 3)
+        XCTAssertTrue(report.isClean)
     }
 
     func testFindsEveryKindOfProblemAndChangesNothingUnlessAskedToRepair() async throws {

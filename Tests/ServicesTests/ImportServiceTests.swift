@@ -18,6 +18,30 @@ final class ImportServiceTests: XCTestCase {
                       catalogue: catalogue, clock: clock, jobRunner: jobRunner)
     }
 
+    func testEachNewPhotoGetsAThumbnailFromItsAnalysisDecodeKeptABatchAtATime() async throws {
+        for name in ["a", "b", "c"] { files["/lib/\(name).jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: name) }
+        files["/lib/copy-of-a.jpg"] = files["/lib/a.jpg"]
+        let cache = FakeThumbnailCache()
+        let encoder = RecordingEncoder()
+        let thumbnails = ThumbnailStore(cache: cache, fileSystem: files, decoder: codec, encoder: encoder)
+        let importing = ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                      catalogue: catalogue, clock: clock, jobRunner: jobRunner, thumbnails: thumbnails)
+
+        let summary = try await importing.importPhotos(from: ["/lib"], options: ImportOptions(jobs: 2, batchSize: 2))
+
+        XCTAssertEqual(summary.imported, 3)
+        XCTAssertEqual(Set(cache.jpegs.keys), Set(catalogue.allPhotos.map(\.facts.sha256)))
+        XCTAssertEqual(codec.decodeCount, 3, "no decode of its own")
+        XCTAssertEqual(encoder.encoded.map { "\($0.image.width)x\($0.image.height)" }, ["320x240", "320x240", "320x240"])
+        XCTAssertEqual(cache.keepCalls, 2, "one write a batch")
+
+        cache.failing = true
+        files["/lib/d.jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: "d")
+        let more = try await importing.importPhotos(from: ["/lib"])
+        XCTAssertEqual(more.imported, 1, "a cache that cannot be written fails no photo")
+        XCTAssertEqual(more.failures, [])
+    }
+
     func testFailuresOfFilesGoneSinceLeaveTheListWhenTheirFolderIsImportedAgain() async throws {
         files["/lib/bad.jpg"] = FakePhoto.broken(reason: "corrupt")
         files["/lib/sub/worse.jpg"] = FakePhoto.broken(reason: "corrupt")

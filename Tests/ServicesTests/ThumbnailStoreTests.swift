@@ -10,7 +10,8 @@ final class ThumbnailStoreTests: XCTestCase {
     let files = FakeFileSystem()
     let decoder = FakePhotoCodec()
     let encoder = RecordingEncoder()
-    lazy var store = ThumbnailStore(fileSystem: files, decoder: decoder, encoder: encoder, libraryDirectory: "/library")
+    let cache = FakeThumbnailCache()
+    lazy var store = ThumbnailStore(cache: cache, fileSystem: files, decoder: decoder, encoder: encoder)
     let sha = "ab" + String(repeating: "0", count: 62)
 
     func photo(_ path: String) -> CataloguedPhoto {
@@ -19,29 +20,35 @@ final class ThumbnailStoreTests: XCTestCase {
                         importedAt: Date())
     }
 
-    func testAThumbnailIsKeptByContentHashAt320PixelsUpright() throws {
-        XCTAssertEqual(store.path(forSHA256: sha), "/library/thumbnails/ab/\(sha).jpg")
+    func testAThumbnailIsAJPEGOf320PixelsKeptByContent() throws {
         try store.keep(from: TestImage.solid(.red, width: 500, height: 375), sha256: sha)
         XCTAssertEqual(encoder.encoded.map { "\($0.image.width)x\($0.image.height) \($0.format) q\($0.options.quality)" }, ["320x240 jpeg q80"])
-        XCTAssertEqual(files.writtenPaths, ["/library/thumbnails/ab/\(sha).jpg"])
-        XCTAssertTrue(store.exists(for: photo("/p/a.jpg")))
-
-        try store.keep(from: TestImage.solid(.red, width: 500, height: 375), sha256: sha)
-        XCTAssertEqual(encoder.encoded.count, 1, "one already there is not made again")
+        XCTAssertEqual(Array(cache.jpegs.keys), [sha])
+        XCTAssertTrue(files.writtenPaths.isEmpty, "kept in the cache, not as a file a photo")
     }
 
     func testASmallImageIsNotEnlarged() throws {
-        try store.keep(from: TestImage.solid(.red, width: 200, height: 100), sha256: sha)
+        _ = try store.jpeg(from: TestImage.solid(.red, width: 200, height: 100))
         XCTAssertEqual(encoder.encoded.map(\.image.width), [200])
+        XCTAssertTrue(cache.jpegs.isEmpty, "made, not kept")
     }
 
-    func testAMissingThumbnailIsMadeFromThePhotoAndKept() throws {
+    func testAMissingThumbnailIsMadeFromThePhotoUprightAndKept() throws {
         try files.writeAtomically(FakePhoto.data(width: 4000, height: 3000, seed: "a"), to: "/p/a.jpg")
         let data = try store.thumbnail(of: photo("/p/a.jpg"))
         XCTAssertEqual(String(decoding: data, as: UTF8.self).prefix(12), "jpeg 320x240")
-        XCTAssertTrue(files.writtenPaths.contains(store.path(forSHA256: sha)))
+        XCTAssertEqual(decoder.decodedOptions.map(\.appliesOrientation), [true])
+        XCTAssertEqual(cache.jpegs[sha], data)
         XCTAssertEqual(try store.thumbnail(of: photo("/p/a.jpg")), data)
-        XCTAssertEqual(decoder.decodeCount, 1)
+        XCTAssertEqual(decoder.decodeCount, 1, "the second is read from the cache")
+    }
+
+    func testACacheThatFailsCostsOnlyTime() throws {
+        try files.writeAtomically(FakePhoto.data(width: 4000, height: 3000, seed: "a"), to: "/p/a.jpg")
+        cache.failing = true
+        XCTAssertEqual(String(decoding: try store.thumbnail(of: photo("/p/a.jpg")), as: UTF8.self).prefix(12), "jpeg 320x240")
+        XCTAssertEqual(String(decoding: try store.thumbnail(of: photo("/p/a.jpg")), as: UTF8.self).prefix(12), "jpeg 320x240")
+        XCTAssertEqual(decoder.decodeCount, 2)
     }
 
     func testAPhotoThatCannotBeReadOrDecodedSaysWhich() throws {
@@ -54,5 +61,6 @@ final class ThumbnailStoreTests: XCTestCase {
         XCTAssertThrowsError(try store.thumbnail(of: photo("/p/broken.jpg"))) { error in
             XCTAssertEqual(error as? PhotoError, .undecodable(path: "/p/broken.jpg", reason: "premature end of data"))
         }
+        XCTAssertTrue(cache.jpegs.isEmpty)
     }
 }

@@ -11,17 +11,21 @@ import XCTest
 final class AnalyseCommandTests: XCTestCase {
     let spy = SpyConsole()
     let files = FakeFileSystem()
+    let thumbnails = FakeThumbnailCache()
     let catalogue = FakeCatalogue()
 
     override func setUp() async throws {
         files["/lib/red.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "red", colour: "#D01020")
         files["/lib/blue.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "blue", colour: "#1F5AA6")
         try await ImportCommand.parse(["/lib"]).run(in: environment())
+        XCTAssertEqual(thumbnails.jpegs.count, 2, "import makes each photo's")
+        // As a catalogue imported before thumbnails were.
+        try thumbnails.forget(Set(thumbnails.jpegs.keys))
         spy.output.clear()
     }
 
     func environment() -> AppEnvironment {
-        .fake(console: spy.console, files: files, catalogue: catalogue)
+        .fake(console: spy.console, files: files, catalogue: catalogue, thumbnails: thumbnails)
     }
 
     /// Makes photo `id` look analysed by earlier rules that found no accent.
@@ -32,14 +36,13 @@ final class AnalyseCommandTests: XCTestCase {
 
     func testPhotosWithoutThumbnailsGetThemAndSaySo() async throws {
         let photo = try XCTUnwrap(catalogue.allPhotos.first)
-        let thumbnail = "/library/thumbnails/\(photo.facts.sha256.prefix(2))/\(photo.facts.sha256).jpg"
         try await AnalyseCommand.parse([]).run(in: environment())
         XCTAssertEqual(spy.output.lines, ["made 2 missing thumbnails", "Nothing to analyse: every photo's colours are up to date."])
         spy.output.clear()
-        try files.remove(thumbnail)
+        try thumbnails.forget([photo.facts.sha256])
         try await AnalyseCommand.parse([]).run(in: environment())
         XCTAssertEqual(spy.output.lines, ["made 1 missing thumbnail", "Nothing to analyse: every photo's colours are up to date."])
-        XCTAssertNotNil(files[thumbnail])
+        XCTAssertNotNil(thumbnails.jpegs[photo.facts.sha256])
         spy.output.clear()
         try await AnalyseCommand.parse(["--json"]).run(in: environment())
         XCTAssertTrue(spy.output.text.contains(#""thumbnailsMade" : 0"#), spy.output.text)

@@ -16,6 +16,11 @@ final class GalleryCommandTests: XCTestCase {
     let clock = FakeClock()
     /// Which library folders the environment was asked to open.
     let openedLibraries = OpenedLibraries()
+    /// Import encodes only thumbnails, kept in this cache.
+    let thumbnailEncoder = RecordingEncoder()
+    let thumbnails = FakeThumbnailCache()
+    /// Which library folders the thumbnail cache was opened for.
+    let thumbnailLibraries = OpenedLibraries()
 
     override func setUpWithError() throws {
         catalogue = try SQLiteCatalogue.inMemory()
@@ -26,7 +31,13 @@ final class GalleryCommandTests: XCTestCase {
         let catalogue = self.catalogue!
         let opened = openedLibraries
         var environment = AppEnvironment.fake(console: console ?? spy.console, files: files, catalogue: catalogue,
-                                              encoder: UnusedEncoder(), clock: clock, variables: variables, currentDirectory: "/work")
+                                              encoder: thumbnailEncoder, clock: clock, variables: variables, thumbnails: thumbnails,
+                                              currentDirectory: "/work")
+        let thumbnails = self.thumbnails, thumbnailLibraries = self.thumbnailLibraries
+        environment.openThumbnailCache = { directory in
+            thumbnailLibraries.append(directory, .existingOnly)
+            return thumbnails
+        }
         environment.homeDirectory = "/home/ada"
         environment.openCatalogue = { directory, opening in
             opened.append(directory, opening)
@@ -79,6 +90,10 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(openedLibraries.all, ["/l"])
         XCTAssertEqual(spy.output.lines, ["imported 2, unchanged 0, moved 0, duplicates 0, failed 1, skipped 1 (not photos) in 0.00 s"])
         XCTAssertEqual(spy.errors.lines, ["failed: /lib/bad.jpg: corrupt JPEG data: bad Huffman code"])
+        // Each new photo's thumbnail, from the decode that analysed it, in the library named.
+        XCTAssertEqual(thumbnailEncoder.encoded.map { "\($0.image.width)x\($0.image.height) \($0.format)" }.sorted(), ["300x200 jpeg", "320x240 jpeg"])
+        XCTAssertEqual(thumbnails.jpegs.count, 2)
+        XCTAssertEqual(thumbnailLibraries.all, ["/l"])
     }
 
     func testAKnownBadFileThatHasNotChangedIsStillFailingAndNoNewFailureUnlessStrict() async throws {

@@ -19,13 +19,14 @@ final class SearchCommandTests: XCTestCase {
         files["/lib/red.jpg"] = FakePhoto.data(seed: "red", make: "Canon", colour: "#D01020")
         files["/lib/blue.jpg"] = FakePhoto.data(seed: "blue", make: "Nikon", colour: "#1F5AA6")
         files["/lib/grey.jpg"] = FakePhoto.data(seed: "grey", colour: "#808080")
-        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        // The import encodes thumbnails; a search encodes nothing.
+        try await ImportCommand.parse(["/lib"]).run(in: environment(encoder: RecordingEncoder()))
         spy.output.clear()
     }
 
-    func environment(console: Console? = nil) -> AppEnvironment {
+    func environment(console: Console? = nil, encoder: any ImageEncoding = UnusedEncoder()) -> AppEnvironment {
         let catalogue = self.catalogue!
-        return .fake(console: console ?? spy.console, files: files, catalogue: catalogue, encoder: UnusedEncoder(), variables: [:])
+        return .fake(console: console ?? spy.console, files: files, catalogue: catalogue, encoder: encoder, variables: [:])
     }
 
     func testAcceptsColourAndColorNamesAndHex() throws {

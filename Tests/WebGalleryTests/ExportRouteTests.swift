@@ -38,7 +38,7 @@ final class ExportRouteTests: XCTestCase {
               _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let server = GalleryServer(catalogue: fixture.catalogue, fileSystem: fixture.fileSystem, decoder: fixture.decoder,
                                    encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil, exporter: exporter,
-                                   libraryDirectory: fixture.library, settings: settings)
+                                   thumbnailCache: fixture.thumbnails, libraryDirectory: fixture.library, settings: settings)
         try await Application(router: server.router()).test(.router, body)
     }
 
@@ -74,7 +74,7 @@ final class ExportRouteTests: XCTestCase {
     func testADownloadThatCannotBeWrittenSaysWhyInWords() async throws {
         let server = GalleryServer(catalogue: fixture.catalogue, fileSystem: fixture.fileSystem, decoder: fixture.decoder,
                                    encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil, exporter: UnwritableExporter(),
-                                   libraryDirectory: fixture.library)
+                                   thumbnailCache: fixture.thumbnails, libraryDirectory: fixture.library)
         try await Application(router: server.router()).test(.router) { client in
             try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=1")) { response in
                 XCTAssertEqual(response.status, .internalServerError)

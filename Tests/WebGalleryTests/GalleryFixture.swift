@@ -20,6 +20,7 @@ final class GalleryFixture: @unchecked Sendable {
     let library = "/library"
     var ids: [String: PhotoID] = [:]
     let variantMaker = VariantMakerSpy()
+    let thumbnails = FakeThumbnailCache()
 
     init() throws {
         catalogue = try SQLiteCatalogue.inMemory()
@@ -58,7 +59,7 @@ final class GalleryFixture: @unchecked Sendable {
     }
 
     func server(_ settings: GallerySettings = GallerySettings()) -> GalleryServer {
-        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: FakeClock(), variantMaker: variantMaker, libraryDirectory: library,
+        GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: FakeClock(), variantMaker: variantMaker, thumbnailCache: thumbnails, libraryDirectory: library,
                       settings: settings)
     }
 

@@ -194,8 +194,7 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertEqual(response.headers[.contentType], "image/jpeg")
             XCTAssertTrue(response.text.hasPrefix("jpeg 320x213"), response.text)
         }
-        let kept = "/library/thumbnails/00/" + String(repeating: "0", count: 56) + "00000002.jpg"
-        XCTAssertTrue(fixture.fileSystem.writtenPaths.contains(kept))
+        XCTAssertEqual(Array(fixture.thumbnails.jpegs.keys), [String(repeating: "0", count: 56) + "00000002"])
         try await get("/photos/\(id)/thumbnail") { response in
             XCTAssertTrue(response.text.hasPrefix("jpeg 320x213"))
         }

@@ -169,7 +169,7 @@ final class GallerySafetyTests: XCTestCase {
     func testACatalogueThatFailsIsA503AndTheServerGoesOn() async throws {
         let server = GalleryServer(catalogue: BusyCatalogue(), fileSystem: fixture.fileSystem, decoder: fixture.decoder,
                                    encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil,
-                                   libraryDirectory: "/library")
+                                   thumbnailCache: fixture.thumbnails, libraryDirectory: "/library")
         try await Application(router: server.router()).test(.router) { client in
             for uri in ["/", "/photos/1", "/inspire", "/api/photos"] {
                 try await client.execute(uri: uri, method: .get) { response in

@@ -53,7 +53,7 @@ struct ImportCommand: EnvironmentCommand {
         let missing = roots.filter { !environment.fileSystem.exists($0) }
         guard missing.isEmpty else { throw MissingInput(paths: missing) }
         let catalogue = try library.openCatalogue(in: environment, opening: .creatingWhenMissing)
-        let service = environment.importService(catalogue: catalogue)
+        let service = environment.importService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let summary = try await service.importPhotos(
             from: roots,
             options: ImportOptions(jobs: jobs.count(in: environment)),
