@@ -45,6 +45,9 @@ final class InspireCommandTests: XCTestCase {
         let refused: [([String], String)] = [
             (["--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b)."),
             (["--json", "--html", "/p.html"], "Give --json or --html, not both."),
+            (["--gallery", "http://127.0.0.1:9000/"], "--gallery is for the page of --html."),
+            (["--html", "/p.html", "--gallery", "127.0.0.1:9000"], "--gallery takes the gallery's address, such as http://127.0.0.1:8080/."),
+            (["--html", "/p.html", "--gallery", "file:///tmp"], "--gallery takes the gallery's address, such as http://127.0.0.1:8080/."),
             (["--limit", "-1"], "--limit takes 1 or more, not -1."),
         ]
         for (arguments, message) in refused {
@@ -90,6 +93,19 @@ final class InspireCommandTests: XCTestCase {
             XCTAssertNotNil(files["/work/site/" + path], "\(source) resolves beside the page")
         }
         XCTAssertEqual(page.components(separatedBy: "<article").count - 1, 1)
+        let links = try NSRegularExpression(pattern: "href=\"([^\"]*)\"").matches(in: page, range: NSRange(page.startIndex..., in: page))
+            .map { String(page[Range($0.range(at: 1), in: page)!]) }
+        let photo = try XCTUnwrap(try catalogue.photos(matching: PhotoQuery(sort: .imported)).first { $0.path == "/lib/red.jpg" })
+        XCTAssertEqual(links, ["http://127.0.0.1:8080/", "http://127.0.0.1:8080/photos/\(photo.id)",
+                               "file://" + photo.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!],
+                       "the gallery, the photo's page in it, and the original file")
+    }
+
+    func testThePageLinksToTheGalleryAtTheAddressGiven() async throws {
+        try await InspireCommand.parse(["--html", "/work/p.html", "--gallery", "http://nas.local:9000"]).run(in: environment())
+        let page = String(decoding: try XCTUnwrap(files["/work/p.html"]), as: UTF8.self)
+        let photo = try XCTUnwrap(try catalogue.photos(matching: PhotoQuery(sort: .imported)).first { $0.path == "/lib/red.jpg" })
+        XCTAssertTrue(page.contains("href=\"http://nas.local:9000/photos/\(photo.id)\""), page)
     }
 
     func testEveryTextFromAFileIsEscaped() throws {

@@ -5,7 +5,7 @@ import Foundation
 import Imaging
 import Services
 
-/// `showhide inspire [--limit N] [--colour C] [--since/--until] [--json] [--html FILE]`
+/// `showhide inspire [--limit N] [--colour C] [--since/--until] [--json] [--html FILE [--gallery URL]]`
 struct InspireCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspire",
@@ -13,7 +13,8 @@ struct InspireCommand: EnvironmentCommand {
         discussion: """
         Photos are ranked by splash potential: one vivid accent colour covering a modest part of the frame \
         against a rest that does not compete (--json gives each term of the score). --html writes a web page with \
-        each photo, its show and hide variants (made when missing), palette, reason and camera facts.
+        each photo, its show and hide variants (made when missing), palette, reason and camera facts; each photo \
+        links to its original file and to its page in the web gallery (showhide serve).
         """
     )
 
@@ -31,6 +32,11 @@ struct InspireCommand: EnvironmentCommand {
     @Option(name: .long, help: ArgumentHelp("Write a web page here (pictures in a folder beside it).", valueName: "file"))
     var html: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The web gallery's address the page links each photo to (default: showhide serve's, http://127.0.0.1:8080/).",
+        valueName: "url"))
+    var gallery: String?
+
     @OptionGroup var library: LibraryOptions
 
     static let defaultLimit = 20
@@ -39,6 +45,12 @@ struct InspireCommand: EnvironmentCommand {
 
     func validate() throws {
         if json && html != nil { throw ValidationError("Give --json or --html, not both.") }
+        if let gallery {
+            guard html != nil else { throw ValidationError("--gallery is for the page of --html.") }
+            guard let url = URL(string: gallery), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil else {
+                throw ValidationError("--gallery takes the gallery's address, such as http://127.0.0.1:8080/.")
+            }
+        }
         _ = try splash.target(given: target.map { .colour($0.lab) })
     }
 
@@ -59,7 +71,8 @@ struct InspireCommand: EnvironmentCommand {
         let pictures = try await service.pictures(for: entries, pageDirectory: directory, folder: folder,
                                                   processing: splash.processing(target: try splash.target(given: target.map { .colour($0.lab) }),
                                                                                 jobs: environment.processorCount))
-        let text = InspirationPage.render(entries, pictures: pictures, generated: environment.clock.now())
+        let address = gallery.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? InspirationPage.defaultGallery
+        let text = InspirationPage.render(entries, pictures: pictures, generated: environment.clock.now(), gallery: address)
         try environment.fileSystem.writeAtomically(Data(text.utf8), to: page)
         environment.console.print("wrote \(page): \(counted(entries.count, "photo")), pictures in \(folder)/")
     }

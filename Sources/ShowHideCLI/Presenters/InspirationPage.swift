@@ -8,20 +8,27 @@ import Services
 
 /// The inspiration list as one web page: works offline (pictures are thumbnails in a folder beside it,
 /// linked relatively; the style is inline), and every text that comes from a file — names, EXIF — is
-/// escaped by Mustache's `{{…}}` (`&`, `<`, `>`, `"` and `'`), in text and in attributes alike.
+/// escaped by Mustache's `{{…}}` (`&`, `<`, `>`, `"` and `'`), in text and in attributes alike. Each photo
+/// links to its original file and to its page in the web gallery, as the gallery's own inspiration does.
 enum InspirationPage {
-    static func render(_ entries: [InspirationEntry], pictures: [PhotoID: InspirationImages], generated: Date) -> String {
+    /// Where `showhide serve` listens unless told otherwise.
+    static let defaultGallery = "http://127.0.0.1:8080/"
+
+    /// - Parameter gallery: the web gallery's address, ending in "/".
+    static func render(_ entries: [InspirationEntry], pictures: [PhotoID: InspirationImages], generated: Date,
+                       gallery: String = defaultGallery) -> String {
         let context: [String: Any] = [
             "title": "Inspiration",
             "subtitle": "\(entries.count) photos whose show and hide pictures would stand out, best first · made "
                 + ISO8601.string(generated).prefix(10),
-            "entries": entries.map { entry(for: $0, images: pictures[$0.photo.id]) },
+            "gallery": gallery,
+            "entries": entries.map { entry(for: $0, images: pictures[$0.photo.id], gallery: gallery) },
         ]
         // The template is a constant written here, so it always parses.
         return try! MustacheTemplate(string: template).render(context)
     }
 
-    static func entry(for entry: InspirationEntry, images: InspirationImages?) -> [String: Any] {
+    static func entry(for entry: InspirationEntry, images: InspirationImages?, gallery: String = defaultGallery) -> [String: Any] {
         let photo = entry.photo
         let exif = photo.facts.exif
         let facts: [(String, String?)] = [
@@ -38,6 +45,9 @@ enum InspirationPage {
             "rank": entry.rank,
             "id": photo.id,
             "name": (photo.path as NSString).lastPathComponent,
+            "page": gallery + "photos/\(photo.id)",
+            // The original at full size, where the catalogue has it.
+            "originalFile": "file://" + url(photo.path),
             "score": String(format: "%.1f", entry.potential.score),
             "reason": entry.potential.reason,
             "palette": (photo.facts.colours?.palette ?? []).map { colour in
@@ -77,6 +87,8 @@ enum InspirationPage {
     .head { display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap; }
     .rank { font-size: 26px; font-weight: 700; color: #fff; }
     .name { font-size: 17px; font-weight: 600; overflow-wrap: anywhere; }
+    a { color: inherit; }
+    header a { color: #9ecbff; }
     .score { margin-left: auto; background: #2b3039; padding: 2px 12px; border-radius: 999px; font-variant-numeric: tabular-nums; }
     .reason { margin: 4px 0 14px; color: #cdd3da; }
     .pictures { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 12px; }
@@ -93,14 +105,14 @@ enum InspirationPage {
     </style>
     </head>
     <body>
-    <header><h1>{{title}}</h1><p>{{subtitle}}</p></header>
+    <header><h1>{{title}}</h1><p>{{subtitle}}</p><p>A photo's name opens its page in the web gallery at <a href="{{gallery}}">{{gallery}}</a> (<code>showhide serve</code>); the original opens the photo's file at full size.</p></header>
     <main>
     {{#entries}}
     <article id="photo-{{id}}" class="entry">
-    <div class="head"><span class="rank">#{{rank}}</span><span class="name">{{name}}</span><span class="score" title="splash potential, 0–100">{{score}}</span></div>
+    <div class="head"><span class="rank">#{{rank}}</span><a class="name" href="{{page}}">{{name}}</a><span class="score" title="splash potential, 0–100">{{score}}</span></div>
     <p class="reason">{{reason}}</p>
     <div class="pictures">
-    <figure>{{#original}}<img src="{{original}}" alt="{{name}}" loading="lazy">{{/original}}{{^original}}<div class="missing">cannot be read</div>{{/original}}<figcaption>original</figcaption></figure>
+    <figure>{{#original}}<a href="{{originalFile}}"><img src="{{original}}" alt="{{name}}" loading="lazy"></a>{{/original}}{{^original}}<div class="missing">cannot be read</div>{{/original}}<figcaption>original</figcaption></figure>
     <figure>{{#show}}<img src="{{show}}" alt="{{name}}, show" loading="lazy">{{/show}}{{^show}}<div class="missing">no variant</div>{{/show}}<figcaption>show</figcaption></figure>
     <figure>{{#hide}}<img src="{{hide}}" alt="{{name}}, hide" loading="lazy">{{/hide}}{{^hide}}<div class="missing">no variant</div>{{/hide}}<figcaption>hide</figcaption></figure>
     </div>
