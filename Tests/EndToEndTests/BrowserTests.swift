@@ -12,7 +12,6 @@ final class BrowserTests: XCTestCase {
     let binary = ShowhideBinary()
     var library: String { directory.appendingPathComponent("library").path }
     static let chromium = "/usr/bin/chromium", chromedriver = "/usr/bin/chromedriver"
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.chromedriver), FileManager.default.isExecutableFile(atPath: Self.chromium) else {
@@ -46,21 +45,8 @@ final class BrowserTests: XCTestCase {
 
         // The walk is the project's own WebDriver script (Python's standard library, no Selenium).
         let screenshots = ProcessInfo.processInfo.environment["SHOWHIDE_SCREENSHOTS"] ?? directory.path
-        let walk = Process()
-        walk.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        walk.arguments = ["python3", Self.packageRoot.appendingPathComponent("scripts/browser-walk").path, base, screenshots]
-        // Only what a browser needs of the environment: the test runner's own variables are not its.
-        walk.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": directory.path,
-                            "PYTHONDONTWRITEBYTECODE": "1"]
-        walk.standardInput = FileHandle.nullDevice
-        let said = Pipe(), errors = Pipe()
-        walk.standardOutput = said
-        walk.standardError = errors
-        try walk.run()
-        let steps = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        walk.waitUntilExit()
-        XCTAssertEqual(walk.terminationStatus, 0, steps + failure)
+        let (status, steps, failure) = try ProjectScript.run("browser-walk", [base, screenshots], home: directory.path)
+        XCTAssertEqual(status, 0, steps + failure)
         XCTAssertTrue(steps.contains("the grid shows 37 photos"), steps)
         XCTAssertTrue(steps.contains("the second candidate is the subject: ['blue"), steps)
         XCTAssertTrue(steps.contains("/splash/show?candidate=accent&mode=object&tolerance=15"), steps)

@@ -162,3 +162,27 @@ enum ZipContents {
         return names
     }
 }
+
+/// The project's own Python scripts (`scripts/`), run as a person would, with only what they need of
+/// the environment: the test runner's own variables are not theirs.
+enum ProjectScript {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `scripts/NAME ARGUMENTS` to its end: its exit status, standard output and standard error.
+    static func run(_ name: String, _ arguments: [String], home: String) throws -> (status: Int32, output: String, errors: String) {
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        script.arguments = ["python3", packageRoot.appendingPathComponent("scripts/\(name)").path] + arguments
+        script.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "PYTHONDONTWRITEBYTECODE": "1"]
+        script.standardInput = FileHandle.nullDevice
+        let said = Pipe(), errors = Pipe()
+        script.standardOutput = said
+        script.standardError = errors
+        try script.run()
+        // Both read to their ends before waiting: a full pipe would stop the script.
+        let output = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        return (script.terminationStatus, output, failure)
+    }
+}
