@@ -85,6 +85,29 @@ extension RGBAImage {
         }
     }
 
+    /// `coverage(from:to:)` flat, for `quicklyDownscaled`: each output pixel's first source pixel, how
+    /// many it covers, and their shares, `span` slots an output pixel (no array an output pixel).
+    static func runs(from size: Int, to newSize: Int) -> (first: [Int], count: [Int], shares: [Float], span: Int) {
+        let step = Double(size) / Double(newSize)
+        let span = Int(step.rounded(.up)) + 1
+        var first = [Int](repeating: 0, count: newSize), count = first
+        var shares = [Float](repeating: 0, count: newSize * span)
+        for output in 0..<newSize {
+            let start = Double(output) * step, end = Double(output + 1) * step
+            var index = Int(start)
+            while Double(index) < end && index < size {
+                let covered = min(end, Double(index + 1)) - max(start, Double(index))
+                if covered > 1e-12 {
+                    if count[output] == 0 { first[output] = index }
+                    shares[output * span + count[output]] = Float(covered / step)
+                    count[output] += 1
+                }
+                index += 1
+            }
+        }
+        return (first, count, shares, span)
+    }
+
     private static func byte(_ value: Double) -> UInt8 {
         UInt8(min(255, max(0, value.rounded())))
     }
@@ -101,62 +124,51 @@ extension RGBAImage {
         guard isOpaque else { return downscaled(toLongSide: longSide) }
         let size = PixelSize(width: width, height: height).fitting(longSide: longSide)
         let newWidth = size.width, newHeight = size.height
-        // Each output column's source columns as one run: its first column, how many, and their shares.
-        let columns = Self.coverage(from: width, to: newWidth)
-        let firstColumn = columns.map { $0.first?.index ?? 0 }
-        let columnCount = columns.map(\.count)
-        let span = columnCount.max() ?? 1
-        var columnShares = [Float](repeating: 0, count: newWidth * span)
-        for (x, spans) in columns.enumerated() {
-            for (slot, entry) in spans.enumerated() { columnShares[x * span + slot] = Float(entry.share) }
-        }
-        let rows = Self.coverage(from: height, to: newHeight)
+        let columns = Self.runs(from: width, to: newWidth), rows = Self.runs(from: height, to: newHeight)
         var output = [UInt8](repeating: 255, count: newWidth * newHeight * 4)
-        // A source row adds into at most two output rows, consecutive: two running sums suffice.
-        var sums = [Float](repeating: 0, count: 2 * newWidth * 3)
-        var horizontal = [Float](repeating: 0, count: newWidth * 3)
-        var takers = [[(output: Int, share: Float)]](repeating: [], count: height)
-        for (y, spans) in rows.enumerated() {
-            for (row, share) in spans { takers[row].append((y, Float(share))) }
-        }
-        bytes.withUnsafeBufferPointer { source in
-            columnShares.withUnsafeBufferPointer { shares in
-                horizontal.withUnsafeMutableBufferPointer { line in
+        // A pixel is one vector of four floats (alpha along, unused): one conversion and one
+        // multiply-add a source pixel. Output rows in order, each the sum of its source rows' lines;
+        // a source row two output rows share is the last of one and the first of the next, so its
+        // line is kept rather than made twice.
+        var sums = [SIMD4<Float>](repeating: .zero, count: newWidth)
+        var line = [SIMD4<Float>](repeating: .zero, count: newWidth)
+        var lineRow = -1
+        bytes.withUnsafeBytes { source in
+            columns.shares.withUnsafeBufferPointer { columnShares in
+                line.withUnsafeMutableBufferPointer { line in
                     sums.withUnsafeMutableBufferPointer { sums in
                         output.withUnsafeMutableBufferPointer { output in
-                            for y in 0..<height where !takers[y].isEmpty {
-                                let rowStart = y * width * 4
-                                for x in 0..<newWidth {
-                                    var red: Float = 0, green: Float = 0, blue: Float = 0
-                                    var pixel = source.baseAddress! + (rowStart + firstColumn[x] * 4)
-                                    var share = shares.baseAddress! + x * span
-                                    for _ in 0..<columnCount[x] {
-                                        red += Float(pixel[0]) * share.pointee
-                                        green += Float(pixel[1]) * share.pointee
-                                        blue += Float(pixel[2]) * share.pointee
-                                        pixel += 4
-                                        share += 1
-                                    }
-                                    line[x * 3] = red
-                                    line[x * 3 + 1] = green
-                                    line[x * 3 + 2] = blue
-                                }
-                                for (outputRow, share) in takers[y] {
-                                    let base = (outputRow & 1) * newWidth * 3
-                                    // Through a pointer at the row's sums: a loop the compiler makes vector code of.
-                                    let rowSums = sums.baseAddress! + base, source = UnsafePointer(line.baseAddress!)
-                                    for index in 0..<(newWidth * 3) { rowSums[index] += source[index] * share }
-                                    // The output row is whole once its last source row is in.
-                                    guard rows[outputRow].last?.index == y else { continue }
-                                    for x in 0..<newWidth {
-                                        let target = (outputRow * newWidth + x) * 4
-                                        for channel in 0..<3 {
-                                            // Sums of bytes by positive shares are never negative: + 0.5 and truncation
-                                            // round as `rounded()` does, without its call.
-                                            output[target + channel] = UInt8(min(255, sums[base + x * 3 + channel] + 0.5))
-                                            sums[base + x * 3 + channel] = 0
+                            for outputRow in 0..<newHeight {
+                                for slot in 0..<rows.count[outputRow] {
+                                    let y = rows.first[outputRow] + slot
+                                    if y != lineRow {
+                                        for x in 0..<newWidth {
+                                            var sum = SIMD4<Float>.zero
+                                            var offset = (y * width + columns.first[x]) * 4
+                                            var share = columnShares.baseAddress! + x * columns.span
+                                            for _ in 0..<columns.count[x] {
+                                                let bytes = source.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
+                                                sum += SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes)) * share.pointee
+                                                offset += 4
+                                                share += 1
+                                            }
+                                            line[x] = sum
                                         }
+                                        lineRow = y
                                     }
+                                    let share = rows.shares[outputRow * rows.span + slot]
+                                    for x in 0..<newWidth { sums[x] += line[x] * share }
+                                }
+                                for x in 0..<newWidth {
+                                    // Sums of bytes by positive shares are never negative: + 0.5 and truncation
+                                    // round as `rounded()` does, without its call; lane by lane, as the vector
+                                    // conversion to integers takes a slow generic path.
+                                    let rounded = pointwiseMin(sums[x] + 0.5, SIMD4(repeating: 255))
+                                    let target = (outputRow * newWidth + x) * 4
+                                    output[target] = UInt8(rounded[0])
+                                    output[target + 1] = UInt8(rounded[1])
+                                    output[target + 2] = UInt8(rounded[2])
+                                    sums[x] = .zero
                                 }
                             }
                         }
