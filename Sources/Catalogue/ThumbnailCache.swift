@@ -12,4 +12,6 @@ public protocol ThumbnailCache: Sendable {
     func keptSHA256s() throws -> Set<String>
     /// Forgets the thumbnails of these contents.
     func forget(_ sha256s: Set<String>) throws
+    /// Forgets every thumbnail and starts anew: a cache that cannot be read (damaged) is remade, not mended.
+    func reset() throws
 }

@@ -63,6 +63,20 @@ public final class SQLiteThumbnailCache: ThumbnailCache, @unchecked Sendable {
         }
     }
 
+    public func reset() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        // Closed first (the queue closes its connection when released), then removed with its WAL files.
+        opened = nil
+        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw CatalogueError.cannotOpen(path: file, reason: error.plainDescription)
+            }
+        }
+    }
+
     /// Reads in a transaction; nil when there is no cache to read.
     private func reading<T>(_ body: (Database) throws -> T) throws -> T? {
         guard let database = try database() else { return nil }

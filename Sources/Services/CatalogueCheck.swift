@@ -21,6 +21,9 @@ public struct CheckReport: Sendable {
     /// Thumbnails of no catalogued content, by SHA-256; and files of the folder of thumbnails an earlier
     /// showhide kept (`thumbnails/`), by path.
     public var strayThumbnails: [String] = []
+    /// Why the thumbnail cache cannot be read (damaged), when it cannot: every thumbnail is then missing,
+    /// and a repair makes the cache anew.
+    public var unreadableThumbnails: String?
     /// With repair: what was removed (variant rows without files, stray files) and made.
     public var removedVariantRows = 0
     public var removedStrayFiles = 0
@@ -78,7 +81,17 @@ public struct CatalogueCheck: Sendable {
         let photos = try catalogue.photos(matching: query)
         report.photos = photos.count
         // A cache that cannot be read has none: its thumbnails are made again on first sight.
-        let keptThumbnails = (try? thumbnails.cache.keptSHA256s()) ?? []
+        var keptThumbnails: Set<String> = []
+        do {
+            keptThumbnails = try thumbnails.cache.keptSHA256s()
+        } catch {
+            // (CatalogueError's own words for a damaged file are the catalogue's: a backup to restore.)
+            if case let CatalogueError.damaged(path) = error {
+                report.unreadableThumbnails = "\(path) is damaged"
+            } else {
+                report.unreadableThumbnails = error.plainDescription
+            }
+        }
         for photo in photos {
             guard let found = fileSystem.walk([photo.path]).files.first else {
                 report.missingPhotos.append(.init(id: photo.id, path: photo.path))
@@ -105,6 +118,7 @@ public struct CatalogueCheck: Sendable {
                 try fileSystem.remove(path)
                 report.removedStrayFiles += 1
             }
+            if report.unreadableThumbnails != nil { try thumbnails.cache.reset() }
             let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for problem in report.missingThumbnails {
                 // One that cannot be made (a file that no longer decodes) stays reported.

@@ -260,4 +260,11 @@ public final class FakeThumbnailCache: ThumbnailCache, @unchecked Sendable {
             for sha256 in sha256s { stored[sha256] = nil }
         }
     }
+
+    public func reset() throws {
+        lock.withLock {
+            stored = [:]
+            failing = false
+        }
+    }
 }

@@ -53,8 +53,13 @@ final class ThumbnailCacheTests: XCTestCase {
 
     func testADamagedCacheSaysWhichFile() throws {
         try Data("not a database, but long enough to be read as a header: ".utf8 + Data(repeating: 7, count: 200)).write(to: URL(fileURLWithPath: cacheFile))
-        XCTAssertThrowsError(try SQLiteThumbnailCache(libraryDirectory: folder.path).keptSHA256s()) { error in
+        let cache = SQLiteThumbnailCache(libraryDirectory: folder.path)
+        XCTAssertThrowsError(try cache.keptSHA256s()) { error in
             XCTAssertEqual(error as? CatalogueError, .damaged(path: cacheFile))
         }
+        try cache.reset()
+        XCTAssertEqual(try cache.keptSHA256s(), [], "made anew")
+        try cache.keep([red: Data("red jpeg".utf8)])
+        XCTAssertEqual(try SQLiteThumbnailCache(libraryDirectory: folder.path).jpeg(forSHA256: red), Data("red jpeg".utf8))
     }
 }

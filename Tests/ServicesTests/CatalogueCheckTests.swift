@@ -77,7 +77,16 @@ final class CatalogueCheckTests: XCTestCase {
         cache.failing = true
         let report = try check().run(repair: false)
         XCTAssertEqual(report.missingThumbnails.count, 3)
+        XCTAssertEqual(report.unreadableThumbnails, "/library/thumbnails.sqlite is damaged")
         XCTAssertTrue(report.isClean)
+        XCTAssertTrue(cache.failing, "nothing remade without --repair")
+
+        let repaired = try check().run(repair: true)
+        XCTAssertEqual(repaired.madeThumbnails, 3, "the cache made anew, and filled")
+        XCTAssertEqual(cache.jpegs.count, 3)
+        let again = try check().run(repair: false)
+        XCTAssertNil(again.unreadableThumbnails)
+        XCTAssertEqual(again.missingThumbnails, [])
     }
 
     func testFindsEveryKindOfProblemAndChangesNothingUnlessAskedToRepair() async throws {

@@ -11,6 +11,8 @@ final class CheckCommandTests: XCTestCase {
     let spy = SpyConsole()
     let files = FakeFileSystem()
     var catalogue: SQLiteCatalogue!
+    /// The library's thumbnails, which the import made.
+    let thumbnails = FakeThumbnailCache()
 
     override func setUp() async throws {
         catalogue = try SQLiteCatalogue.inMemory()
@@ -24,13 +26,26 @@ final class CheckCommandTests: XCTestCase {
 
     func environment() -> AppEnvironment {
         let catalogue = self.catalogue!
-        return .fake(console: spy.console, files: files, catalogue: catalogue)
+        return .fake(console: spy.console, files: files, catalogue: catalogue, thumbnails: thumbnails)
     }
 
     func testACleanCatalogue() throws {
         try CheckCommand.parse([]).run(in: environment())
         XCTAssertEqual(spy.output.lines, ["integrity: ok", "photos: 2, missing files 0, changed since import 0",
-                                          "variants: 0 without a file, 0 stray files", "thumbnails: 2 missing, 0 stray"])
+                                          "variants: 0 without a file, 0 stray files", "thumbnails: 0 missing, 0 stray"])
+    }
+
+    func testThumbnailsThatCannotBeReadAreSaidAndMadeAnewByARepair() throws {
+        thumbnails.failing = true
+        try CheckCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.suffix(2), ["thumbnails: 2 missing, 0 stray",
+                                                    "  the thumbnails cannot be read: /library/thumbnails.sqlite is damaged; --repair makes them anew"])
+        spy.output.clear()
+        try CheckCommand.parse(["--repair", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["unreadableThumbnails"] as? String, "/library/thumbnails.sqlite is damaged")
+        XCTAssertEqual(json["madeThumbnails"] as? Int, 2)
+        XCTAssertEqual(thumbnails.jpegs.count, 2)
     }
 
     func testProblemsAreListedRepairedWhenAskedAndSetTheExitStatus() throws {
@@ -69,7 +84,7 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines, ["integrity: ok", "repaired: forgot photo 1 /lib/blue.jpg (its file was gone)",
                                           "photos: 1, missing files 0, changed since import 0",
                                           "variants: 0 without a file, 0 stray files",
-                                          "thumbnails: 1 missing, 0 stray", "repaired: made 1 thumbnail, removed 0 stray thumbnails"])
+                                          "thumbnails: 0 missing, 1 stray", "repaired: made 0 thumbnails, removed 1 stray thumbnail"])
         XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).map(\.path), ["/lib/red.jpg"])
         XCTAssertTrue(blueVariants.allSatisfy { files[$0] == nil }, "its variant files went with it")
     }

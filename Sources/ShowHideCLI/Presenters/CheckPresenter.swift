@@ -19,6 +19,7 @@ struct CheckPresenter {
         var removedStrayFiles: Int
         var missingThumbnails: [PhotoJSON]
         var strayThumbnails: [String]
+        var unreadableThumbnails: String?
         var madeThumbnails: Int
         var removedStrayThumbnails: Int
         var forgottenPhotos: [PhotoJSON]
@@ -40,6 +41,7 @@ struct CheckPresenter {
                 variantsWithoutFiles: report.variantsWithoutFiles.map(\.path), strayVariantFiles: report.strayVariantFiles,
                 removedVariantRows: report.removedVariantRows, removedStrayFiles: report.removedStrayFiles,
                 missingThumbnails: report.missingThumbnails.map { .init(id: $0.id, path: $0.path) }, strayThumbnails: report.strayThumbnails,
+                unreadableThumbnails: report.unreadableThumbnails,
                 madeThumbnails: report.madeThumbnails, removedStrayThumbnails: report.removedStrayThumbnails,
                 forgottenPhotos: report.forgotten.removed.map { .init(id: $0.id, path: $0.path) },
                 movedPhotos: report.forgotten.moved.map { .init(id: $0.id, path: $0.path) }, clean: report.isClean)))
@@ -64,6 +66,9 @@ struct CheckPresenter {
             console.print("repaired: removed \(counted(report.removedVariantRows, "variant row")) and \(counted(report.removedStrayFiles, "stray file"))")
         }
         console.print("thumbnails: \(report.missingThumbnails.count) missing, \(report.strayThumbnails.count) stray")
+        if let reason = report.unreadableThumbnails {
+            console.print("  the thumbnails cannot be read: \(reason); --repair makes them anew")
+        }
         if report.madeThumbnails + report.removedStrayThumbnails > 0 {
             console.print("repaired: made \(counted(report.madeThumbnails, "thumbnail")), removed \(counted(report.removedStrayThumbnails, "stray thumbnail"))")
         }
