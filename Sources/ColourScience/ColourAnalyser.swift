@@ -50,39 +50,50 @@ public struct ColourAnalyser: Sendable {
     /// Opaque pixels on a grid, gathered into 32×32×32 RGB bins (their mean colour and count).
     func sample(_ image: RGBAImage) -> [Point] {
         let step = max(1, (max(image.width, image.height) + maximumLongSide - 1) / maximumLongSide)
-        // Per bin its count and its red, green and blue sums, side by side: one cache line per sample.
-        var bins = [Int32](repeating: 0, count: 32_768 * 4)
+        // The samples' bins and colours first, then a count a bin, then the sums of the bins met only:
+        // a table of 128 KB to clear and scan a photo rather than one of 512 KB with the sums beside
+        // the counts, which cost import a page fault or a cache miss a sample.
+        var keys: [Int] = [], colours: [SIMD4<Int32>] = []
+        let capacity = ((image.height + step - 1) / step) * ((image.width + step - 1) / step)
+        keys.reserveCapacity(capacity)
+        colours.reserveCapacity(capacity)
         image.bytes.withUnsafeBufferPointer { bytes in
-            bins.withUnsafeMutableBufferPointer { bins in
-                for y in stride(from: step / 2, to: image.height, by: step) {
-                    var offset = (y * image.width + step / 2) * 4
-                    for _ in stride(from: step / 2, to: image.width, by: step) {
-                        if bytes[offset + 3] >= 128 {
-                            let red = Int32(bytes[offset]), green = Int32(bytes[offset + 1]), blue = Int32(bytes[offset + 2])
-                            let bin = Int((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3)) * 4
-                            bins[bin] += 1
-                            bins[bin + 1] += red
-                            bins[bin + 2] += green
-                            bins[bin + 3] += blue
-                        }
-                        offset += step * 4
+            for y in stride(from: step / 2, to: image.height, by: step) {
+                var offset = (y * image.width + step / 2) * 4
+                for _ in stride(from: step / 2, to: image.width, by: step) {
+                    if bytes[offset + 3] >= 128 {
+                        let red = Int32(bytes[offset]), green = Int32(bytes[offset + 1]), blue = Int32(bytes[offset + 2])
+                        keys.append(Int((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3)))
+                        colours.append(SIMD4(red, green, blue, 1))
                     }
+                    offset += step * 4
                 }
             }
         }
-        // In bin order (the points' order decides ties later on), by a scan of the counts: cheaper
-        // than sorting the bins met.
+        // Each bin met gets a slot, in bin order (the points' order decides ties later on): a scan
+        // of the counts, cheaper than sorting the bins met.
+        var slots = [Int32](repeating: 0, count: 32_768)
+        for key in keys { slots[key] = 1 }
+        var met: [Int] = []
+        for bin in 0..<slots.count where slots[bin] != 0 {
+            slots[bin] = Int32(met.count)
+            met.append(bin)
+        }
+        // Per slot: red, green and blue sums and the count.
+        var sums = [SIMD4<Int32>](repeating: .zero, count: met.count)
+        for (key, colour) in zip(keys, colours) { sums[Int(slots[key])] &+= colour }
         let table = SRGB.linearTable
         var points: [Point] = []
-        for bin in stride(from: 0, to: bins.count, by: 4) where bins[bin] > 0 {
-            let count = Double(bins[bin])
+        points.reserveCapacity(met.count)
+        for sum in sums {
+            let count = Double(sum[3])
             // The bin's mean in sRGB, linearised by interpolating the table.
             func linear(_ sum: Int32) -> Double {
                 let mean = Double(sum) / count
                 let low = Int(mean), high = min(low + 1, 255)
                 return table[low] + (table[high] - table[low]) * (mean - Double(low))
             }
-            let lab = SRGB.xyz(red: linear(bins[bin + 1]), green: linear(bins[bin + 2]), blue: linear(bins[bin + 3])).lab
+            let lab = SRGB.xyz(red: linear(sum[0]), green: linear(sum[1]), blue: linear(sum[2])).lab
             points.append(Point(lab: lab, weight: count))
         }
         return points

@@ -27,6 +27,9 @@ public struct LabRaster: Sendable {
         opaque = [Bool](repeating: false, count: count)
         var sums = [SIMD4<UInt32>](repeating: .zero, count: count)
         let sourceWidth = image.width, outputWidth = width, outputHeight = height
+        // An opaque photo's (every JPEG's) pixels are summed as they are, and the block's row times
+        // its alpha (255) once: the same integers without a multiplication a pixel.
+        let opaqueImage = image.isOpaque
         // Integer block sums of (red, green, blue) × alpha and alpha, a pixel as one vector, one row of
         // the source at a time: the full-size photo is read once.
         image.bytes.withUnsafeBytes { bytes in
@@ -38,10 +41,18 @@ public struct LabRaster: Sendable {
                     // summed in a register and added once.
                     for _ in 0..<outputWidth {
                         var sum = SIMD4<UInt32>.zero
-                        for _ in 0..<factor {
-                            let pixel = SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
-                            sum &+= pixel &* SIMD4(pixel[3], pixel[3], pixel[3], 1)
-                            offset += 4
+                        if opaqueImage {
+                            for _ in 0..<factor {
+                                sum &+= SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+                                offset += 4
+                            }
+                            sum &*= SIMD4(255, 255, 255, 1)
+                        } else {
+                            for _ in 0..<factor {
+                                let pixel = SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+                                sum &+= pixel &* SIMD4(pixel[3], pixel[3], pixel[3], 1)
+                                offset += 4
+                            }
                         }
                         sums[target] &+= sum
                         target += 1
