@@ -280,6 +280,7 @@ public struct ImportService: Sendable {
                     if let existing = try writer.photo(withSHA256: facts.sha256) {
                         // Known content examined in full: a photo catalogued before colours were analysed.
                         if let colours = facts.colours { try writer.setColours(colours, of: existing.id) }
+                        newThumbnails[facts.sha256] = thumbnail
                         try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome)
                     } else {
                         try writer.clearFailure(atPath: file.path)

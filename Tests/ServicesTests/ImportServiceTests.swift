@@ -35,6 +35,18 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(encoder.encoded.map { "\($0.image.width)x\($0.image.height)" }, ["320x240", "320x240", "320x240"])
         XCTAssertEqual(cache.keepCalls, 2, "one write a batch")
 
+        // A photo catalogued before colours were analysed gets its thumbnail when its file is read again.
+        let old = FakePhoto.data(width: 4000, height: 3000, seed: "old")
+        try catalogue.write { writer in
+            _ = try writer.insertPhoto(path: "/elsewhere/old.jpg", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
+                                       facts: PhotoFacts(sha256: CryptoHasher().sha256(old), format: .jpeg,
+                                                         pixelSize: PixelSize(width: 4000, height: 3000), exif: nil),
+                                       importedAt: Date())
+        }
+        files["/lib/old.jpg"] = old
+        _ = try await importing.importPhotos(from: ["/lib"])
+        XCTAssertNotNil(cache.jpegs[CryptoHasher().sha256(old)])
+
         cache.failing = true
         files["/lib/d.jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: "d")
         let more = try await importing.importPhotos(from: ["/lib"])
