@@ -16,6 +16,12 @@ public struct InspirationEntry: Sendable {
     }
 }
 
+/// A photo's place in the inspiration list, without the photo: what ranking a whole catalogue keeps.
+public struct InspirationRank: Sendable {
+    public var photoID: PhotoID
+    public var potential: SplashPotential
+}
+
 /// The thumbnails of one entry, as paths relative to the page that shows them.
 public struct InspirationImages: Equatable, Sendable {
     public var original: String
@@ -48,6 +54,34 @@ public struct InspirationService: Sendable {
         self.encoder = encoder
         self.catalogue = catalogue
         self.variantMaker = variantMaker
+    }
+
+    /// Every photo of `query` with an accent, ranked as `rank` ranks them, read from the catalogue
+    /// `chunk` photos at a time and kept as ids and scores only: a catalogue of 100,000 photos held
+    /// whole took 470 MB to rank (Docs/Performance.md).
+    /// - Throws: the catalogue's errors.
+    public static func ranking(in catalogue: any PhotoCatalogue, matching query: PhotoQuery, colour: ColourTarget? = nil,
+                               chunk: Int = 5_000) throws -> [InspirationRank] {
+        var query = query
+        // In id order, a chunk at a time; the ranking sorts them all at the end.
+        query.sort = .imported
+        query.limit = chunk
+        query.offset = 0
+        var ranks: [InspirationRank] = []
+        while true {
+            let photos = try catalogue.photos(matching: query)
+            ranks += rank(photos, colour: colour).map { InspirationRank(photoID: $0.photo.id, potential: $0.potential) }
+            guard photos.count == chunk else { break }
+            query.offset += chunk
+        }
+        return ranks.sorted { $0.potential.score != $1.potential.score ? $0.potential.score > $1.potential.score : $0.photoID < $1.photoID }
+    }
+
+    /// The entries of ranks `range` of a ranking, their photos read by id (one gone since is left out).
+    public static func entries(_ ranking: [InspirationRank], _ range: Range<Int>, in catalogue: any PhotoCatalogue) throws -> [InspirationEntry] {
+        try ranking.indices.clamped(to: range).compactMap { index in
+            try catalogue.photo(id: ranking[index].photoID).map { InspirationEntry(rank: index + 1, photo: $0, potential: ranking[index].potential) }
+        }
     }
 
     /// Photos with an accent, best first (ties by id), optionally only those whose accent is `colour`:

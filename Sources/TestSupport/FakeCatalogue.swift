@@ -61,14 +61,20 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         }
     }
 
-    /// Every photo, in id order, or those needing analysis; other filters are SQLite's business (a
-    /// filtered query fails the test).
+    /// Every photo, in id order, or those needing analysis, a page of them by the query's offset and
+    /// limit; other filters are SQLite's business (a filtered query fails the test).
     public func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
-        if query.takenSince != nil || query.takenUntil != nil || query.camera != nil || !query.paths.isEmpty || query.limit != nil {
+        if query.takenSince != nil || query.takenUntil != nil || query.camera != nil || !query.paths.isEmpty {
             XCTFail("FakeCatalogue does not filter; use SQLiteCatalogue for listings")
         }
-        return query.needingAnalysis ? try photosNeedingAnalysis() : allPhotos
+        lock.withLock { pages.append(query.offset..<(query.limit.map { query.offset + $0 } ?? .max)) }
+        let photos = query.needingAnalysis ? try photosNeedingAnalysis() : allPhotos
+        return Array(photos.dropFirst(query.offset).prefix(query.limit ?? .max))
     }
+
+    /// The pages of photos asked for, in order (offset to offset + limit).
+    public var photoPagesAsked: [Range<Int>] { lock.withLock { pages } }
+    private var pages: [Range<Int>] = []
 
     /// With its variants, as `SQLiteCatalogue.photo(id:)` gives it.
     public func photo(id: PhotoID) throws -> CataloguedPhoto? {

@@ -46,7 +46,10 @@ public struct GalleryBrowser: Sendable {
             case .inspiration: items = Self.byPotential(items.map(\.photo), colour: colour, matches: matches)
             }
         } else if query.sort == .inspiration {
-            items = Self.byPotential(try catalogue.photos(matching: filters), colour: nil, matches: [])
+            // Ranked as ids and scores, and only the page's photos read whole.
+            let ranking = try InspirationService.ranking(in: catalogue, matching: filters)
+            let entries = try InspirationService.entries(ranking, offset..<(offset + size), in: catalogue)
+            return GridPage(items: entries.map { GridItem(photo: $0.photo, inspiration: $0) }, hasNextPage: ranking.count > offset + size)
         } else {
             filters.limit = size + 1
             filters.offset = offset

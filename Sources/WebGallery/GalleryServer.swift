@@ -308,7 +308,8 @@ public struct GalleryServer: Sendable {
 
     /// The inspiration list: the photos of the filters, ranked, at most 100.
     func inspirationEntries(_ query: GridQuery) throws -> [InspirationEntry] {
-        InspirationService.rank(try catalogue.photos(matching: query.photoQuery), colour: query.colour, limit: Self.inspirationLimit)
+        let ranking = try InspirationService.ranking(in: catalogue, matching: query.photoQuery, colour: query.colour)
+        return try InspirationService.entries(ranking, 0..<Self.inspirationLimit, in: catalogue)
     }
 
     static let inspirationLimit = 100

@@ -75,6 +75,29 @@ final class InspirationServiceTests: XCTestCase {
         XCTAssertEqual(InspirationService.rank(library, limit: 2).map(\.photo.id), [2, 4])
     }
 
+    func testACatalogueIsRankedAChunkAtATimeAsWholeAndOnlyTheEntriesAskedForAreRead() throws {
+        let catalogue = FakeCatalogue()
+        try catalogue.write { writer in
+            for photo in library.sorted(by: { $0.id < $1.id }) {
+                var facts = photo.facts
+                facts.sha256 = String(format: "%064x", photo.id)
+                _ = try writer.insertPhoto(path: photo.path, stamp: photo.stamp, facts: facts, importedAt: photo.importedAt)
+            }
+        }
+        let whole = InspirationService.rank(catalogue.allPhotos)
+        let ranking = try InspirationService.ranking(in: catalogue, matching: PhotoQuery(), chunk: 3)
+        XCTAssertEqual(ranking.map(\.photoID), whole.map(\.photo.id))
+        XCTAssertEqual(ranking.map(\.potential), whole.map(\.potential))
+        XCTAssertEqual(catalogue.photoPagesAsked, [0..<3, 3..<6, 6..<9], "three chunks, the last short")
+
+        let entries = try InspirationService.entries(ranking, 1..<3, in: catalogue)
+        XCTAssertEqual(entries.map(\.rank), [2, 3])
+        XCTAssertEqual(entries.map(\.photo.id), Array(whole.map(\.photo.id)[1..<3]))
+        XCTAssertEqual(try InspirationService.entries(ranking, 4..<60, in: catalogue).map(\.rank), [5], "a range past the end is cut")
+        XCTAssertEqual(try InspirationService.ranking(in: catalogue, matching: PhotoQuery(), colour: .name(.red), chunk: 100).map(\.photoID),
+                       InspirationService.rank(catalogue.allPhotos, colour: .name(.red)).map(\.photo.id))
+    }
+
     func testTheColourFilterMatchesTheAccentByNameOrCloseness() {
         XCTAssertEqual(InspirationService.rank(library, colour: .name(.red)).map(\.photo.id), [2, 4, 7])
         XCTAssertEqual(InspirationService.rank(library, colour: .colour(Lab(RGBA(parsing: "#D59552")!))).map(\.photo.id), [5])

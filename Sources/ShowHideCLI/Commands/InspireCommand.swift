@@ -58,8 +58,8 @@ struct InspireCommand: EnvironmentCommand {
         let catalogue = try library.openCatalogue(in: environment)
         var query = filters.query(in: environment, sort: .imported)
         query.limit = nil
-        let entries = InspirationService.rank(try catalogue.photos(matching: query), colour: target,
-                                              limit: filters.limit ?? Self.defaultLimit)
+        let ranking = try InspirationService.ranking(in: catalogue, matching: query, colour: target)
+        let entries = try InspirationService.entries(ranking, 0..<(filters.limit ?? Self.defaultLimit), in: catalogue)
         guard let html else {
             try InspirationPresenter(console: environment.console).present(entries, asJSON: json)
             return
