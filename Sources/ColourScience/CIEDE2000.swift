@@ -62,6 +62,26 @@ public func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
     return (lTerm * lTerm + cTerm * cTerm + hTerm * hTerm + rt * cTerm * hTerm).squareRoot()
 }
 
+/// A lower bound of `deltaE2000(first, second)` from its lightness and chroma terms alone, without
+/// the hue angles' arctangents and sines: a search for the nearest of many colours skips those
+/// that cannot be nearer than the best so far. The rotation term is at most |R_T| ≤ 2 sin 60°, so
+/// ΔE² = L² + C² + H² + R_T·C·H ≥ L² + (1 − R_T²/4)·C² ≥ L² + C²/4 (0.249 keeps rounding on the safe side).
+public func deltaE2000LowerBound(_ first: Lab, _ second: Lab) -> Double {
+    let pow25to7 = 6_103_515_625.0
+    let c1 = (first.a * first.a + first.b * first.b).squareRoot()
+    let c2 = (second.a * second.a + second.b * second.b).squareRoot()
+    let meanC7 = seventh((c1 + c2) / 2)
+    let g = 0.5 * (1 - (meanC7 / (meanC7 + pow25to7)).squareRoot())
+    let a1 = (1 + g) * first.a, a2 = (1 + g) * second.a
+    let c1p = (a1 * a1 + first.b * first.b).squareRoot()
+    let c2p = (a2 * a2 + second.b * second.b).squareRoot()
+    let meanLp = (first.l + second.l) / 2
+    let lightness50 = (meanLp - 50) * (meanLp - 50)
+    let lTerm = (second.l - first.l) / (1 + 0.015 * lightness50 / (20 + lightness50).squareRoot())
+    let cTerm = (c2p - c1p) / (1 + 0.045 * (c1p + c2p) / 2)
+    return (lTerm * lTerm + 0.249 * cTerm * cTerm).squareRoot()
+}
+
 /// The cosines and sines of the fixed angles of CIEDE2000's T term.
 private enum Angles {
     static let cos30 = 0.866_025_403_784_438_6, sin30 = 0.5

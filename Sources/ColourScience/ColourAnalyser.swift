@@ -234,8 +234,10 @@ public struct ColourAnalyser: Sendable {
         // Every pair's ΔE00 once (first index below the second, in that argument order: ΔE00 is
         // symmetric only up to rounding); after a merge only the merged cluster's are measured again.
         var distances = [[Double]](repeating: [Double](repeating: 0, count: clusters.count), count: clusters.count)
+        // Only pairs closer than `mergeDistance` are ever joined: the others need no hue trigonometry.
         func measure(_ first: Int, _ second: Int) {
-            distances[first][second] = deltaE2000(clusters[first].lab, clusters[second].lab)
+            let one = clusters[first].lab, other = clusters[second].lab
+            distances[first][second] = deltaE2000LowerBound(one, other) >= mergeDistance ? .infinity : deltaE2000(one, other)
         }
         for first in clusters.indices {
             for second in (first + 1)..<clusters.count { measure(first, second) }

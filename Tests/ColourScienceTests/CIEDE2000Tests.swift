@@ -49,6 +49,28 @@ final class CIEDE2000Tests: XCTestCase {
         }
     }
 
+    func testTheLowerBoundNeverExceedsTheDifferenceAndIsExactForGreys() {
+        // A fixed pseudo-random walk over the whole CIELAB range, and the 34 reference pairs.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ range: ClosedRange<Double>) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Double(state >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        var pairs = Self.referencePairs.map { (Lab(l: $0.0, a: $0.1, b: $0.2), Lab(l: $0.3, a: $0.4, b: $0.5)) }
+        for _ in 0..<20_000 {
+            pairs.append((Lab(l: next(0...100), a: next(-128...127), b: next(-128...127)),
+                          Lab(l: next(0...100), a: next(-128...127), b: next(-128...127))))
+        }
+        for (first, second) in pairs {
+            XCTAssertLessThanOrEqual(deltaE2000LowerBound(first, second), deltaE2000(first, second), "\(first) \(second)")
+        }
+        // A grey and a red of the same lightness: the chroma term alone rules the red out from 12.
+        XCTAssertGreaterThan(deltaE2000LowerBound(Lab(l: 50, a: 0, b: 0), LCh(l: 50, c: 60, h: 30).lab), 12)
+        // Two greys differ in lightness only, which the bound measures whole.
+        XCTAssertEqual(deltaE2000LowerBound(Lab(l: 20, a: 0, b: 0), Lab(l: 70, a: 0, b: 0)),
+                       deltaE2000(Lab(l: 20, a: 0, b: 0), Lab(l: 70, a: 0, b: 0)), accuracy: 1e-12)
+    }
+
     func testAColourIsNoDistanceFromItself() {
         let colour = Lab(l: 53.2, a: 80.1, b: 67.2)
         XCTAssertEqual(deltaE2000(colour, colour), 0)

@@ -1,8 +1,29 @@
-import ColourScience
+@testable import ColourScience
 import Imaging
 import XCTest
 
 final class ColourNameTests: XCTestCase {
+    func testSkippingReferencesByTheLowerBoundFindsTheSameNearestAsTryingEvery() {
+        // Every 17th sRGB level on each channel: 4,096 colours, from black to white through every hue.
+        let levels = stride(from: 0, through: 255, by: 17).map { UInt8($0) }
+        var compared = 0
+        for red in levels {
+            for green in levels {
+                for blue in levels {
+                    let colour = Lab(RGBA(red: red, green: green, blue: blue))
+                    var best = ColourName.grey, bestDistance = Double.infinity
+                    for reference in ColourName.referenceLabs {
+                        let distance = deltaE2000(colour, reference.lab)
+                        if distance < bestDistance { (best, bestDistance) = (reference.name, distance) }
+                    }
+                    XCTAssertEqual(ColourName.nearestReference(to: colour, among: ColourName.referenceLabs), best, "\(red) \(green) \(blue)")
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertEqual(compared, 4_096)
+    }
+
     func testAPaleColourCountsTowardsItsHueNameOnlyInPart() {
         // A mauve dusk sky (C* 23): pink by the rule, but 3 of the 10 C* above pink's least chroma.
         let dusk = LCh(l: 63, c: 23, h: 330).lab
