@@ -21,10 +21,8 @@ public struct LabRaster: Sendable {
         width = max(1, image.width / factor)
         height = max(1, image.height / factor)
         let count = width * height
-        l = [Float](repeating: 0, count: count)
-        a = l
-        b = l
-        opaque = [Bool](repeating: false, count: count)
+        var l = [Float](repeating: 0, count: count), a = l, b = l
+        var opaque = [Bool](repeating: false, count: count)
         var sums = [SIMD4<UInt32>](repeating: .zero, count: count)
         let sourceWidth = image.width, outputWidth = width, outputHeight = height
         // An opaque photo's (every JPEG's) pixels are summed as they are, and the block's row times
@@ -65,30 +63,41 @@ public struct LabRaster: Sendable {
         let white = (x: 1 / XYZ.d65.x, y: 1 / XYZ.d65.y, z: 1 / XYZ.d65.z)
         // The tables and sums as pointers: the loop runs once per raster pixel, tens of thousands of
         // times a photo, and reaching a static table or a vector in an array inside it cost a third of it.
+        // The outputs as pointers too: an array element set in the loop checked the array's
+        // uniqueness and bounds each time.
         SRGB.linearTable.withUnsafeBufferPointer { table in
             Self.fTable.withUnsafeBufferPointer { fTable in
                 sums.withUnsafeBufferPointer { sums in
-                    for index in 0..<count {
-                        let sum = sums[index]
-                        let alpha = sum[3]
-                        guard alpha * 2 >= blockAlpha else { continue }
-                        let perAlpha = 1 / Double(alpha)
-                        func linear(_ channel: UInt32) -> Double {
-                            let mean = Double(channel) * perAlpha
-                            let low = min(Int(mean), 254)
-                            return table[low] + (table[low + 1] - table[low]) * (mean - Double(low))
+                    l.withUnsafeMutableBufferPointer { l in
+                        a.withUnsafeMutableBufferPointer { a in
+                            b.withUnsafeMutableBufferPointer { b in
+                                opaque.withUnsafeMutableBufferPointer { opaque in
+                                    for index in 0..<count {
+                                        let sum = sums[index]
+                                        let alpha = sum[3]
+                                        guard alpha * 2 >= blockAlpha else { continue }
+                                        let perAlpha = 1 / Double(alpha)
+                                        func linear(_ channel: UInt32) -> Double {
+                                            let mean = Double(channel) * perAlpha
+                                            let low = min(Int(mean), 254)
+                                            return table[low] + (table[low + 1] - table[low]) * (mean - Double(low))
+                                        }
+                                        let xyz = SRGB.xyz(red: linear(sum[0]), green: linear(sum[1]), blue: linear(sum[2]))
+                                        let fx = Self.f(xyz.x * white.x, fTable), fy = Self.f(xyz.y * white.y, fTable)
+                                        let fz = Self.f(xyz.z * white.z, fTable)
+                                        l[index] = Float(116 * fy - 16)
+                                        a[index] = Float(500 * (fx - fy))
+                                        b[index] = Float(200 * (fy - fz))
+                                        opaque[index] = true
+                                    }
+                                }
+                            }
                         }
-                        let xyz = SRGB.xyz(red: linear(sum[0]), green: linear(sum[1]), blue: linear(sum[2]))
-                        let fx = Self.f(xyz.x * white.x, fTable), fy = Self.f(xyz.y * white.y, fTable)
-                        let fz = Self.f(xyz.z * white.z, fTable)
-                        l[index] = Float(116 * fy - 16)
-                        a[index] = Float(500 * (fx - fy))
-                        b[index] = Float(200 * (fy - fz))
-                        opaque[index] = true
                     }
                 }
             }
         }
+        (self.l, self.a, self.b, self.opaque) = (l, a, b, opaque)
     }
 
     /// CIELAB's f(t) (a cube root above (6/29)³, a line below) from a table over 0…1.1 read by linear
