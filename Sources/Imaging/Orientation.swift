@@ -37,15 +37,23 @@ extension RGBAImage {
         let outputHeight = orientation.swapsDimensions ? width : height
         var output = bytes
         let sourceWidth = width, sourceHeight = height
+        // The source index is linear in the output's x and y for every orientation: a start and two
+        // strides, rather than the orientation's case worked out again for each pixel.
+        func sourceIndex(_ x: Int, _ y: Int) -> Int {
+            let source = orientation.sourceCoordinate(x: x, y: y, width: sourceWidth, height: sourceHeight)
+            return source.y * sourceWidth + source.x
+        }
+        let start = sourceIndex(0, 0), stepX = sourceIndex(1, 0) - start, stepY = sourceIndex(0, 1) - start
         bytes.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { destination in
                 let sourcePixels = source.bindMemory(to: UInt32.self)
                 let destinationPixels = destination.bindMemory(to: UInt32.self)
                 for y in 0..<outputHeight {
                     let row = y * outputWidth
+                    var index = start + y * stepY
                     for x in 0..<outputWidth {
-                        let s = orientation.sourceCoordinate(x: x, y: y, width: sourceWidth, height: sourceHeight)
-                        destinationPixels[row + x] = sourcePixels[s.y * sourceWidth + s.x]
+                        destinationPixels[row + x] = sourcePixels[index]
+                        index += stepX
                     }
                 }
             }
