@@ -73,7 +73,9 @@ let package = Package(
         ),
 
         // MARK: Catalogue: models and protocols; in SQLite: GRDB records and repositories, schema from Migrations/*.sql
-        .executableTarget(name: "MigrationEmbedder", path: "Sources/MigrationEmbedder"),
+        // SQLite at build time too: it applies the migrations to learn the schema they add up to.
+        .executableTarget(name: "MigrationEmbedder", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+                          path: "Sources/MigrationEmbedder"),
         .plugin(
             name: "EmbedMigrations",
             capability: .buildTool(),

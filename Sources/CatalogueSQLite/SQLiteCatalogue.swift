@@ -110,7 +110,9 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             // time, the second then finding nothing to do.
             let lock = path == ":memory:" ? nil : try MigrationLock(path: path + ".migration-lock")
             defer { lock?.release() }
-            try migrator.migrate(writer)
+            // A new, empty catalogue is made from the schema the migrations add up to, in one step.
+            let empty = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") == 0 }
+            try (empty ? Schema.newCatalogueMigrator() : migrator).migrate(writer)
         } catch {
             throw CatalogueError(error, path: path)
         }
@@ -351,6 +353,19 @@ enum Schema {
         for migration in EmbeddedMigrations.all {
             migrator.registerMigration(migration.identifier) { db in
                 try db.execute(sql: migration.sql)
+            }
+        }
+        return migrator
+    }
+
+    /// The same migrations for an empty database: the first makes the whole schema they add up to
+    /// (`EmbeddedMigrations.catalogueSchema`, squashed at build time), the others then have nothing
+    /// left to do, and all are recorded as applied, as `migrator()` would leave them.
+    static func newCatalogueMigrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for (position, migration) in EmbeddedMigrations.all.enumerated() {
+            migrator.registerMigration(migration.identifier) { db in
+                if position == 0 { try db.execute(sql: EmbeddedMigrations.catalogueSchema) }
             }
         }
         return migrator

@@ -33,6 +33,30 @@ final class SchemaTests: XCTestCase {
                                          "palette_entry_gridded", "palette_entry_regridded", "palette_entry_ungridded"])
     }
 
+    func testANewCatalogueIsMadeFromTheSquashedSchemaExactlyAsTheMigrationsWouldMakeIt() throws {
+        func objects(_ db: Database) throws -> [[String?]] {
+            try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name").map { row in
+                [row[0], row[1], row[2], row[3]]
+            }
+        }
+        let stepByStep = try DatabaseQueue()
+        try Schema.migrator().migrate(stepByStep)
+        let expected = try stepByStep.read(objects), expectedApplied = try stepByStep.read(Schema.migrator().appliedIdentifiers)
+        XCTAssertGreaterThan(expected.count, 20)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-lib-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for catalogue in [try SQLiteCatalogue.inMemory(), try SQLiteCatalogue(libraryDirectory: directory.path)] {
+            XCTAssertEqual(try catalogue.writer.read(objects), expected, catalogue.path)
+            XCTAssertEqual(try catalogue.writer.read(Schema.migrator().appliedIdentifiers), expectedApplied, catalogue.path)
+            XCTAssertEqual(try catalogue.writer.read(Schema.migrator().hasCompletedMigrations), true)
+        }
+        // Squashed at build time: the tables as they end up, none of the history's rebuilds.
+        let schema = EmbeddedMigrations.catalogueSchema
+        XCTAssertFalse(schema.contains("ALTER TABLE") || schema.contains("DROP ") || schema.contains("photo_with_heif"), schema)
+        XCTAssertTrue(EmbeddedMigrations.all.contains { $0.sql.contains("ALTER TABLE") })
+    }
+
     func testTheMigrationsAreEmbeddedInOrder() {
         let identifiers = EmbeddedMigrations.all.map(\.identifier)
         XCTAssertEqual(Array(identifiers.prefix(3)), ["0001_catalogue", "0002_colours", "0003_colour_grid"])
