@@ -187,8 +187,11 @@ public struct ImportService: Sendable {
         var nextToWrite = 0
         var batch: [(FoundFile, Examination)] = []
         let order = Self.examinationOrder(of: pending, window: options.largestFirstWindow)
+        // A catalogue that knows no photo completely (a new library) knows no file's content either:
+        // it is not asked for each file, a read transaction that was 1% of a new library's import.
+        let check = KnownContentCheck(seen: SeenContent(), asksCatalogue: !known.isEmpty)
         try await jobRunner.forEach(order, jobs: options.jobs, interruption: interruption,
-                                    job: { [pending] index in self.examine(pending[index]) }) { index, examination in
+                                    job: { [pending] index in self.examine(pending[index], check: check) }) { index, examination in
             finished[index] = examination
             while let ready = finished.removeValue(forKey: nextToWrite) {
                 batch.append((pending[nextToWrite], ready))
@@ -218,7 +221,7 @@ public struct ImportService: Sendable {
     }
 
     /// Reads a file once and learns everything the catalogue needs from that one read.
-    func examine(_ file: FoundFile, skipKnownContent: Bool = true) -> Examination {
+    func examine(_ file: FoundFile, check: KnownContentCheck) -> Examination {
         let data: Data
         do {
             data = try fileSystem.contents(of: file.path)
@@ -236,7 +239,10 @@ public struct ImportService: Sendable {
             return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
         }
         let sha256 = hasher.sha256(data)
-        if skipKnownContent, (try? catalogue.containsPhoto(withSHA256: sha256)) == true {
+        // Content met before is placed when written, not analysed again (its first file, earlier in
+        // walk order, is written first; were it to fail, this one is examined in full then).
+        if check.seen?.meet(sha256) == true
+            || (check.asksCatalogue && (try? catalogue.containsPhoto(withSHA256: sha256)) == true) {
             return .knownContent(sha256: sha256)
         }
         do {
@@ -263,7 +269,7 @@ public struct ImportService: Sendable {
                 var examination = examination
                 if case let .knownContent(sha256) = examination, try writer.photo(withSHA256: sha256) == nil {
                     // Known when examined, gone since (its path now holds other content): examine in full.
-                    examination = examine(file, skipKnownContent: false)
+                    examination = examine(file, check: .none)
                 }
                 switch examination {
                 case .notAPhoto:
@@ -321,5 +327,27 @@ public struct ImportService: Sendable {
             try writer.addDuplicatePath(file.path, of: existing.id, stamp: file.stamp, notedAt: now)
             summary.duplicates += 1
         }
+    }
+}
+
+/// How an examination learns that a file's content is known already, and need not be analysed.
+struct KnownContentCheck: Sendable {
+    /// The content of the files this import examined before (nil: not looked at).
+    var seen: SeenContent?
+    /// Whether the catalogue is asked.
+    var asksCatalogue: Bool
+
+    /// Every file examined in full.
+    static let none = KnownContentCheck(seen: nil, asksCatalogue: false)
+}
+
+/// The content of the files one import has examined, shared by its jobs.
+final class SeenContent: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sha256s: Set<String> = []
+
+    /// Whether this content was met before; it is noted as met from now on.
+    func meet(_ sha256: String) -> Bool {
+        lock.withLock { !sha256s.insert(sha256).inserted }
     }
 }

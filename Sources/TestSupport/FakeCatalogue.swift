@@ -41,8 +41,15 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
 
     private var duplicateStamps: [String: FileStamp] = [:]
 
+    /// How many times a photo's content was looked up (`containsPhoto`).
+    public var contentLookups: Int { lock.withLock { contentLookupCount } }
+    private var contentLookupCount = 0
+
     public func containsPhoto(withSHA256 sha256: String) throws -> Bool {
-        lock.withLock { state.photos.values.contains { $0.facts.sha256 == sha256 && $0.facts.colours != nil } }
+        lock.withLock {
+            contentLookupCount += 1
+            return state.photos.values.contains { $0.facts.sha256 == sha256 && $0.facts.colours != nil }
+        }
     }
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {

@@ -285,6 +285,30 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(codec.decodeCount, 1, "a known hash is not decoded again")
     }
 
+    func testANewLibraryLooksUpNoContentAndAKnownOneLooksUpEachNewFile() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/b.jpg"] = FakePhoto.data(seed: "b")
+        files["/lib/copy/b.jpg"] = FakePhoto.data(seed: "b")
+
+        let first = try await importLibrary(jobs: 1, batchSize: 1)
+
+        XCTAssertEqual(catalogue.contentLookups, 0, "nothing is known yet")
+        XCTAssertEqual([first.imported, first.duplicates], [2, 1], "the copy is still a duplicate")
+        XCTAssertEqual(photo(at: "/lib/b.jpg")?.duplicatePaths, ["/lib/copy/b.jpg"])
+        XCTAssertEqual(codec.decodeCount, 2, "content met earlier in the import is not decoded again")
+
+        files["/lib/2025/a.jpg"] = files["/lib/a.jpg"]
+        files["/lib/a.jpg"] = nil
+        files["/lib/c.jpg"] = FakePhoto.data(seed: "c")
+        let decodedBefore = codec.decodeCount
+
+        let second = try await importLibrary()
+
+        XCTAssertEqual(catalogue.contentLookups, 2, "the moved file and the new one")
+        XCTAssertEqual([second.moved, second.imported], [1, 1])
+        XCTAssertEqual(codec.decodeCount, decodedBefore + 1, "only the new content is decoded")
+    }
+
     func testTheSameContentAtTwoPathsIsOnePhotoWithTheDuplicateNoted() async throws {
         let data = FakePhoto.data(seed: "same")
         files["/lib/a.jpg"] = data
@@ -314,6 +338,18 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(summary.imported, 1)
         XCTAssertEqual(catalogue.allPhotos.count, 2)
         XCTAssertEqual(photo(at: "/lib/b.jpg")?.duplicatePaths, [])
+    }
+
+    func testTwoCopiesOfABrokenFileBothFail() async throws {
+        let broken = FakePhoto.broken(reason: "corrupt JPEG data: the file ends too early")
+        files["/lib/cut.jpg"] = broken
+        files["/lib/copy/cut.jpg"] = broken
+
+        let summary = try await importLibrary(jobs: 2)
+
+        XCTAssertEqual(summary.imported, 0)
+        XCTAssertEqual(summary.failures.map(\.path).sorted(), ["/lib/copy/cut.jpg", "/lib/cut.jpg"])
+        XCTAssertEqual(Set(summary.failures.map(\.reason)).count, 1, "the same reason for both")
     }
 
     // MARK: Failures and other files
