@@ -111,7 +111,10 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             let lock = path == ":memory:" ? nil : try MigrationLock(path: path + ".migration-lock")
             defer { lock?.release() }
             // A new, empty catalogue is made from the schema the migrations add up to, in one step.
-            let empty = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") == 0 }
+            let empty = try writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name != 'grdb_migrations'") == 0
+                    && migrator.appliedIdentifiers(db).isEmpty
+            }
             try (empty ? Schema.newCatalogueMigrator() : migrator).migrate(writer)
         } catch {
             throw CatalogueError(error, path: path)
@@ -358,14 +361,19 @@ enum Schema {
         return migrator
     }
 
-    /// The same migrations for an empty database: the first makes the whole schema they add up to
-    /// (`EmbeddedMigrations.catalogueSchema`, squashed at build time), the others then have nothing
-    /// left to do, and all are recorded as applied, as `migrator()` would leave them.
+    /// For an empty database: one migration, one transaction, that makes the whole schema the
+    /// migrations add up to (`EmbeddedMigrations.catalogueSchema`, squashed at build time) and records
+    /// every one of them as applied, as `migrator()` would leave them. One transaction, so that a
+    /// process stopped while making a catalogue leaves it empty or whole, never half recorded.
     static func newCatalogueMigrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        for (position, migration) in EmbeddedMigrations.all.enumerated() {
-            migrator.registerMigration(migration.identifier) { db in
-                if position == 0 { try db.execute(sql: EmbeddedMigrations.catalogueSchema) }
+        guard let first = EmbeddedMigrations.all.first else { return migrator }
+        migrator.registerMigration(first.identifier) { db in
+            try db.execute(sql: EmbeddedMigrations.catalogueSchema)
+            // GRDB records the first itself when this transaction commits; the others are recorded
+            // here, in its table of applied migrations.
+            for migration in EmbeddedMigrations.all.dropFirst() {
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
             }
         }
         return migrator

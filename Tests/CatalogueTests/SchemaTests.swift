@@ -57,6 +57,43 @@ final class SchemaTests: XCTestCase {
         XCTAssertTrue(EmbeddedMigrations.all.contains { $0.sql.contains("ALTER TABLE") })
     }
 
+    func testACatalogueWhoseMakingIsStoppedIsLeftEmptyOrWholeAndOpensWholeNextTime() throws {
+        /// Refuses to commit the (allowed + 1)th transaction that records migrations: as if the
+        /// process stopped there.
+        final class StopWhileRecording: TransactionObserver {
+            struct Stopped: Error {}
+            var allowed: Int
+            var recording = false
+            init(allowing allowed: Int) { self.allowed = allowed }
+            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "grdb_migrations" }
+            func databaseDidChange(with event: DatabaseEvent) { recording = true }
+            func databaseWillCommit() throws {
+                guard recording else { return }
+                guard allowed > 0 else { throw Stopped() }
+                allowed -= 1
+            }
+            func databaseDidCommit(_ db: Database) { recording = false }
+            func databaseDidRollback(_ db: Database) { recording = false }
+        }
+        for allowed in 0..<EmbeddedMigrations.all.count {
+            let queue = try DatabaseQueue()
+            let stop = StopWhileRecording(allowing: allowed)
+            queue.add(transactionObserver: stop)
+            _ = try? Schema.newCatalogueMigrator().migrate(queue)
+            let tables = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name != 'grdb_migrations'") }
+            let applied = try queue.read(Schema.migrator().appliedIdentifiers)
+            if applied.isEmpty {
+                XCTAssertEqual(tables, 0, "stopped after \(allowed): no table of the schema is left")
+            } else {
+                XCTAssertEqual(applied, Set(EmbeddedMigrations.all.map(\.identifier)), "stopped after \(allowed): all or nothing")
+            }
+            queue.remove(transactionObserver: stop)
+            let catalogue = try SQLiteCatalogue(writer: queue, path: ":memory:")
+            XCTAssertTrue(try catalogue.writer.read(Schema.migrator().hasCompletedMigrations))
+            XCTAssertEqual(try catalogue.integrityCheck(), "ok")
+        }
+    }
+
     func testTheMigrationsAreEmbeddedInOrder() {
         let identifiers = EmbeddedMigrations.all.map(\.identifier)
         XCTAssertEqual(Array(identifiers.prefix(3)), ["0001_catalogue", "0002_colours", "0003_colour_grid"])
