@@ -191,7 +191,7 @@ public struct ImportService: Sendable {
         // it is not asked for each file, a read transaction that was 1% of a new library's import.
         let check = KnownContentCheck(seen: SeenContent(), asksCatalogue: !known.isEmpty)
         try await jobRunner.forEach(order, jobs: options.jobs, interruption: interruption,
-                                    job: { [pending] index in self.examine(pending[index], check: check) }) { index, examination in
+                                    job: { [pending] index in self.examine(pending[index], position: index, check: check) }) { index, examination in
             finished[index] = examination
             while let ready = finished.removeValue(forKey: nextToWrite) {
                 batch.append((pending[nextToWrite], ready))
@@ -221,7 +221,8 @@ public struct ImportService: Sendable {
     }
 
     /// Reads a file once and learns everything the catalogue needs from that one read.
-    func examine(_ file: FoundFile, check: KnownContentCheck) -> Examination {
+    /// - Parameter position: the file's place in walk order among those this import examines.
+    func examine(_ file: FoundFile, position: Int = 0, check: KnownContentCheck) -> Examination {
         let data: Data
         do {
             data = try fileSystem.contents(of: file.path)
@@ -239,9 +240,9 @@ public struct ImportService: Sendable {
             return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
         }
         let sha256 = hasher.sha256(data)
-        // Content met before is placed when written, not analysed again (its first file, earlier in
-        // walk order, is written first; were it to fail, this one is examined in full then).
-        if check.seen?.meet(sha256) == true
+        // Content an earlier file (in walk order) has is placed when written, not analysed again: that
+        // file is written first (were it to fail, this one is examined in full then).
+        if check.seen?.meet(sha256, at: position) == true
             || (check.asksCatalogue && (try? catalogue.containsPhoto(withSHA256: sha256)) == true) {
             return .knownContent(sha256: sha256)
         }
@@ -344,10 +345,17 @@ struct KnownContentCheck: Sendable {
 /// The content of the files one import has examined, shared by its jobs.
 final class SeenContent: @unchecked Sendable {
     private let lock = NSLock()
-    private var sha256s: Set<String> = []
+    /// Each content's first file in walk order met so far.
+    private var firstPositions: [String: Int] = [:]
 
-    /// Whether this content was met before; it is noted as met from now on.
-    func meet(_ sha256: String) -> Bool {
-        lock.withLock { !sha256s.insert(sha256).inserted }
+    /// Whether a file earlier in walk order than `position` has this content. Only such a file is
+    /// written before this one: when a later copy is met first (jobs run side by side), the earlier
+    /// one is still examined in full here, in its job, rather than again when it is written.
+    func meet(_ sha256: String, at position: Int) -> Bool {
+        lock.withLock {
+            if let first = firstPositions[sha256], first < position { return true }
+            firstPositions[sha256] = position
+            return false
+        }
     }
 }

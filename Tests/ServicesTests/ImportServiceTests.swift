@@ -340,6 +340,37 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(photo(at: "/lib/b.jpg")?.duplicatePaths, [])
     }
 
+    func testACopyExaminedFirstLeavesTheEarlierFileItsOwnExaminationAndTheOriginalsPlace() async throws {
+        /// The first job started waits until another has finished: the later copy is met first.
+        final class FirstJobWaits: JobRunner, @unchecked Sendable {
+            private let lock = NSLock()
+            private var started = 0, finished = 0
+            func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output {
+                let number = lock.withLock { started += 1; return started }
+                var turn = 0
+                while number == 1, lock.withLock({ finished }) == 0, turn < 10_000 {
+                    turn += 1
+                    await Task.yield()
+                }
+                let output = job()
+                lock.withLock { finished += 1 }
+                return output
+            }
+        }
+        let data = FakePhoto.data(seed: "same")
+        files["/lib/a.jpg"] = data
+        files["/lib/b.jpg"] = data
+        let importing = ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                      catalogue: catalogue, clock: clock, jobRunner: FirstJobWaits())
+
+        let summary = try await importing.importPhotos(from: ["/lib"], options: ImportOptions(jobs: 2))
+
+        XCTAssertEqual([summary.imported, summary.duplicates], [1, 1])
+        XCTAssertEqual(catalogue.allPhotos.first?.path, "/lib/a.jpg", "the first in walk order is the original")
+        XCTAssertEqual(catalogue.allPhotos.first?.duplicatePaths, ["/lib/b.jpg"])
+        XCTAssertEqual(files.readPaths.sorted(), ["/lib/a.jpg", "/lib/b.jpg"], "each read once: none examined again while written")
+    }
+
     func testTwoCopiesOfABrokenFileBothFail() async throws {
         let broken = FakePhoto.broken(reason: "corrupt JPEG data: the file ends too early")
         files["/lib/cut.jpg"] = broken
