@@ -65,7 +65,7 @@ public func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
 /// A lower bound of `deltaE2000(first, second)` from its lightness and chroma terms alone, without
 /// the hue angles' arctangents and sines: a search for the nearest of many colours skips those
 /// that cannot be nearer than the best so far. The rotation term is at most |R_T| ≤ 2 sin 60°, so
-/// ΔE² = L² + C² + H² + R_T·C·H ≥ L² + (1 − R_T²/4)·C² ≥ L² + C²/4 (0.249 keeps rounding on the safe side).
+/// ΔE² = L² + C² + H² + R_T·C·H ≥ L² + (1 − R_T²/4)·C² ≥ L² + C²/4.
 public func deltaE2000LowerBound(_ first: Lab, _ second: Lab) -> Double {
     let pow25to7 = 6_103_515_625.0
     let c1 = (first.a * first.a + first.b * first.b).squareRoot()
@@ -79,7 +79,9 @@ public func deltaE2000LowerBound(_ first: Lab, _ second: Lab) -> Double {
     let lightness50 = (meanLp - 50) * (meanLp - 50)
     let lTerm = (second.l - first.l) / (1 + 0.015 * lightness50 / (20 + lightness50).squareRoot())
     let cTerm = (c2p - c1p) / (1 + 0.045 * (c1p + c2p) / 2)
-    return (lTerm * lTerm + 0.249 * cTerm * cTerm).squareRoot()
+    // A little under, so that rounding in either function cannot put the bound above the difference
+    // (a negative R_T term can round ΔE² down by an ulp where C and H are tiny beside L).
+    return (lTerm * lTerm + 0.249 * cTerm * cTerm).squareRoot() * (1 - 1e-12)
 }
 
 /// The cosines and sines of the fixed angles of CIEDE2000's T term.
