@@ -94,7 +94,17 @@ func squashed(_ migrations: [(name: String, sql: String)]) -> String {
     let made = Scratch()
     made.execute(schema, "the squashed schema fails")
     guard made.objects == migrated.objects else { fail("the squashed schema differs from the migrations'") }
-    for table in migrated.strings("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
+    // What else a migration may set that the schema's statements do not carry.
+    guard migrated.strings("SELECT name FROM sqlite_schema WHERE name LIKE 'sqlite\\_stat%' ESCAPE '\\'").isEmpty else {
+        fail("the migrations run ANALYZE, whose statistics the squashed schema does not carry")
+    }
+    for pragma in ["user_version", "application_id", "auto_vacuum"] {
+        guard made.strings("PRAGMA \(pragma)") == migrated.strings("PRAGMA \(pragma)") else {
+            fail("the migrations set PRAGMA \(pragma), which the squashed schema does not carry")
+        }
+    }
+    // Tables' rows too (a virtual table's shadow tables hold its own from the start).
+    for table in migrated.strings("SELECT name FROM pragma_table_list WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
         guard migrated.strings("SELECT count(*) FROM \"\(table)\"") == ["0"] else {
             fail("migrations leave rows in \(table): a new catalogue could not be made from the schema alone")
         }

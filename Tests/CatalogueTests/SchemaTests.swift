@@ -58,26 +58,16 @@ final class SchemaTests: XCTestCase {
     }
 
     func testACatalogueWhoseMakingIsStoppedIsLeftEmptyOrWholeAndOpensWholeNextTime() throws {
-        /// Refuses to commit the (allowed + 1)th transaction that records migrations: as if the
-        /// process stopped there.
-        final class StopWhileRecording: TransactionObserver {
-            struct Stopped: Error {}
-            var allowed: Int
-            var recording = false
-            init(allowing allowed: Int) { self.allowed = allowed }
-            func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "grdb_migrations" }
-            func databaseDidChange(with event: DatabaseEvent) { recording = true }
-            func databaseWillCommit() throws {
-                guard recording else { return }
-                guard allowed > 0 else { throw Stopped() }
-                allowed -= 1
-            }
-            func databaseDidCommit(_ db: Database) { recording = false }
-            func databaseDidRollback(_ db: Database) { recording = false }
-        }
+        // One transaction makes a new catalogue and records its migrations; the first refused leaves it empty.
+        let opened = try DatabaseQueue()
+        let counting = MigrationRecordings(allowing: nil)
+        opened.add(transactionObserver: counting)
+        _ = try SQLiteCatalogue(writer: opened, path: ":memory:")
+        XCTAssertEqual(counting.commits, 1, "made from the squashed schema, not migration by migration")
+
         for allowed in 0..<EmbeddedMigrations.all.count {
             let queue = try DatabaseQueue()
-            let stop = StopWhileRecording(allowing: allowed)
+            let stop = MigrationRecordings(allowing: allowed)
             queue.add(transactionObserver: stop)
             _ = try? Schema.newCatalogueMigrator().migrate(queue)
             let tables = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name != 'grdb_migrations'") }
@@ -298,4 +288,26 @@ extension ColourAnalysis {
         palette: [PaletteEntry(lab: Lab(l: 53.6, a: 0, b: 0), weight: 0.94, name: .grey),
                   PaletteEntry(lab: Lab(l: 44, a: 68, b: 48), weight: 0.06, name: .red)],
         accent: Accent(lab: Lab(l: 44, a: 68, b: 48), hue: 35.2, coverage: 0.06, name: .red))
+}
+
+/// Counts the committed transactions that record migrations, and refuses to commit the (allowed + 1)th
+/// when `allowed` is set: as if the process stopped there.
+private final class MigrationRecordings: TransactionObserver {
+    struct Stopped: Error {}
+    var allowed: Int?
+    private(set) var commits = 0
+    private var recording = false
+    init(allowing allowed: Int?) { self.allowed = allowed }
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "grdb_migrations" }
+    func databaseDidChange(with event: DatabaseEvent) { recording = true }
+    func databaseWillCommit() throws {
+        guard recording, let allowed else { return }
+        guard allowed > 0 else { throw Stopped() }
+        self.allowed = allowed - 1
+    }
+    func databaseDidCommit(_ db: Database) {
+        if recording { commits += 1 }
+        recording = false
+    }
+    func databaseDidRollback(_ db: Database) { recording = false }
 }
