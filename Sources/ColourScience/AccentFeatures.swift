@@ -60,7 +60,7 @@ public struct AccentFeatures: Equatable, Sendable, Codable {
     public static let names = [
         "chroma", "lightness", "log coverage", "log coverage squared", "contrast", "compactness", "edge share", "log texture",
         "log regions", "log saliency", "hue families", "relative chroma", "log relative coverage", "hue cosine", "hue sine",
-        "double hue cosine", "double hue sine", "off centre",
+        "double hue cosine", "double hue sine", "off centre", "warm dullness",
     ]
 
     /// The model's inputs: the measures on scales where a weighted sum makes sense (sizes by their
@@ -72,6 +72,9 @@ public struct AccentFeatures: Equatable, Sendable, Codable {
             log1p(texture), log(Double(max(regions, 1))), log10(saliency + 1e-3), Double(min(hueFamilies, 12)) / 5,
             relativeChroma, log10(max(relativeCoverage, 1e-4)), cos(radians), sin(radians), cos(2 * radians), sin(2 * radians),
             offCentre,
+            // Skin, wood, stone and earth: warm hues (near 55°) at low chroma, which the hue terms
+            // and the chroma term apart cannot single out; whether they matter is the fit's to say.
+            exp(-pow(Hue.distance(hue, 55) / 25, 2)) * max(0, 1 - chroma / 45),
         ]
     }
 }

@@ -62,8 +62,9 @@ public struct ColourAnalysis: Equatable, Sendable {
     /// analysed by an earlier one (1: accents by share and chroma; 2: accents by saliency; 3: the
     /// accent's splash hue from its most prominent region; 4: learned judgements of accents, scenes
     /// and names, `LearnedWeights`; 5: a pale colour counts only in part towards its name's weight,
-    /// `ColourName.shares`).
-    public static let rulesVersion = 5
+    /// `ColourName.shares`; 6: the accent model also weighs a candidate's warm dullness, the skin,
+    /// wood and stone a person does not single out).
+    public static let rulesVersion = 6
 
     /// Up to eight entries, heaviest first.
     public var palette: [PaletteEntry]

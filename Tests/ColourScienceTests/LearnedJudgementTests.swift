@@ -111,6 +111,21 @@ final class LearnedJudgementTests: XCTestCase {
         XCTAssertEqual(analyser.analyse(image).accent?.name, .orange)
     }
 
+    func testWarmDullnessSinglesOutSkinAndWoodAndCountsAgainstACandidate() throws {
+        let position = try XCTUnwrap(AccentFeatures.names.firstIndex(of: "warm dullness"))
+        func warmDullness(hue: Double, chroma: Double) -> Double {
+            let features = AccentFeatures(chroma: chroma, lightness: 60, hue: hue, coverage: 0.05, contrast: 20, compactness: 0.5,
+                                          edgeShare: 0, texture: 1, regions: 1, pieces: 1, saliency: 0.5, hueFamilies: 2)
+            return features.vector[position]
+        }
+        XCTAssertGreaterThan(warmDullness(hue: 55, chroma: 20), 0.5, "skin")
+        XCTAssertGreaterThan(warmDullness(hue: 55, chroma: 20), 2 * warmDullness(hue: 55, chroma: 40), "duller is more so")
+        XCTAssertEqual(warmDullness(hue: 55, chroma: 60), 0, "a vivid orange is not dull")
+        XCTAssertLessThan(warmDullness(hue: 240, chroma: 20), 0.01, "a dull blue is not warm")
+        let index = try XCTUnwrap(LearnedWeights.accent.features.firstIndex(of: "warm dullness"))
+        XCTAssertLessThan(LearnedWeights.accent.weights[index], 0, "the fit counts it against being the accent")
+    }
+
     func testTheLearnedModelsMatchTheirFeatures() {
         for (model, names) in [(LearnedWeights.accent, AccentFeatures.names), (LearnedWeights.colourTarget, SceneFeatures.names),
                                (LearnedWeights.busyScene, SceneFeatures.names), (LearnedWeights.inspiration, SplashPotential.featureNames)] {

@@ -57,7 +57,8 @@ final class SplashPotentialTests: XCTestCase {
         let someColour = try potential(analysis(red, coverage: 0.06, otherChroma: 20))
         let park = try potential(analysis(red, coverage: 0.06))
         XCTAssertEqual(greyStreet.change, 0.3)
-        XCTAssertLessThan(greyStreet.score, park.score - 5)
+        // By the fitted weight of `change`: 4.9 points less on the fit of rules version 6, over 5 on version 5's.
+        XCTAssertLessThan(greyStreet.score, park.score - 4)
         XCTAssertTrue(greyStreet.reason.hasSuffix("little other colour for the show picture to take away"), greyStreet.reason)
         XCTAssertGreaterThan(someColour.change, 0.6)
         XCTAssertLessThan(someColour.change, 1)
