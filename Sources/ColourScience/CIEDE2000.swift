@@ -3,23 +3,14 @@ import Foundation
 /// CIEDE2000 colour difference (kL = kC = kH = 1), after Sharma, Wu and Dalal (2005).
 /// About 1 is a just-noticeable difference; 2–3 is close; over 10 is a different colour.
 public func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
-    let pow25to7 = 6_103_515_625.0 // 25^7
-    let c1 = (first.a * first.a + first.b * first.b).squareRoot()
-    let c2 = (second.a * second.a + second.b * second.b).squareRoot()
-    let meanC = (c1 + c2) / 2
-    let meanC7 = seventh(meanC)
-    let g = 0.5 * (1 - (meanC7 / (meanC7 + pow25to7)).squareRoot())
-    let a1 = (1 + g) * first.a, a2 = (1 + g) * second.a
-    let c1p = (a1 * a1 + first.b * first.b).squareRoot()
-    let c2p = (a2 * a2 + second.b * second.b).squareRoot()
+    let primed = PrimedTerms(first, second)
+    let a1 = primed.a1, a2 = primed.a2, c1p = primed.c1p, c2p = primed.c2p
     func hue(_ b: Double, _ a: Double) -> Double {
         if a == 0 && b == 0 { return 0 }
         return Hue.degrees(atan2(b, a))
     }
     let h1p = hue(first.b, a1), h2p = hue(second.b, a2)
 
-    let deltaLp = second.l - first.l
-    let deltaCp = c2p - c1p
     var deltahp = 0.0
     if c1p * c2p != 0 {
         deltahp = h2p - h1p
@@ -27,8 +18,7 @@ public func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
     }
     let deltaHp = 2 * (c1p * c2p).squareRoot() * sin(deltahp * .pi / 360)
 
-    let meanLp = (first.l + second.l) / 2
-    let meanCp = (c1p + c2p) / 2
+    let meanCp = primed.meanCp
     var meanhp = h1p + h2p
     if c1p * c2p != 0 {
         if abs(h1p - h2p) <= 180 {
@@ -52,13 +42,10 @@ public func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
     let hueFromBlue = (meanhp - 275) / 25
     let deltaTheta = 30 * exp(-hueFromBlue * hueFromBlue)
     let meanCp7 = seventh(meanCp)
-    let rc = 2 * (meanCp7 / (meanCp7 + pow25to7)).squareRoot()
-    let lightness50 = (meanLp - 50) * (meanLp - 50)
-    let sl = 1 + 0.015 * lightness50 / (20 + lightness50).squareRoot()
-    let sc = 1 + 0.045 * meanCp
+    let rc = 2 * (meanCp7 / (meanCp7 + PrimedTerms.pow25to7)).squareRoot()
     let sh = 1 + 0.015 * meanCp * t
     let rt = -sin(radians(2 * deltaTheta)) * rc
-    let lTerm = deltaLp / sl, cTerm = deltaCp / sc, hTerm = deltaHp / sh
+    let lTerm = primed.lTerm, cTerm = primed.cTerm, hTerm = deltaHp / sh
     return (lTerm * lTerm + cTerm * cTerm + hTerm * hTerm + rt * cTerm * hTerm).squareRoot()
 }
 
@@ -67,21 +54,34 @@ public func deltaE2000(_ first: Lab, _ second: Lab) -> Double {
 /// that cannot be nearer than the best so far. The rotation term is at most |R_T| ≤ 2 sin 60°, so
 /// ΔE² = L² + C² + H² + R_T·C·H ≥ L² + (1 − R_T²/4)·C² ≥ L² + C²/4.
 public func deltaE2000LowerBound(_ first: Lab, _ second: Lab) -> Double {
-    let pow25to7 = 6_103_515_625.0
-    let c1 = (first.a * first.a + first.b * first.b).squareRoot()
-    let c2 = (second.a * second.a + second.b * second.b).squareRoot()
-    let meanC7 = seventh((c1 + c2) / 2)
-    let g = 0.5 * (1 - (meanC7 / (meanC7 + pow25to7)).squareRoot())
-    let a1 = (1 + g) * first.a, a2 = (1 + g) * second.a
-    let c1p = (a1 * a1 + first.b * first.b).squareRoot()
-    let c2p = (a2 * a2 + second.b * second.b).squareRoot()
-    let meanLp = (first.l + second.l) / 2
-    let lightness50 = (meanLp - 50) * (meanLp - 50)
-    let lTerm = (second.l - first.l) / (1 + 0.015 * lightness50 / (20 + lightness50).squareRoot())
-    let cTerm = (c2p - c1p) / (1 + 0.045 * (c1p + c2p) / 2)
+    let primed = PrimedTerms(first, second)
     // A little under, so that rounding in either function cannot put the bound above the difference
     // (a negative R_T term can round ΔE² down by an ulp where C and H are tiny beside L).
-    return (lTerm * lTerm + 0.249 * cTerm * cTerm).squareRoot() * (1 - 1e-12)
+    return (primed.lTerm * primed.lTerm + 0.249 * primed.cTerm * primed.cTerm).squareRoot() * (1 - 1e-12)
+}
+
+/// What the difference and its bound both start from: a* stretched by G, the primed chromas, and
+/// the lightness and chroma terms (ΔL'/S_L, ΔC'/S_C).
+private struct PrimedTerms {
+    static let pow25to7 = 6_103_515_625.0 // 25^7
+    let a1: Double, a2: Double, c1p: Double, c2p: Double, meanCp: Double, lTerm: Double, cTerm: Double
+
+    @inline(__always)
+    init(_ first: Lab, _ second: Lab) {
+        let c1 = (first.a * first.a + first.b * first.b).squareRoot()
+        let c2 = (second.a * second.a + second.b * second.b).squareRoot()
+        let meanC7 = seventh((c1 + c2) / 2)
+        let g = 0.5 * (1 - (meanC7 / (meanC7 + Self.pow25to7)).squareRoot())
+        a1 = (1 + g) * first.a
+        a2 = (1 + g) * second.a
+        c1p = (a1 * a1 + first.b * first.b).squareRoot()
+        c2p = (a2 * a2 + second.b * second.b).squareRoot()
+        meanCp = (c1p + c2p) / 2
+        let meanLp = (first.l + second.l) / 2
+        let lightness50 = (meanLp - 50) * (meanLp - 50)
+        lTerm = (second.l - first.l) / (1 + 0.015 * lightness50 / (20 + lightness50).squareRoot())
+        cTerm = (c2p - c1p) / (1 + 0.045 * meanCp)
+    }
 }
 
 /// The cosines and sines of the fixed angles of CIEDE2000's T term.

@@ -70,11 +70,11 @@ public struct InspirationService: Sendable {
         var ranks: [InspirationRank] = []
         while true {
             let photos = try catalogue.photos(matching: query)
-            ranks += rank(photos, colour: colour).map { InspirationRank(photoID: $0.photo.id, potential: $0.potential) }
+            ranks += photos.compactMap { photo in potential(of: photo, colour: colour).map { InspirationRank(photoID: photo.id, potential: $0) } }
             guard photos.count == chunk else { break }
             query.offset += chunk
         }
-        return ranks.sorted { $0.potential.score != $1.potential.score ? $0.potential.score > $1.potential.score : $0.photoID < $1.photoID }
+        return ranks.sorted { ranksBefore(($0.potential, $0.photoID), ($1.potential, $1.photoID)) }
     }
 
     /// The entries of ranks `range` of a ranking, their photos read by id (one gone since is left out).
@@ -87,18 +87,26 @@ public struct InspirationService: Sendable {
     /// Photos with an accent, best first (ties by id), optionally only those whose accent is `colour`:
     /// the name, or within ΔE00 12 of a colour.
     public static func rank(_ photos: [CataloguedPhoto], colour: ColourTarget? = nil, limit: Int? = nil) -> [InspirationEntry] {
-        let scored = photos.compactMap { photo -> (CataloguedPhoto, SplashPotential)? in
-            guard let colours = photo.facts.colours, let accent = colours.accent,
-                  let potential = SplashPotential(colours, pixelSize: photo.facts.pixelSize), potential.score > 0 else { return nil }
-            switch colour {
-            case nil: break
-            case let .name(name)?: guard accent.name == name else { return nil }
-            case let .colour(lab)?: guard deltaE2000(lab, accent.lab) <= 12 else { return nil }
-            }
-            return (photo, potential)
-        }.sorted { $0.1.score != $1.1.score ? $0.1.score > $1.1.score : $0.0.id < $1.0.id }
+        let scored = photos.compactMap { photo in potential(of: photo, colour: colour).map { (photo, $0) } }
+            .sorted { ranksBefore(($0.1, $0.0.id), ($1.1, $1.0.id)) }
         return scored.prefix(limit ?? scored.count).enumerated().map { InspirationEntry(rank: $0.offset + 1, photo: $0.element.0,
                                                                                         potential: $0.element.1) }
+    }
+
+    /// A photo's splash potential when it has an accent worth a splash (and of `colour`, when given).
+    static func potential(of photo: CataloguedPhoto, colour: ColourTarget?) -> SplashPotential? {
+        guard let colours = photo.facts.colours, let accent = colours.accent,
+              let potential = SplashPotential(colours, pixelSize: photo.facts.pixelSize), potential.score > 0 else { return nil }
+        switch colour {
+        case nil: return potential
+        case let .name(name)?: return accent.name == name ? potential : nil
+        case let .colour(lab)?: return deltaE2000(lab, accent.lab) <= 12 ? potential : nil
+        }
+    }
+
+    /// The inspiration order: the higher score first, then the lower id.
+    static func ranksBefore(_ first: (SplashPotential, PhotoID), _ second: (SplashPotential, PhotoID)) -> Bool {
+        first.0.score != second.0.score ? first.0.score > second.0.score : first.1 < second.1
     }
 
     /// Entries of one scene: shots taken within `sameSceneSeconds` of each other by one camera, whose

@@ -43,7 +43,7 @@ public struct GalleryBrowser: Sendable {
             switch query.sort {
             case .colour: break
             case .date: items = Self.newestFirst(items)
-            case .inspiration: items = Self.byPotential(items.map(\.photo), colour: colour, matches: matches)
+            case .inspiration: items = Self.byPotential(items.map(\.photo), matches: matches)
             }
         } else if query.sort == .inspiration {
             // Ranked as ids and scores, and only the page's photos read whole.
@@ -72,7 +72,7 @@ public struct GalleryBrowser: Sendable {
         }
     }
 
-    static func byPotential(_ photos: [CataloguedPhoto], colour: ColourTarget?, matches: [ColourMatch]) -> [GridItem] {
+    static func byPotential(_ photos: [CataloguedPhoto], matches: [ColourMatch]) -> [GridItem] {
         let matchByID = Dictionary(matches.map { ($0.photo.id, $0) }, uniquingKeysWith: { first, _ in first })
         return InspirationService.rank(photos, colour: nil).map {
             GridItem(photo: $0.photo, match: matchByID[$0.photo.id], inspiration: $0)
