@@ -76,4 +76,61 @@ final class ObjectMaskTests: XCTestCase {
             }
         }
     }
+
+    /// A raster of the mask's size whose colour is `colour(x)` in every row, and a kept map of the
+    /// columns left of `cut`.
+    func columnScene(cut: Int, _ colour: (Int) -> LCh) -> (raster: LabRaster, kept: [Bool]) {
+        let width = 256, height = 96
+        var image = TestImage.solid(.black, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width { image[x, y] = colour(x).lab.rgba }
+        }
+        return (LabRaster(image, longSide: 256), (0..<width * height).map { $0 % width < cut })
+    }
+
+    /// The weights along the middle row.
+    func middleRow(_ weights: [UInt8]) -> [Int] { (0..<256).map { Int(weights[48 * 256 + $0]) } }
+
+    func testARegionCutInASmoothGlowCarriesOnAndFadesAsItsColourDoes() {
+        // Hue 50° on the left to 110° on the right (0.5 ΔE a pixel), the region cut at column 48; the
+        // splash keeps hue 60 ± 12, fading over 10 more: as far as column 93 the colour is wholly its own.
+        let scene = columnScene(cut: 48) { LCh(l: 60, c: 40, h: 50 + 60 * Double($0) / 255) }
+        let parameters = SplashParameters(hue: 60, method: .object)
+        let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
+        let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
+        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster, parameters: parameters))
+        let before = middleRow(faded)
+        XCTAssertEqual(before[60], 0, "the fade alone ends the region a few pixels beyond the cut")
+        XCTAssertGreaterThan(carried[60], 100, "carried on, the region goes on where the colour does")
+        XCTAssertGreaterThan(carried[90], 60, "as far as the colour is wholly its own")
+        XCTAssertEqual(carried[150], 0, "beyond the window's feather nothing is kept")
+        XCTAssertTrue(zip(carried, carried.dropFirst()).allSatisfy { $0 >= $1 }, "it only fades: \(carried)")
+        XCTAssertLessThanOrEqual(zip(carried, carried.dropFirst()).map { $0 - $1 }.max()!, zip(before, before.dropFirst()).map { $0 - $1 }.max()!,
+                                 "no steeper anywhere than the fade it goes on from")
+        XCTAssertEqual(Array(carried[0..<48]), Array(before[0..<48]), "the region itself is as it was")
+    }
+
+    func testARegionDoesNotCarryOnAcrossAnEdgeOfThePhoto() {
+        // The same hue on both sides of column 48, 30 lighter beyond it: an edge, the ground beside an object.
+        let scene = columnScene(cut: 48) { LCh(l: $0 < 48 ? 45 : 75, c: 40, h: 60) }
+        let parameters = SplashParameters(hue: 60, method: .object)
+        let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
+        let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
+        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster, parameters: parameters))
+        let before = middleRow(faded)
+        // Across a change of ΔE 30 the edge's weight falls to e^-3.5 (3%), and from there only fades.
+        XCTAssertTrue((48..<256).allSatisfy { carried[$0] <= max(before[$0], 255 * 35 / 1_000) }, "\(carried)")
+        XCTAssertLessThanOrEqual(carried[100], 4, "the ground further off stays all but grey")
+    }
+
+    func testAPaleRimTheCutKeptWithTheObjectCarriesNothingOn() {
+        // A vivid object (columns under 40), then a smooth pale ground of its hue (C* 16: partly its
+        // colour), of which the cut kept a rim of 8 columns: a sky beside a blue jacket.
+        let scene = columnScene(cut: 48) { LCh(l: $0 < 40 ? 45 : 78, c: $0 < 40 ? 55 : 16, h: 250) }
+        let parameters = SplashParameters(hue: 250, method: .object)
+        let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
+        let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
+        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster, parameters: parameters))
+        XCTAssertEqual(Array(carried[60...]), Array(middleRow(faded)[60...]), "the pale ground is not tinted from the rim")
+    }
 }
