@@ -118,23 +118,25 @@ struct ObjectMask: Sendable {
     /// picture) the photo is smooth: a glow, a sky, the light turning on a fruit's side.
     static let smoothChange: Float = 2
     /// What carrying a region on costs, in steps of 1/e of its weight: a raster pixel of smooth photo
-    /// `1 / smoothReach`, and each ΔE of change beyond the smooth `1 / edgeCost`. Across an edge of
-    /// ΔE 30 within a pixel or two the region is gone (e⁻³·⁵); through a smooth glow it carries on for
-    /// tens of pixels.
+    /// `1 / smoothReach`, and `changePerFold` ΔE of change beyond the smooth one. Across an edge of
+    /// ΔE 30 within a pixel or two all but 3% of the region's weight is gone (e⁻³·⁵), and the rest
+    /// fades as it goes; through a smooth glow it carries on for tens of pixels.
     static let smoothReach: Float = 64
-    static let edgeCost: Float = 8
+    static let changePerFold: Float = 8
     /// A pixel carries its region on only where its own colour is clearly the colour (its weight by hue
     /// and chroma alone at least this): not from a pale rim the cut kept with the object.
-    static let clearColour = 0.9
+    static let clearColour: Float = 0.9
 
     /// `weights` carried on from the pixels `sources` (kept, of the object's own colour) beyond the kept
-    /// regions where the photo is smooth, each pixel there weighed
-    /// by its own colour (by hue and chroma alone, as a hue splash would). An object cut ends somewhere
-    /// even where the photo has no edge (a glow, the shaded side of a fruit), and a minimum cut on a
-    /// grid ends there along straight rows and columns; beyond that end the colour now goes on as far
-    /// as it and the photo's smoothness go, so the picture shows a fade, not the cut's box. Where the
-    /// photo draws an edge the region ends as before: the carrying costs the change met on the way, a
-    /// geodesic distance from the region (two forward and backward sweeps over 8 neighbours).
+    /// regions where the photo is smooth, each pixel there weighted by its own colour (by hue and
+    /// chroma alone, as a hue splash would). An object cut ends somewhere even where the photo has no
+    /// edge (a glow, the shaded side of a fruit), and a minimum cut on a grid ends there along straight
+    /// rows and columns; beyond that end the colour now goes on as far as it and the photo's smoothness
+    /// go, so the picture shows a fade, not the cut's box. Where the photo draws an edge the region all
+    /// but ends as before: the carrying costs the change met on the way, a geodesic distance from the
+    /// region's edge, approximated by two forward and backward sweeps over 8 neighbours (a path with
+    /// more turns than they follow is costed higher than it is, so the colour carries less, never more).
+    /// Kept pixels are never changed, and pass the carrying on at no more than their own weight.
     static func carriedOn(_ weights: [UInt8], from sources: [Bool], kept: [Bool], raster: LabRaster, parameters: SplashParameters)
         -> [UInt8] {
         let width = raster.width, height = raster.height, count = raster.count
@@ -145,12 +147,14 @@ struct ObjectMask: Sendable {
             return Float(parameters.keepWeight(hue: Double(raster.hue(index)), chroma: Double(chroma)))
         }
         // In steps of 1/e from a whole weight: a source's own weight, if its colour is clearly the colour.
-        let fixed = (0..<count).map { sources[$0] && Double(own[$0]) >= clearColour }
+        let fixed = (0..<count).map { sources[$0] && own[$0] >= clearColour }
         var cost = (0..<count).map { fixed[$0] ? -log(Float(max(weights[$0], 1)) / 255) : Float.infinity }
         guard cost.contains(where: \.isFinite) else { return weights }
-        // The sources' own weights are where the carrying starts, not what it changes: beyond the region
-        // the weight goes on from its edge's, so an edge the fade softened stays soft.
         let open = (0..<count).map { !fixed[$0] && own[$0] > 0 }
+        // A kept pixel passes the carrying on, but never at more than its own weight: beyond a region the
+        // weight goes on from its edge's, so an edge the fade softened stays soft and nothing beyond it
+        // is brighter than it.
+        let floor = (0..<count).map { kept[$0] ? -log(Float(max(weights[$0], 1)) / 255) : 0 }
         let diagonal = Float(2).squareRoot()
         // The neighbours a forward sweep has already visited; a backward sweep visits the mirror ones.
         let earlier: [(dx: Int, dy: Int, length: Float)] = [(-1, 0, 1), (-1, -1, diagonal), (0, -1, 1), (1, -1, diagonal)]
@@ -166,7 +170,7 @@ struct ObjectMask: Sendable {
                     guard cost[other] < cost[index] else { continue }
                     let dl = l[index] - l[other], da = a[index] - a[other], db = b[index] - b[other]
                     let change = max(0, (dl * dl + da * da + db * db).squareRoot() - smoothChange * neighbour.length)
-                    cost[index] = min(cost[index], cost[other] + change / edgeCost + neighbour.length / smoothReach)
+                    cost[index] = max(floor[index], min(cost[index], cost[other] + change / changePerFold + neighbour.length / smoothReach))
                 }
             }
             for _ in 0..<2 {
