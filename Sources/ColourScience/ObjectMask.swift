@@ -37,6 +37,15 @@ struct ObjectMask: Sendable {
     /// however dark: the object in shade.
     static let shadedSaturationShare = 0.7
 
+    /// Each raster pixel's hue distance (degrees) from the target, 360 where it has no colour (under
+    /// the chroma gate, or transparent): worked out once, for growth and for carrying a region on.
+    static func hueDistances(_ raster: LabRaster, parameters: SplashParameters) -> [Float] {
+        let gate = Float(parameters.minimumChroma)
+        return (0..<raster.count).map { index in
+            raster.opaque[index] && raster.chroma(index) >= gate ? Float(Hue.distance(Double(raster.hue(index)), parameters.hue)) : 360
+        }
+    }
+
     /// Chroma over lightness: what stays of a surface's colour in its shade.
     static func saturation(_ raster: LabRaster, _ index: Int) -> Float {
         raster.chroma(index) / max(raster.l[index], 1)
@@ -49,14 +58,11 @@ struct ObjectMask: Sendable {
         let count = raster.count
         let gate = Float(parameters.minimumChroma)
         let window = Float(parameters.tolerance + SplashParameters.objectGrowth + parameters.feather / 2)
-        var distances = [Float](repeating: 360, count: count)
+        let distances = Self.hueDistances(raster, parameters: parameters)
         var inTolerance: [Float] = [], saturations: [Float] = []
-        for index in 0..<count where raster.opaque[index] && raster.chroma(index) >= gate {
-            distances[index] = Float(Hue.distance(Double(raster.hue(index)), parameters.hue))
-            if distances[index] <= Float(parameters.tolerance) {
-                inTolerance.append(raster.chroma(index))
-                saturations.append(Self.saturation(raster, index))
-            }
+        for index in 0..<count where distances[index] <= Float(parameters.tolerance) {
+            inTolerance.append(raster.chroma(index))
+            saturations.append(Self.saturation(raster, index))
         }
         // Seeds are where the colour is clear: within the tolerance and at least 60% as chromatic as
         // its most vivid tenth there, so a dull same-hue background seeds nothing. Growth reaches
@@ -111,7 +117,8 @@ struct ObjectMask: Sendable {
         let faded = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
         // It carries on only from the object's own colour (what growth could reach), not from a ring
         // of the ground the cut kept with it.
-        weights = Self.carriedOn(faded, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, parameters: parameters)
+        weights = Self.carriedOn(faded, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, hueDistances: distances,
+                                 parameters: parameters)
     }
 
     /// Below this change between neighbouring raster pixels (CIE76 ΔE a pixel, about 3 px of an 800 px
@@ -137,14 +144,12 @@ struct ObjectMask: Sendable {
     /// region's edge, approximated by two forward and backward sweeps over 8 neighbours (a path with
     /// more turns than they follow is costed higher than it is, so the colour carries less, never more).
     /// Kept pixels are never changed, and pass the carrying on at no more than their own weight.
-    static func carriedOn(_ weights: [UInt8], from sources: [Bool], kept: [Bool], raster: LabRaster, parameters: SplashParameters)
-        -> [UInt8] {
+    static func carriedOn(_ weights: [UInt8], from sources: [Bool], kept: [Bool], raster: LabRaster, hueDistances: [Float],
+                          parameters: SplashParameters) -> [UInt8] {
         let width = raster.width, height = raster.height, count = raster.count
-        // Under the chroma gate a colour has no weight of its own: its hue is not worked out.
-        let own = (0..<count).map { index -> Float in
-            let chroma = raster.chroma(index)
-            guard raster.opaque[index], Double(chroma) > parameters.minimumChroma else { return 0 }
-            return Float(parameters.keepWeight(hue: Double(raster.hue(index)), chroma: Double(chroma)))
+        let own = (0..<count).map { index in
+            hueDistances[index] >= 360 ? 0 : Float(parameters.keepWeight(hueDistance: Double(hueDistances[index]),
+                                                                           chroma: Double(raster.chroma(index))))
         }
         // In steps of 1/e from a whole weight: a source's own weight, if its colour is clearly the colour.
         let fixed = (0..<count).map { sources[$0] && own[$0] >= clearColour }

@@ -59,7 +59,11 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
     }
 
     func keepWeight(hue colourHue: Double, chroma: Double) -> Double {
-        let distance = Hue.distance(colourHue, hue)
+        keepWeight(hueDistance: Hue.distance(colourHue, hue), chroma: chroma)
+    }
+
+    /// The keep-weight of a colour `hueDistance` degrees of hue from the target.
+    func keepWeight(hueDistance distance: Double, chroma: Double) -> Double {
         let hueWeight = 1 - smoothstep((distance - tolerance) / max(feather, 1e-9))
         return hueWeight * chromaWeight(chroma)
     }

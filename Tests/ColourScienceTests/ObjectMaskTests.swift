@@ -98,7 +98,8 @@ final class ObjectMaskTests: XCTestCase {
         let parameters = SplashParameters(hue: 60, method: .object)
         let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
         let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster, parameters: parameters))
+        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
+                                                        hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters))
         let before = middleRow(faded)
         XCTAssertEqual(before[60], 0, "the fade alone ends the region a few pixels beyond the cut")
         XCTAssertGreaterThan(carried[60], 100, "carried on, the region goes on where the colour does")
@@ -116,7 +117,8 @@ final class ObjectMaskTests: XCTestCase {
         let parameters = SplashParameters(hue: 60, method: .object)
         let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
         let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster, parameters: parameters))
+        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
+                                                        hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters))
         let before = middleRow(faded)
         // Across a change of ΔE 30 the edge's weight falls to about e^-3.4 (3%, 8.5 of 255), and from there only fades.
         XCTAssertTrue((48..<256).allSatisfy { carried[$0] <= max(before[$0], 10) }, "\(carried)")
@@ -130,7 +132,8 @@ final class ObjectMaskTests: XCTestCase {
         let parameters = SplashParameters(hue: 250, method: .object)
         let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
         let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster, parameters: parameters))
+        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
+                                                        hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters))
         XCTAssertEqual(Array(carried[60...]), Array(middleRow(faded)[60...]), "the pale ground is not tinted from the rim")
     }
 
@@ -141,7 +144,8 @@ final class ObjectMaskTests: XCTestCase {
         let parameters = SplashParameters(hue: 60, method: .object)
         let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
         let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster, parameters: parameters))
+        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
+                                                        hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters))
         XCTAssertLessThan(carried[47], 255, "the fade softened the kept edge: \(carried)")
         XCTAssertLessThanOrEqual(carried[48...].max()!, carried[47], "no brighter ring beyond the cut: \(carried)")
     }
