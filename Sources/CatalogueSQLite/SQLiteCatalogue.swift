@@ -111,10 +111,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             let lock = path == ":memory:" ? nil : try MigrationLock(path: path + ".migration-lock")
             defer { lock?.release() }
             // A new, empty catalogue is made from the schema the migrations add up to, in one step.
-            let empty = try writer.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name != 'grdb_migrations'") == 0
-                    && migrator.appliedIdentifiers(db).isEmpty
-            }
+            let empty = try writer.read { db in try Schema.holdsNoTable(db) && migrator.appliedIdentifiers(db).isEmpty }
             try (empty ? Schema.newCatalogueMigrator() : migrator).migrate(writer)
         } catch {
             throw CatalogueError(error, path: path)
@@ -351,6 +348,11 @@ final class LastDatabaseValue<Value: DatabaseValueConvertible & Equatable> {
 
 /// The schema: the embedded migrations, in order.
 enum Schema {
+    /// Whether the database holds no schema object but GRDB's record of applied migrations.
+    static func holdsNoTable(_ db: Database) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema WHERE tbl_name != 'grdb_migrations'") == 0
+    }
+
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in EmbeddedMigrations.all {

@@ -222,7 +222,7 @@ public struct ImportService: Sendable {
 
     /// Reads a file once and learns everything the catalogue needs from that one read.
     /// - Parameter position: the file's place in walk order among those this import examines.
-    func examine(_ file: FoundFile, position: Int = 0, check: KnownContentCheck) -> Examination {
+    func examine(_ file: FoundFile, position: Int, check: KnownContentCheck) -> Examination {
         let data: Data
         do {
             data = try fileSystem.contents(of: file.path)
@@ -270,7 +270,7 @@ public struct ImportService: Sendable {
                 var examination = examination
                 if case let .knownContent(sha256) = examination, try writer.photo(withSHA256: sha256) == nil {
                     // Known when examined, gone since (its path now holds other content): examine in full.
-                    examination = examine(file, check: .none)
+                    examination = examine(file, position: 0, check: .none)
                 }
                 switch examination {
                 case .notAPhoto:

@@ -13,9 +13,9 @@ final class ImportServiceTests: XCTestCase {
     /// Shows how many files were examined at once.
     let jobRunner = OverlapProbe(meeting: 2)
 
-    func service() -> ImportService {
+    func service(jobRunner: (any JobRunner)? = nil) -> ImportService {
         ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                      catalogue: catalogue, clock: clock, jobRunner: jobRunner)
+                      catalogue: catalogue, clock: clock, jobRunner: jobRunner ?? self.jobRunner)
     }
 
     func testEachNewPhotoGetsAThumbnailFromItsAnalysisDecodeKeptABatchAtATime() async throws {
@@ -341,30 +341,40 @@ final class ImportServiceTests: XCTestCase {
     }
 
     func testACopyExaminedFirstLeavesTheEarlierFileItsOwnExaminationAndTheOriginalsPlace() async throws {
-        /// The first job started waits until another has finished: the later copy is met first.
-        final class FirstJobWaits: JobRunner, @unchecked Sendable {
+        /// The first job started (the earlier file, in walk order) is held until the second has run: the
+        /// later copy is met first. Held on a continuation, not by spinning, so the second can run.
+        final class SecondJobFirst: JobRunner, @unchecked Sendable {
             private let lock = NSLock()
-            private var started = 0, finished = 0
+            private var started = 0, secondDone = false
+            private var held: CheckedContinuation<Void, Never>?
             func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output {
-                let number = lock.withLock { started += 1; return started }
-                var turn = 0
-                while number == 1, lock.withLock({ finished }) == 0, turn < 10_000 {
-                    turn += 1
-                    await Task.yield()
+                let first = lock.withLock { started += 1; return started == 1 }
+                if first {
+                    await withCheckedContinuation { continuation in
+                        let now = lock.withLock { () -> Bool in
+                            if secondDone { return true }
+                            held = continuation
+                            return false
+                        }
+                        if now { continuation.resume() }
+                    }
+                    return job()
                 }
                 let output = job()
-                lock.withLock { finished += 1 }
+                lock.withLock { () -> CheckedContinuation<Void, Never>? in
+                    secondDone = true
+                    defer { held = nil }
+                    return held
+                }?.resume()
                 return output
             }
         }
         let data = FakePhoto.data(seed: "same")
         files["/lib/a.jpg"] = data
         files["/lib/b.jpg"] = data
-        let importing = ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                                      catalogue: catalogue, clock: clock, jobRunner: FirstJobWaits())
+        let summary = try await service(jobRunner: SecondJobFirst()).importPhotos(from: ["/lib"], options: ImportOptions(jobs: 2))
 
-        let summary = try await importing.importPhotos(from: ["/lib"], options: ImportOptions(jobs: 2))
-
+        XCTAssertEqual(files.readPaths, ["/lib/b.jpg", "/lib/a.jpg"], "the later copy was met first, as the test means")
         XCTAssertEqual([summary.imported, summary.duplicates], [1, 1])
         XCTAssertEqual(catalogue.allPhotos.first?.path, "/lib/a.jpg", "the first in walk order is the original")
         XCTAssertEqual(catalogue.allPhotos.first?.duplicatePaths, ["/lib/b.jpg"])
@@ -376,7 +386,8 @@ final class ImportServiceTests: XCTestCase {
         files["/lib/cut.jpg"] = broken
         files["/lib/copy/cut.jpg"] = broken
 
-        let summary = try await importLibrary(jobs: 2)
+        // One job: the copy, first in walk order, fails; the other is met as known content and examined again.
+        let summary = try await importLibrary(jobs: 1)
 
         XCTAssertEqual(summary.imported, 0)
         XCTAssertEqual(summary.failures.map(\.path).sorted(), ["/lib/copy/cut.jpg", "/lib/cut.jpg"])
