@@ -97,22 +97,27 @@ enum ObjectCut {
         return object.contains(true) ? object : guess
     }
 
-    /// The pixels within `steps` 8-connected steps of a marked one.
+    /// The pixels within `steps` 8-connected steps of a marked one: those with a marked pixel in the
+    /// square `steps` pixels from them each way, found along the rows, then down the columns, by running
+    /// counts (the cost is the same for any number of steps).
     static func within(steps: Int, of marked: [Bool], width: Int, height: Int) -> [Bool] {
-        var reached = marked
-        var frontier = marked.indices.filter { marked[$0] }
-        for _ in 0..<steps where !frontier.isEmpty {
-            var next: [Int] = []
-            for index in frontier {
-                forEachNeighbour(of: index, width: width, height: height) { neighbour in
-                    if !reached[neighbour] {
-                        reached[neighbour] = true
-                        next.append(neighbour)
-                    }
+        var across = [Bool](repeating: false, count: marked.count)
+        var reached = across
+        var counts = [Int32](repeating: 0, count: max(width, height) + 1)
+        /// Along `lines` lines of `length` pixels (pixel `i` of line `j` at `j × lineStep + i × step`):
+        /// whether `source` holds a marked pixel within `steps` of each.
+        func spread(_ source: [Bool], into target: inout [Bool], lines: Int, length: Int, step: Int, lineStep: Int) {
+            for line in 0..<lines {
+                let base = line * lineStep
+                for position in 0..<length { counts[position + 1] = counts[position] + (source[base + position * step] ? 1 : 0) }
+                guard counts[length] > 0 else { continue }
+                for position in 0..<length {
+                    target[base + position * step] = counts[min(length, position + steps + 1)] > counts[max(0, position - steps)]
                 }
             }
-            frontier = next
         }
+        spread(marked, into: &across, lines: height, length: width, step: 1, lineStep: width)
+        spread(across, into: &reached, lines: width, length: height, step: width, lineStep: 1)
         return reached
     }
 }

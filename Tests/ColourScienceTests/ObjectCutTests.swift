@@ -203,4 +203,22 @@ final class ObjectCutTests: XCTestCase {
         XCTAssertEqual(ObjectCut.lookup(from: (2, 2), to: (4, 1)), [2, 2, 3, 3])
         XCTAssertEqual(ObjectCut.lookup(from: (5, 3), to: (5, 3)), Array(0..<15))
     }
+
+    func testThePixelsWithinSomeStepsOfAMarkedOneAreThoseOfTheSquareAroundIt() {
+        // A few marked pixels at random, one in a corner, on a grid wider than high.
+        let width = 23, height = 11
+        var numbers = Numbers(state: 7)
+        var marked = (0..<width * height).map { _ in numbers.next() < 0.03 }
+        marked[width * height - 1] = true
+        for steps in [0, 1, 2, 5, 30] {
+            let expected = (0..<width * height).map { index in
+                (0..<width * height).contains { other in
+                    marked[other] && abs(other % width - index % width) <= steps && abs(other / width - index / width) <= steps
+                }
+            }
+            XCTAssertEqual(ObjectCut.within(steps: steps, of: marked, width: width, height: height), expected, "\(steps) steps")
+        }
+        let none = [Bool](repeating: false, count: width * height)
+        XCTAssertEqual(ObjectCut.within(steps: 3, of: none, width: width, height: height), none)
+    }
 }
