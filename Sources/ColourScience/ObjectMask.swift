@@ -16,6 +16,8 @@ import Imaging
 /// colour unless it is a vivid colour of another hue (a blue stud on red armour); towards its edge
 /// each pixel's own colour decides again how much of it is kept (the splash's table), so the edge
 /// follows the photo, soft where the photo is soft, and grey pixels beside an object stay grey: no halo.
+/// Wherever the region map still steps where the photo draws no line of its own, the step is eased into
+/// a ramp (`eased`): no straight seam the photo does not have.
 struct ObjectMask: Sendable {
     /// Raster size.
     let width: Int
@@ -117,8 +119,9 @@ struct ObjectMask: Sendable {
         let faded = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
         // It carries on only from the object's own colour (what growth could reach), not from a ring
         // of the ground the cut kept with it.
-        weights = Self.carriedOn(faded, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, hueDistances: distances,
-                                 parameters: parameters)
+        let carried = Self.carriedOn(faded, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, hueDistances: distances,
+                                     parameters: parameters)
+        weights = Self.eased(carried, raster: raster)
     }
 
     /// Below this change between neighbouring raster pixels (CIE76 ΔE a pixel, about 3 px of an 800 px
@@ -191,6 +194,199 @@ struct ObjectMask: Sendable {
             kept[index] || !cost[index].isFinite ? weights[index]
                 : max(weights[index], UInt8((255 * exp(-cost[index]) * own[index]).rounded()))
         }
+    }
+
+    /// Over how many raster pixels the kept map may go from none to whole where the photo draws no line
+    /// (about 40 px of an 800 px picture; chosen on `colour-dev` and `tune` by the seam count, Docs/Quality.md)…
+    static let smoothRamp: Float = 12
+    /// …and how far the photo's change across a line must stand out (CIE76 ΔE) for the kept map to step
+    /// from none to whole across it: an edge.
+    static let edgeStep: Float = 10
+    /// The photo's change across a line is read between pixels `lineSpan` apart (about 10 px of an
+    /// 800 px picture), and stands out by as much as it exceeds `textureRatio` times the change across
+    /// the parallel lines `textureOffset` pixels to either side (about 16 px) plus `textureSlack`: a
+    /// window frame among a facade's frames, or a picket in a fence, draws no line of its own.
+    static let lineSpan = 3
+    static let textureOffset = 5
+    static let textureRatio: Float = 1.3
+    static let textureSlack: Float = 2
+
+    /// A rectangle of a raster, both corners included.
+    typealias Area = (left: Int, top: Int, right: Int, bottom: Int)
+
+    /// `area` grown by `margin` pixels each way, within a raster `width` × `height`.
+    static func grown(_ area: Area, by margin: Int, width: Int, height: Int) -> Area {
+        (max(0, area.left - margin), max(0, area.top - margin), min(width - 1, area.right + margin), min(height - 1, area.bottom + margin))
+    }
+
+    /// How far the photo's change across the line after each pixel of `area` stands out of its parallel
+    /// lines (0 outside it): `horizontal`, the line between a pixel and its right neighbour, else between
+    /// it and the one below.
+    static func lineExcess(_ raster: LabRaster, horizontal: Bool, in area: Area) -> [Float] {
+        let width = raster.width, height = raster.height
+        let lines = horizontal ? width : height, step = horizontal ? 1 : width
+        let before = (lineSpan - 1) / 2, after = lineSpan - before
+        var across = [Float](repeating: 0, count: raster.count), excess = across
+        // The parallel lines' changes are read `textureOffset` lines off.
+        let read = grown(area, by: textureOffset, width: width, height: height)
+        // Row by row in both directions, so that the inner loop reads the raster in order.
+        raster.l.withUnsafeBufferPointer { l in
+            raster.a.withUnsafeBufferPointer { a in
+                raster.b.withUnsafeBufferPointer { b in
+                    across.withUnsafeMutableBufferPointer { across in
+                        for y in read.top...read.bottom {
+                            for x in read.left...read.right {
+                                let index = y * width + x, line = horizontal ? x : y
+                                let first = index + (max(0, line - before) - line) * step
+                                let second = index + (min(lines - 1, line + after) - line) * step
+                                let dl = l[first] - l[second], da = a[first] - a[second], db = b[first] - b[second]
+                                across[index] = (dl * dl + da * da + db * db).squareRoot()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        across.withUnsafeBufferPointer { across in
+            excess.withUnsafeMutableBufferPointer { excess in
+                for y in area.top...area.bottom {
+                    for x in area.left...area.right {
+                        let index = y * width + x, line = horizontal ? x : y
+                        var parallel: Float = 0, parallels: Float = 0
+                        if line >= textureOffset {
+                            parallel += across[index - textureOffset * step]
+                            parallels += 1
+                        }
+                        if line + textureOffset < lines {
+                            parallel += across[index + textureOffset * step]
+                            parallels += 1
+                        }
+                        excess[index] = max(0, across[index] - textureRatio * (parallels > 0 ? parallel / parallels : 0) - textureSlack)
+                    }
+                }
+            }
+        }
+        return excess
+    }
+
+    /// `excess` (of `lineExcess`) at each line of `area`, the most of the lines up to `edgeGap` off it.
+    static func nearby(_ excess: [Float], width: Int, height: Int, horizontal: Bool, in area: Area) -> [Float] {
+        let lines = horizontal ? width : height, step = horizontal ? 1 : width
+        var output = [Float](repeating: 0, count: excess.count)
+        excess.withUnsafeBufferPointer { excess in
+            output.withUnsafeMutableBufferPointer { output in
+                for y in area.top...area.bottom {
+                    for x in area.left...area.right {
+                        let index = y * width + x, line = horizontal ? x : y
+                        var most: Float = 0
+                        var other = index + (max(0, line - edgeGap) - line) * step
+                        let last = index + (min(lines - 1, line + edgeGap) - line) * step
+                        while other <= last {
+                            most = max(most, excess[other])
+                            other += step
+                        }
+                        output[index] = most
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// `weights` with every step the photo does not draw spread into a ramp: between two neighbouring
+    /// raster pixels the kept map may change by no more than `1 / smoothRamp` a pixel where the photo
+    /// draws no line, and by as much more as the photo's line there stands out (wholly at `edgeStep`).
+    /// A kept map ends where a cut, a reach, a hue window or a carried fade ends it, often along a row
+    /// or a column; where the photo has no line there of its own, smooth or only textured, the end is now
+    /// a fade centred on it: the ramps the limit gives when lowered from above and raised from below (two
+    /// forward and backward sweeps over 8 neighbours each), averaged. Where the photo draws an edge the
+    /// kept map's step stays as sharp as before.
+    static func eased(_ weights: [UInt8], raster: LabRaster) -> [UInt8] {
+        let width = raster.width, height = raster.height
+        let perLength = 255 / smoothRamp, perExcess = 255 / edgeStep, diagonal = perLength * Float(2).squareRoot()
+        // Only pixels within a ramp's length of a step can change.
+        var left = width, right = -1, top = height, bottom = -1
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x, weight = weights[index]
+                if (x + 1 < width && weights[index + 1] != weight) || (y + 1 < height && weights[index + width] != weight) {
+                    left = min(left, x); right = max(right, x + 1); top = min(top, y); bottom = max(bottom, y + 1)
+                }
+            }
+        }
+        guard right >= 0 else { return weights }
+        let reach = Int(smoothRamp.rounded(.up)) + 1
+        left = max(0, left - reach); right = min(width - 1, right + reach)
+        top = max(0, top - reach); bottom = min(height - 1, bottom + reach)
+        // What the kept map may change by across each line: lowered, by the line's own excess, so that it
+        // gives way up to the photo's line itself; raised, by the most of the lines up to `edgeGap` off:
+        // raised, the kept map spreads outward, and it does not where the photo's line is a pixel or two
+        // off its step (a cut that kept a thin ring of the ground with the object), lest the ground
+        // beside the object take its colour. The sweeps read the lines after their pixels' neighbours.
+        let swept = grown((left, top, right, bottom), by: 1, width: width, height: height)
+        let read = grown(swept, by: edgeGap, width: width, height: height)
+        let rows = lineExcess(raster, horizontal: true, in: read), columns = lineExcess(raster, horizontal: false, in: read)
+        let rowsNearby = nearby(rows, width: width, height: height, horizontal: true, in: swept)
+        let columnsNearby = nearby(columns, width: width, height: height, horizontal: false, in: swept)
+        let count = raster.count
+        // What the kept map may change by, beyond its length's share, across the line after each pixel:
+        // lowered along the row, lowered down the column, raised along the row, raised down the column.
+        // One vector a pixel, and the map's two bounds side by side: the sweeps read them together.
+        let limits = (0..<count).map { perExcess * SIMD4(rows[$0], columns[$0], rowsNearby[$0], columnsNearby[$0]) }
+        var bounds = weights.map { SIMD2(repeating: Float($0)) }
+        bounds.withUnsafeMutableBufferPointer { bounds in
+            limits.withUnsafeBufferPointer { limits in
+                /// `index` against its neighbour `other`, across `limit` (lowered, raised) beyond `length`.
+                @inline(__always) func relax(_ index: Int, _ other: Int, _ limit: () -> SIMD2<Float>, length: Float) {
+                    let from = bounds[other], at = bounds[index]
+                    // Most pixels sit among neighbours no lower and no higher: nothing to limit.
+                    guard from.x < at.x || from.y > at.y else { return }
+                    let allowed = limit() + length
+                    bounds[index] = SIMD2(min(at.x, from.x + allowed.x), max(at.y, from.y - allowed.y))
+                }
+                /// Across the line between columns after `index`.
+                @inline(__always) func column(_ index: Int) -> SIMD2<Float> { SIMD2(limits[index].x, limits[index].z) }
+                /// Across the line between rows after `index`.
+                @inline(__always) func row(_ index: Int) -> SIMD2<Float> { SIMD2(limits[index].y, limits[index].w) }
+                /// Diagonally: across both lines, between columns after `first` and `second` and between rows after `third` and `fourth`.
+                @inline(__always) func both(_ first: Int, _ second: Int, _ third: Int, _ fourth: Int) -> SIMD2<Float> {
+                    // Lane by lane: the library's pointwise maximum of two vectors is a call a time.
+                    let one = limits[first], two = limits[second], three = limits[third], four = limits[fourth]
+                    return SIMD2(max(one.x, two.x, three.y, four.y), max(one.z, two.z, three.w, four.w))
+                }
+                for _ in 0..<2 {
+                    // Forward: from the left, above, the upper left and the upper right.
+                    for y in top...bottom {
+                        for x in left...right {
+                            let index = y * width + x
+                            if x > 0 { relax(index, index - 1, { column(index - 1) }, length: perLength) }
+                            if y > 0 {
+                                let above = index - width
+                                relax(index, above, { row(above) }, length: perLength)
+                                if x > 0 { relax(index, above - 1, { both(index - 1, above - 1, above, above - 1) }, length: diagonal) }
+                                if x + 1 < width { relax(index, above + 1, { both(index, above, above, above + 1) }, length: diagonal) }
+                            }
+                        }
+                    }
+                    // Backward: from the right, below, the lower right and the lower left.
+                    for y in stride(from: bottom, through: top, by: -1) {
+                        for x in stride(from: right, through: left, by: -1) {
+                            let index = y * width + x
+                            if x + 1 < width { relax(index, index + 1, { column(index) }, length: perLength) }
+                            if y + 1 < height {
+                                let below = index + width
+                                relax(index, below, { row(index) }, length: perLength)
+                                if x + 1 < width { relax(index, below + 1, { both(index, below, index, index + 1) }, length: diagonal) }
+                                if x > 0 { relax(index, below - 1, { both(index - 1, below - 1, index, index - 1) }, length: diagonal) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var output = weights
+        for index in 0..<count { output[index] = UInt8(min(255, max(0, ((bounds[index].x + bounds[index].y) / 2).rounded()))) }
+        return output
     }
 
     /// How far (raster pixels) a kept region's edge fades where the photo draws no edge there.
@@ -451,18 +647,34 @@ struct ObjectMask: Sendable {
     /// The kept map averaged over 3×3: a kept region's edge becomes a one-pixel ramp, so that read
     /// back at full size it fades over a few pixels instead of stepping.
     static func softened(_ kept: [Bool], width: Int, height: Int) -> [UInt8] {
+        // Kept pixels in each run of three along the rows, then those sums in each run of three rows:
+        // no pixel's nine neighbours are read one by one.
+        var across = [UInt8](repeating: 0, count: kept.count)
+        for y in 0..<height {
+            let row = y * width
+            for x in 0..<width {
+                var sum: UInt8 = kept[row + x] ? 1 : 0
+                if x > 0 && kept[row + x - 1] { sum += 1 }
+                if x + 1 < width && kept[row + x + 1] { sum += 1 }
+                across[row + x] = sum
+            }
+        }
         var output = [UInt8](repeating: 0, count: kept.count)
         for y in 0..<height {
+            let above = max(0, y - 1), below = min(height - 1, y + 1), rows = below - above + 1
             for x in 0..<width {
-                var sum = 0, cells = 0
-                for ny in max(0, y - 1)...min(height - 1, y + 1) {
-                    for nx in max(0, x - 1)...min(width - 1, x + 1) {
-                        cells += 1
-                        if kept[ny * width + nx] { sum += 1 }
-                    }
-                }
+                let index = y * width + x
                 // A kept pixel stays fully kept; a pixel beside one gets its share.
-                output[y * width + x] = kept[y * width + x] ? 255 : UInt8(sum * 255 / cells)
+                if kept[index] {
+                    output[index] = 255
+                    continue
+                }
+                var sum = Int(across[index])
+                if above < y { sum += Int(across[index - width]) }
+                if below > y { sum += Int(across[index + width]) }
+                guard sum > 0 else { continue }
+                let cells = rows * ((x > 0 ? 1 : 0) + 1 + (x + 1 < width ? 1 : 0))
+                output[index] = UInt8(sum * 255 / cells)
             }
         }
         return output

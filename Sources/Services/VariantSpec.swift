@@ -84,7 +84,8 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 8, a region carries on beyond its cut where the photo is smooth and
+    /// The object mask's revision: 9, the kept map eased into a ramp wherever it steps and the photo
+    /// draws no line of its own (smooth, or a line among as strong parallel ones); 8, a region carries on beyond its cut where the photo is smooth and
     /// its colour goes on (a glow fades, not a box); 7, its edges also fade where the photo's edge does not stand out of
     /// the texture beside it; 6, its edges fade where the photo draws none (no seam where a cut
     /// ends in a smooth stretch); 5, its raster at 256 px on the long side (320 before); 4, growth
@@ -92,7 +93,7 @@ public struct VariantSpec: Equatable, Sendable {
     /// regions grown within the hue window, refined by an object cut, without the small pieces the
     /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
     /// have none).
-    static let objectMaskRevision = 8
+    static let objectMaskRevision = 9
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {

@@ -149,4 +149,39 @@ final class ObjectMaskTests: XCTestCase {
         XCTAssertLessThan(carried[47], 255, "the fade softened the kept edge: \(carried)")
         XCTAssertLessThanOrEqual(carried[48...].max()!, carried[47], "no brighter ring beyond the cut: \(carried)")
     }
+
+    /// The kept map of `scene` (255 kept, 0 not), eased, along the middle row.
+    func easedRow(_ scene: (raster: LabRaster, kept: [Bool])) -> [Int] {
+        middleRow(ObjectMask.eased(scene.kept.map { $0 ? 255 : 0 }, raster: scene.raster))
+    }
+
+    /// The largest change between neighbours along a row.
+    func steepest(_ row: [Int]) -> Int { zip(row, row.dropFirst()).map { abs($0 - $1) }.max()! }
+
+    func testWhereThePhotoIsSmoothTheKeptMapsStepBecomesARampCentredOnIt() {
+        // One colour everywhere; the kept map ends at column 128, along a straight column.
+        let row = easedRow(columnScene(cut: 128) { _ in LCh(l: 60, c: 40, h: 60) })
+        XCTAssertTrue(zip(row, row.dropFirst()).allSatisfy { $0 >= $1 }, "it only falls: \(row)")
+        // 255 over 12 pixels: at most 21.25 a pixel, and a unit of rounding.
+        XCTAssertLessThanOrEqual(steepest(row), 22, "\(row)")
+        XCTAssertEqual(row[112], 255, "deep inside the region it is whole")
+        XCTAssertEqual(row[144], 0, "far beyond it nothing is kept")
+        XCTAssertEqual(Double(row[127] + row[128]) / 2, 127.5, accuracy: 12, "the ramp is centred on the step: \(row)")
+    }
+
+    func testWhereThePhotoDrawsAnEdgeTheKeptMapsStepStaysSharp() {
+        // 30 lighter beyond column 128: the kept map ends on the photo's edge.
+        let scene = columnScene(cut: 128) { LCh(l: $0 < 128 ? 45 : 75, c: 40, h: 60) }
+        XCTAssertEqual(easedRow(scene), middleRow(scene.kept.map { $0 ? 255 : 0 }))
+    }
+
+    func testALineAmongAsStrongParallelOnesIsNoEdgeToStopAt() {
+        // Stripes five columns wide, ΔE 10 apart (a facade's window frames, a fence): the kept map ends on
+        // one stripe's edge like any other, so it fades there; a lone edge as strong would keep it sharp.
+        let stripes = easedRow(columnScene(cut: 130) { LCh(l: $0 / 5 % 2 == 0 ? 50 : 60, c: 20, h: 60) })
+        XCTAssertLessThanOrEqual(steepest(stripes), 22, "\(stripes)")
+        let lone = easedRow(columnScene(cut: 130) { LCh(l: $0 < 130 ? 60 : 50, c: 20, h: 60) })
+        // ΔE 10 stands out by 8: a step of 255 / 12 + 8 × 255 / 10 allowed.
+        XCTAssertGreaterThan(steepest(lone), 200, "\(lone)")
+    }
 }
