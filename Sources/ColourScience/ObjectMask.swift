@@ -121,7 +121,8 @@ struct ObjectMask: Sendable {
         // of the ground the cut kept with it.
         let carried = Self.carriedOn(faded, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, hueDistances: distances,
                                      parameters: parameters)
-        weights = Self.eased(carried, raster: raster)
+        weights = Self.eased(carried, raster: raster,
+                             reach: LineReach(rasterSide: max(raster.width, raster.height), pictureSide: max(image.width, image.height)))
     }
 
     /// Below this change between neighbouring raster pixels (CIE76 ΔE a pixel, about 3 px of an 800 px
@@ -202,14 +203,29 @@ struct ObjectMask: Sendable {
     /// …and how far the photo's change across a line must stand out (CIE76 ΔE) for the kept map to step
     /// from none to whole across it: an edge.
     static let edgeStep: Float = 10
-    /// The photo's change across a line is read between pixels `lineSpan` apart (about 10 px of an
-    /// 800 px picture), and stands out by as much as it exceeds `textureRatio` times the change across
-    /// the parallel lines `textureOffset` pixels to either side (about 16 px) plus `textureSlack`: a
-    /// window frame among a facade's frames, or a picket in a fence, draws no line of its own.
-    static let lineSpan = 3
-    static let textureOffset = 5
+    /// The photo's change across a line is read between pixels `lineSpan` apart, and stands out by as
+    /// much as it exceeds `textureRatio` times the change across the parallel lines `textureOffset` to
+    /// either side plus `textureSlack`: a window frame among a facade's frames, or a picket in a fence,
+    /// draws no line of its own. Spans and offsets are pixels of the picture as it is seen, at 800 px on
+    /// the long side or its own size when smaller (the seam measure's): on a smaller photo a raster pixel
+    /// is less of the picture, so a line is read over more of them.
+    static let lineSpan = 12.0
+    static let textureOffset = 14.0
     static let textureRatio: Float = 1.3
     static let textureSlack: Float = 2
+
+    /// How far apart a line's sides are read, and its parallel lines, in pixels of a raster whose long
+    /// side is `rasterSide`, of a photo whose long side is `pictureSide`.
+    struct LineReach {
+        let span: Int
+        let offset: Int
+
+        init(rasterSide: Int, pictureSide: Int) {
+            let perPixel = Double(rasterSide) / Double(max(1, min(800, pictureSide)))
+            span = max(2, Int((lineSpan * perPixel).rounded()))
+            offset = max(2, Int((textureOffset * perPixel).rounded()))
+        }
+    }
 
     /// A rectangle of a raster, both corners included.
     typealias Area = (left: Int, top: Int, right: Int, bottom: Int)
@@ -222,10 +238,10 @@ struct ObjectMask: Sendable {
     /// How far the photo's change across the line after each pixel of `area` stands out of its parallel
     /// lines (0 outside it): `horizontal`, the line between a pixel and its right neighbour, else between
     /// it and the one below.
-    static func lineExcess(_ raster: LabRaster, horizontal: Bool, in area: Area) -> [Float] {
+    static func lineExcess(_ raster: LabRaster, horizontal: Bool, in area: Area, reach: LineReach) -> [Float] {
         let width = raster.width, height = raster.height
         let lines = horizontal ? width : height, step = horizontal ? 1 : width
-        let before = (lineSpan - 1) / 2, after = lineSpan - before
+        let before = (reach.span - 1) / 2, after = reach.span - before, textureOffset = reach.offset
         var across = [Float](repeating: 0, count: raster.count), excess = across
         // The parallel lines' changes are read `textureOffset` lines off.
         let read = grown(area, by: textureOffset, width: width, height: height)
@@ -301,7 +317,7 @@ struct ObjectMask: Sendable {
     /// a fade centred on it: the ramps the limit gives when lowered from above and raised from below (two
     /// forward and backward sweeps over 8 neighbours each), averaged. Where the photo draws an edge the
     /// kept map's step stays as sharp as before.
-    static func eased(_ weights: [UInt8], raster: LabRaster) -> [UInt8] {
+    static func eased(_ weights: [UInt8], raster: LabRaster, reach: LineReach) -> [UInt8] {
         let width = raster.width, height = raster.height
         let perLength = 255 / smoothRamp, perExcess = 255 / edgeStep, diagonal = perLength * Float(2).squareRoot()
         // Only pixels within a ramp's length of a step can change.
@@ -315,9 +331,9 @@ struct ObjectMask: Sendable {
             }
         }
         guard right >= 0 else { return weights }
-        let reach = Int(smoothRamp.rounded(.up)) + 1
-        left = max(0, left - reach); right = min(width - 1, right + reach)
-        top = max(0, top - reach); bottom = min(height - 1, bottom + reach)
+        let ramp = Int(smoothRamp.rounded(.up)) + 1
+        left = max(0, left - ramp); right = min(width - 1, right + ramp)
+        top = max(0, top - ramp); bottom = min(height - 1, bottom + ramp)
         // What the kept map may change by across each line: lowered, by the line's own excess, so that it
         // gives way up to the photo's line itself; raised, by the most of the lines up to `edgeGap` off:
         // raised, the kept map spreads outward, and it does not where the photo's line is a pixel or two
@@ -325,7 +341,8 @@ struct ObjectMask: Sendable {
         // beside the object take its colour. The sweeps read the lines after their pixels' neighbours.
         let swept = grown((left, top, right, bottom), by: 1, width: width, height: height)
         let read = grown(swept, by: edgeGap, width: width, height: height)
-        let rows = lineExcess(raster, horizontal: true, in: read), columns = lineExcess(raster, horizontal: false, in: read)
+        let rows = lineExcess(raster, horizontal: true, in: read, reach: reach)
+        let columns = lineExcess(raster, horizontal: false, in: read, reach: reach)
         let rowsNearby = nearby(rows, width: width, height: height, horizontal: true, in: swept)
         let columnsNearby = nearby(columns, width: width, height: height, horizontal: false, in: swept)
         let count = raster.count

@@ -85,7 +85,8 @@ public struct VariantSpec: Equatable, Sendable {
     }
 
     /// The object mask's revision: 9, the kept map eased into a ramp wherever it steps and the photo
-    /// draws no line of its own (smooth, or a line among as strong parallel ones); 8, a region carries on beyond its cut where the photo is smooth and
+    /// draws no line of its own (smooth, or a line among as strong parallel ones, read over as much of
+    /// the picture whatever the photo's size); 8, a region carries on beyond its cut where the photo is smooth and
     /// its colour goes on (a glow fades, not a box); 7, its edges also fade where the photo's edge does not stand out of
     /// the texture beside it; 6, its edges fade where the photo draws none (no seam where a cut
     /// ends in a smooth stretch); 5, its raster at 256 px on the long side (320 before); 4, growth

@@ -152,7 +152,9 @@ final class ObjectMaskTests: XCTestCase {
 
     /// The kept map of `scene` (255 kept, 0 not), eased, along the middle row.
     func easedRow(_ scene: (raster: LabRaster, kept: [Bool])) -> [Int] {
-        middleRow(ObjectMask.eased(scene.kept.map { $0 ? 255 : 0 }, raster: scene.raster))
+        // The raster of a photo seen at 800 px: a line read across 4 raster pixels, its parallels 4 off.
+        middleRow(ObjectMask.eased(scene.kept.map { $0 ? 255 : 0 }, raster: scene.raster,
+                                   reach: ObjectMask.LineReach(rasterSide: 256, pictureSide: 800)))
     }
 
     /// The largest change between neighbours along a row.
@@ -175,12 +177,20 @@ final class ObjectMaskTests: XCTestCase {
         XCTAssertEqual(easedRow(scene), middleRow(scene.kept.map { $0 ? 255 : 0 }))
     }
 
+    func testALineIsReadOverAsMuchOfThePictureWhateverThePhotosSize() {
+        // 12 and 14 px of the picture as it is seen: at 800 px, or a smaller photo's own size.
+        XCTAssertEqual([ObjectMask.LineReach(rasterSide: 256, pictureSide: 4000)].map { [$0.span, $0.offset] }, [[4, 4]])
+        XCTAssertEqual([ObjectMask.LineReach(rasterSide: 256, pictureSide: 512)].map { [$0.span, $0.offset] }, [[6, 7]])
+        XCTAssertEqual([ObjectMask.LineReach(rasterSide: 200, pictureSide: 200)].map { [$0.span, $0.offset] }, [[12, 14]])
+    }
+
     func testALineAmongAsStrongParallelOnesIsNoEdgeToStopAt() {
-        // Stripes five columns wide, ΔE 10 apart (a facade's window frames, a fence): the kept map ends on
-        // one stripe's edge like any other, so it fades there; a lone edge as strong would keep it sharp.
-        let stripes = easedRow(columnScene(cut: 130) { LCh(l: $0 / 5 % 2 == 0 ? 50 : 60, c: 20, h: 60) })
+        // Stripes four columns wide, ΔE 10 apart (a facade's window frames, a fence), the parallel lines read
+        // 4 columns off: the kept map ends on one stripe's edge like any other, so it fades there; a lone
+        // edge as strong would keep it sharp.
+        let stripes = easedRow(columnScene(cut: 128) { LCh(l: $0 / 4 % 2 == 0 ? 50 : 60, c: 20, h: 60) })
         XCTAssertLessThanOrEqual(steepest(stripes), 22, "\(stripes)")
-        let lone = easedRow(columnScene(cut: 130) { LCh(l: $0 < 130 ? 60 : 50, c: 20, h: 60) })
+        let lone = easedRow(columnScene(cut: 128) { LCh(l: $0 < 128 ? 60 : 50, c: 20, h: 60) })
         // ΔE 10 stands out by 8: a step of 255 / 12 + 8 × 255 / 10 allowed.
         XCTAssertGreaterThan(steepest(lone), 200, "\(lone)")
     }
