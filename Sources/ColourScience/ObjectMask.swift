@@ -664,21 +664,9 @@ struct ObjectMask: Sendable {
     /// The kept map averaged over 3×3: a kept region's edge becomes a one-pixel ramp, so that read
     /// back at full size it fades over a few pixels instead of stepping.
     static func softened(_ kept: [Bool], width: Int, height: Int) -> [UInt8] {
-        // Kept pixels in each run of three along the rows, then those sums in each run of three rows:
-        // no pixel's nine neighbours are read one by one.
-        var across = [UInt8](repeating: 0, count: kept.count)
-        for y in 0..<height {
-            let row = y * width
-            for x in 0..<width {
-                var sum: UInt8 = kept[row + x] ? 1 : 0
-                if x > 0 && kept[row + x - 1] { sum += 1 }
-                if x + 1 < width && kept[row + x + 1] { sum += 1 }
-                across[row + x] = sum
-            }
-        }
+        let keptCount = SummedArea(width: width, height: height) { kept[$0] ? 1 : 0 }
         var output = [UInt8](repeating: 0, count: kept.count)
         for y in 0..<height {
-            let above = max(0, y - 1), below = min(height - 1, y + 1), rows = below - above + 1
             for x in 0..<width {
                 let index = y * width + x
                 // A kept pixel stays fully kept; a pixel beside one gets its share.
@@ -686,12 +674,9 @@ struct ObjectMask: Sendable {
                     output[index] = 255
                     continue
                 }
-                var sum = Int(across[index])
-                if above < y { sum += Int(across[index - width]) }
-                if below > y { sum += Int(across[index + width]) }
-                guard sum > 0 else { continue }
-                let cells = rows * ((x > 0 ? 1 : 0) + 1 + (x + 1 < width ? 1 : 0))
-                output[index] = UInt8(sum * 255 / cells)
+                let box = (left: max(0, x - 1), top: max(0, y - 1), right: min(width - 1, x + 1), bottom: min(height - 1, y + 1))
+                let cells = (box.right - box.left + 1) * (box.bottom - box.top + 1)
+                output[index] = UInt8(Int(keptCount.sum(box)) * 255 / cells)
             }
         }
         return output

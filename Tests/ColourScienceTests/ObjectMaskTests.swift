@@ -91,16 +91,22 @@ final class ObjectMaskTests: XCTestCase {
     /// The weights along the middle row.
     func middleRow(_ weights: [UInt8]) -> [Int] { (0..<256).map { Int(weights[48 * 256 + $0]) } }
 
+    /// The middle row of `scene`'s kept map softened and faded, and then carried on from the whole region
+    /// for a splash of `parameters`.
+    func fadedAndCarried(_ scene: (raster: LabRaster, kept: [Bool]), parameters: SplashParameters) -> (before: [Int], carried: [Int]) {
+        let softened = ObjectMask.softened(scene.kept, width: scene.raster.width, height: scene.raster.height)
+        let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
+        let carried = ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
+                                           hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters)
+        return (middleRow(faded), middleRow(carried))
+    }
+
     func testARegionCutInASmoothGlowCarriesOnAndFadesAsItsColourDoes() {
         // Hue 50° on the left to 110° on the right (about 0.2 ΔE a pixel), the region cut at column 48; the
         // splash keeps hue 60 ± 12, fading over 10 more: as far as column 93 the colour is wholly its own.
         let scene = columnScene(cut: 48) { LCh(l: 60, c: 40, h: 50 + 60 * Double($0) / 255) }
         let parameters = SplashParameters(hue: 60, method: .object)
-        let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
-        let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
-                                                        hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters))
-        let before = middleRow(faded)
+        let (before, carried) = fadedAndCarried(scene, parameters: parameters)
         XCTAssertEqual(before[60], 0, "the fade alone ends the region a few pixels beyond the cut")
         XCTAssertGreaterThan(carried[60], 100, "carried on, the region goes on where the colour does")
         XCTAssertGreaterThan(carried[90], 60, "as far as the colour is wholly its own")
@@ -115,11 +121,7 @@ final class ObjectMaskTests: XCTestCase {
         // The same hue on both sides of column 48, 30 lighter beyond it: an edge, the ground beside an object.
         let scene = columnScene(cut: 48) { LCh(l: $0 < 48 ? 45 : 75, c: 40, h: 60) }
         let parameters = SplashParameters(hue: 60, method: .object)
-        let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
-        let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
-                                                        hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters))
-        let before = middleRow(faded)
+        let (before, carried) = fadedAndCarried(scene, parameters: parameters)
         // Across a change of ΔE 30 the edge's weight falls to about e^-3.4 (3%, 8.5 of 255), and from there only fades.
         XCTAssertTrue((48..<256).allSatisfy { carried[$0] <= max(before[$0], 10) }, "\(carried)")
         XCTAssertLessThanOrEqual(carried[100], 4, "the ground further off stays all but grey")
@@ -130,11 +132,8 @@ final class ObjectMaskTests: XCTestCase {
         // colour), of which the cut kept a rim of 8 columns: a sky beside a blue jacket.
         let scene = columnScene(cut: 48) { LCh(l: $0 < 40 ? 45 : 78, c: $0 < 40 ? 55 : 16, h: 250) }
         let parameters = SplashParameters(hue: 250, method: .object)
-        let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
-        let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
-                                                        hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters))
-        XCTAssertEqual(Array(carried[60...]), Array(middleRow(faded)[60...]), "the pale ground is not tinted from the rim")
+        let (before, carried) = fadedAndCarried(scene, parameters: parameters)
+        XCTAssertEqual(Array(carried[60...]), Array(before[60...]), "the pale ground is not tinted from the rim")
     }
 
     func testNothingBeyondARegionIsBrighterThanItsEdge() {
@@ -142,10 +141,7 @@ final class ObjectMaskTests: XCTestCase {
         // (the sources) as far as column 43, kept as far as 47, where the fade has softened the edge.
         let scene = columnScene(cut: 48) { LCh(l: 60, c: max(8, 30 - 0.22 * Double($0)), h: 60) }
         let parameters = SplashParameters(hue: 60, method: .object)
-        let softened = ObjectMask.softened(scene.kept, width: 256, height: 96)
-        let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let carried = middleRow(ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
-                                                        hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters))
+        let (before, carried) = fadedAndCarried(scene, parameters: parameters)
         XCTAssertLessThan(carried[47], 255, "the fade softened the kept edge: \(carried)")
         XCTAssertLessThanOrEqual(carried[48...].max()!, carried[47], "no brighter ring beyond the cut: \(carried)")
     }
@@ -179,9 +175,10 @@ final class ObjectMaskTests: XCTestCase {
 
     func testALineIsReadOverAsMuchOfThePictureWhateverThePhotosSize() {
         // 12 and 14 px of the picture as it is seen: at 800 px, or a smaller photo's own size.
-        XCTAssertEqual([ObjectMask.LineReach(rasterSide: 256, pictureSide: 4000)].map { [$0.span, $0.offset] }, [[4, 4]])
-        XCTAssertEqual([ObjectMask.LineReach(rasterSide: 256, pictureSide: 512)].map { [$0.span, $0.offset] }, [[6, 7]])
-        XCTAssertEqual([ObjectMask.LineReach(rasterSide: 200, pictureSide: 200)].map { [$0.span, $0.offset] }, [[12, 14]])
+        for (raster, picture, span, offset) in [(256, 4000, 4, 4), (256, 512, 6, 7), (200, 200, 12, 14)] {
+            let reach = ObjectMask.LineReach(rasterSide: raster, pictureSide: picture)
+            XCTAssertEqual([reach.span, reach.offset], [span, offset], "a raster of \(raster) px of a \(picture) px photo")
+        }
     }
 
     func testALineAmongAsStrongParallelOnesIsNoEdgeToStopAt() {
