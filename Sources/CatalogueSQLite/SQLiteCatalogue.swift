@@ -40,7 +40,10 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try self.init(creatingIn: libraryDirectory, path: path)
     }
 
-    private convenience init(creatingIn libraryDirectory: String, path: String) throws {
+    /// `openPool` opens the file; a parameter so that tests can make it fail as another process can.
+    convenience init(creatingIn libraryDirectory: String, path: String,
+                     openPool: (String) throws -> DatabasePool = { try DatabasePool(path: $0, configuration: SQLiteCatalogue.configuration()) },
+                     pause: () -> Void = { usleep(100_000) }) throws {
         do {
             try FileManager.default.createDirectory(atPath: libraryDirectory, withIntermediateDirectories: true)
         } catch {
@@ -50,18 +53,31 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         var attempts = 0
         while true {
             do {
-                pool = try DatabasePool(path: path, configuration: Self.configuration())
+                pool = try openPool(path)
                 break
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < Self.openAttempts {
-                // Switching a new catalogue to WAL while another process does the same can fail
-                // busy without waiting for the busy timeout: wait here instead, as long in all.
+            } catch let error where Self.isPassing(error) && attempts < Self.openAttempts {
+                // Wait here instead, as long in all as the busy timeout.
                 attempts += 1
-                usleep(100_000)
+                pause()
             } catch {
                 throw CatalogueError(error, path: path)
             }
         }
         try self.init(writer: pool, path: path)
+    }
+
+    /// Whether opening failed only for what another process was doing at that moment:
+    /// - switching a new catalogue to WAL while another process does the same can fail busy without
+    ///   waiting for the busy timeout;
+    /// - GRDB looks at the `-wal` file's size just after seeing it, and another process that closes the
+    ///   catalogue in between removes it (its last connection does): "no such file or directory".
+    static func isPassing(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError { return error.resultCode == .SQLITE_BUSY }
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return error.code == Int(ENOENT) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, isPassing(underlying) { return true }
+        return error.domain == NSCocoaErrorDomain
+            && (error.code == CocoaError.fileNoSuchFile.rawValue || error.code == CocoaError.fileReadNoSuchFile.rawValue)
     }
 
     /// A catalogue this process may only read. SQLite reads a WAL database read-only through its

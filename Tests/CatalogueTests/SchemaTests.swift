@@ -261,6 +261,33 @@ final class SchemaTests: XCTestCase {
         }
     }
 
+    /// Another process reading the new catalogue as it is made can make opening fail for a moment
+    /// (busy, or its `-wal` file gone between GRDB's two looks at it): opened again after a pause.
+    /// What is really wrong fails at once.
+    func testANewCatalogueIsOpenedAgainWhenAnotherProcessGotInTheWay() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-race-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(SQLiteCatalogue.fileName).path
+        let vanishedWAL = CocoaError(.fileReadNoSuchFile, userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOENT))])
+        var failures: [any Error] = [DatabaseError(resultCode: .SQLITE_BUSY), vanishedWAL]
+        var pauses = 0
+        let catalogue = try SQLiteCatalogue(creatingIn: directory.path, path: path, openPool: { path in
+            if !failures.isEmpty { throw failures.removeFirst() }
+            return try DatabasePool(path: path, configuration: SQLiteCatalogue.configuration())
+        }, pause: { pauses += 1 })
+        XCTAssertEqual(pauses, 2)
+        XCTAssertEqual(try catalogue.failures().count, 0, "opened and migrated")
+
+        for wrong in [DatabaseError(resultCode: .SQLITE_CORRUPT), CocoaError(.fileReadNoPermission)] as [any Error] {
+            var tries = 0
+            XCTAssertThrowsError(try SQLiteCatalogue(creatingIn: directory.path, path: path, openPool: { _ in tries += 1; throw wrong },
+                                                     pause: { XCTFail("no pause for \(wrong)") }))
+            XCTAssertEqual(tries, 1)
+        }
+        XCTAssertTrue(SQLiteCatalogue.isPassing(NSError(domain: NSPOSIXErrorDomain, code: Int(ENOENT))))
+        XCTAssertFalse(SQLiteCatalogue.isPassing(NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))))
+    }
+
     func testReadingCommandsFindNoCatalogueAndCreateNothing() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-none-\(UUID().uuidString)")
         XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: directory.path, opening: .existingOnly)) { error in
