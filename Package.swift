@@ -55,6 +55,9 @@ let package = Package(
             dependencies: ["CJPEG"],
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
+        // libheif is loaded when the first HEIF file is met (dlopen), not linked: this C target holds
+        // the table of its functions; only its header is needed to build.
+        .target(name: "CHEIFBridge"),
         // libtiff reads through callbacks and reports errors through a variadic handler: C owns both.
         .target(
             name: "CTIFFBridge",
@@ -69,7 +72,7 @@ let package = Package(
         // MARK: Codecs over the C libraries
         .target(
             name: "Codecs",
-            dependencies: ["Imaging", "CJPEGBridge", "CPNG", "CEXIF", "CHEIF", "CWebP", "CTIFFBridge"]
+            dependencies: ["Imaging", "CJPEGBridge", "CPNG", "CEXIF", "CHEIFBridge", "CWebP", "CTIFFBridge"]
         ),
 
         // MARK: Catalogue: models and protocols; in SQLite: GRDB records and repositories, schema from Migrations/*.sql

@@ -11,6 +11,8 @@ public enum CodecError: Error, Equatable, LocalizedError {
     case encodingFailed(ImageFormat, String)
     case exifTooLarge(bytes: Int)
     case corruptExif(String)
+    /// The C library that reads the format could not be loaded (it is loaded when first needed).
+    case libraryMissing(ImageFormat, library: String, package: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -30,6 +32,8 @@ public enum CodecError: Error, Equatable, LocalizedError {
             return "the EXIF block is \(bytes) bytes, more than a JPEG segment can hold (65533)"
         case let .corruptExif(message):
             return "corrupt EXIF data: \(message)"
+        case let .libraryMissing(format, library, package, reason):
+            return "cannot read \(format.displayName) files: \(library) cannot be loaded (\(reason)); install \(package)"
         }
     }
 }

@@ -1,4 +1,4 @@
-import CHEIF
+import CHEIFBridge
 import Foundation
 import Imaging
 
@@ -111,16 +111,16 @@ public enum XMPLocator {
     }
 
     private static func heifPacket(in data: Data) -> Data? {
-        HEIFCodec.withPrimaryImage(of: data) { handle -> Data? in
+        HEIFCodec.withPrimaryImage(of: data) { handle, heif -> Data? in
             var ids = [heif_item_id](repeating: 0, count: 8)
-            let count = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, Int32(ids.count)))
+            let count = Int(heif.image_handle_get_list_of_metadata_block_IDs(handle, "mime", &ids, Int32(ids.count)))
             for id in ids.prefix(count) {
-                guard let type = heif_image_handle_get_metadata_content_type(handle, id),
+                guard let type = heif.image_handle_get_metadata_content_type(handle, id),
                       String(cString: type) == "application/rdf+xml" else { continue }
-                let size = heif_image_handle_get_metadata_size(handle, id)
+                let size = heif.image_handle_get_metadata_size(handle, id)
                 guard size > 0, size <= maximumLength else { return nil }
                 var packet = [UInt8](repeating: 0, count: size)
-                guard heif_image_handle_get_metadata(handle, id, &packet).code == heif_error_Ok else { return nil }
+                guard heif.image_handle_get_metadata(handle, id, &packet).code == heif_error_Ok else { return nil }
                 return Data(packet)
             }
             return nil
