@@ -7,7 +7,8 @@ import Imaging
 /// Seeds are pixels where the colour is clear (within the tolerance, chroma well above the gate);
 /// seed regions smaller than a speck are dropped; the rest grow into 8-connected pixels of the hue
 /// window (tolerance and half its feather) that are at least half as chromatic, or nearly as
-/// saturated (the object in shade) — hysteresis, as an edge detector links strong and weak edges.
+/// saturated (the object in shade) — hysteresis, as an edge detector links strong and weak edges —
+/// and on into the object's shade where shade has turned its hue (`growIntoShade`).
 /// Their dull margins reach a few pixels into the wider window (tolerance +
 /// `SplashParameters.objectGrowth`). The grown regions, with their margins, are then the first guess
 /// of an object cut (`ObjectCut`, two rounds), which adds the object's parts of other
@@ -100,6 +101,8 @@ struct ObjectMask: Sendable {
             seeded[Int(grown.labels[index])] = true
         }
         var kept = grown.labels.map { $0 >= 0 && seeded[Int($0)] }
+        Self.growIntoShade(&kept, growable: &growable, raster: raster, distances: distances,
+                           window: Float(parameters.tolerance + SplashParameters.objectGrowth), chroma: growChroma, saturation: growSaturation)
         // The object's dull margins: pixels in the window with colour (over the gate), a few steps out.
         var frontier = (0..<count).filter { kept[$0] }
         for _ in 0..<ObjectMask.marginSteps {
@@ -123,6 +126,51 @@ struct ObjectMask: Sendable {
                                      parameters: parameters)
         weights = Self.eased(carried, raster: raster,
                              reach: LineReach(rasterSide: max(raster.width, raster.height), pictureSide: max(image.width, image.height)))
+    }
+
+    /// The largest change (CIE76 ΔE) between neighbouring raster pixels that growth into shade takes
+    /// as one step: the light turning on a fruit's side, not an edge.
+    static let shadeStep: Float = 6
+    /// How much lighter or more chromatic a step into shade may go (the raster's noise).
+    static let shadeSlack: Float = 1
+
+    /// The object's shaded side, beyond the hue window: from the kept regions on into pixels of the
+    /// wider `window` that are as chromatic and as saturated as growth asks, one smooth step at a time,
+    /// each step no lighter and no more chromatic than the pixel it comes from. Shade darkens a surface
+    /// and can turn its hue: an orange's peel in shadow lies 20–30° towards red, and the cut took it
+    /// for ground and ended down a straight line through the fruit. A lemon beside the orange is
+    /// lighter, a ground across an edge is a step too far, a duller wall of the hue is not saturated
+    /// enough: none of them is reached. Grown pixels are growable, so that the region carries on from them.
+    static func growIntoShade(_ kept: inout [Bool], growable: inout [Bool], raster: LabRaster, distances: [Float], window: Float,
+                              chroma: Float, saturation: Float) {
+        let width = raster.width, height = raster.height
+        // Where shade could be at all, in one pass: where there is none, growth ends here.
+        var candidate = [Bool](repeating: false, count: kept.count)
+        var any = false
+        for index in kept.indices where !kept[index] && distances[index] <= window && raster.chroma(index) >= chroma
+            && Self.saturation(raster, index) >= saturation {
+            candidate[index] = true
+            any = true
+        }
+        guard any else { return }
+        var frontier = kept.indices.filter { index in
+            var beside = false
+            if kept[index] { forEachNeighbour(of: index, width: width, height: height) { if candidate[$0] { beside = true } } }
+            return beside
+        }
+        while let index = frontier.popLast() {
+            forEachNeighbour(of: index, width: width, height: height) { neighbour in
+                guard candidate[neighbour], !kept[neighbour],
+                      raster.chroma(neighbour) <= raster.chroma(index) + shadeSlack, raster.l[neighbour] <= raster.l[index] + shadeSlack
+                else { return }
+                let dl = raster.l[index] - raster.l[neighbour], da = raster.a[index] - raster.a[neighbour]
+                let db = raster.b[index] - raster.b[neighbour]
+                guard dl * dl + da * da + db * db <= shadeStep * shadeStep else { return }
+                kept[neighbour] = true
+                growable[neighbour] = true
+                frontier.append(neighbour)
+            }
+        }
     }
 
     /// Below this change between neighbouring raster pixels (CIE76 ΔE a pixel, about 3 px of an 800 px

@@ -49,6 +49,38 @@ final class ObjectMaskTests: XCTestCase {
         return (LabRaster(image, longSide: 256), kept, onEdge)
     }
 
+    /// Growth into shade on a strip (columns, left to right): a dark red ground across an edge (0–31),
+    /// an orange darkening and turning towards red as it goes left in smooth steps (32–159), its lit end
+    /// kept (128–159), a lemon beside it, lighter (160–191), and grey beyond (192–255); under the
+    /// orange, its last two rows, a darker and duller wall of its hue. Only the orange's shaded part is
+    /// grown into.
+    func testGrowthIntoShadeTakesSmoothDarkerStepsOnlyAndStopsAtAnEdgeALighterColourAndADullWall() {
+        let width = 256, height = 8
+        var image = TestImage.solid(.black, width: width, height: height)
+        for x in 0..<width {
+            let colour: LCh
+            switch x {
+            case ..<32: colour = LCh(l: 22, c: 44, h: 38)
+            case ..<160:
+                let lit = Double(x - 32) / 127
+                colour = LCh(l: 30 + 40 * lit, c: 50 + 15 * lit, h: 45 + 27 * lit)
+            case ..<192: colour = LCh(l: 86, c: 65, h: 95)
+            default: colour = LCh(l: 55, c: 0, h: 0)
+            }
+            for y in 0..<height { image[x, y] = ((32..<160).contains(x) && y >= 6 ? LCh(l: 25, c: 12, h: 60) : colour).lab.rgba }
+        }
+        let raster = LabRaster(image, longSide: 256)
+        let distances = ObjectMask.hueDistances(raster, parameters: SplashParameters(hue: 72, method: .object))
+        var kept = (0..<raster.count).map { (128..<160).contains($0 % width) && $0 / width < 6 }
+        var growable = kept
+        ObjectMask.growIntoShade(&kept, growable: &growable, raster: raster, distances: distances, window: 30, chroma: 30, saturation: 0.6)
+        for index in 0..<raster.count {
+            let x = index % width, y = index / width
+            XCTAssertEqual(kept[index], (32..<160).contains(x) && y < 6, "(\(x), \(y))")
+            XCTAssertEqual(growable[index], kept[index], "(\(x), \(y)): grown pixels are growable")
+        }
+    }
+
     func testAnEdgeStandsOutOfAFlatGroundButNotOfAGrainAsStrongAsItself() {
         func meanDistinctness(grain: Bool) -> Double {
             let scene = edgeScene(grain: grain)

@@ -135,6 +135,34 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertLessThan(meanKept(kept, width: 240) { !(60..<180).contains($0) || !(20..<140).contains($1) }, 0.05, "the wall is grey")
     }
 
+    /// An orange lit from the right whose shaded side turns towards red as it darkens (hue 72° lit,
+    /// 45° in shadow: beyond the hue window), with a lemon (hue 95°, lighter) touching its lit side,
+    /// on a pale ground: the whole orange is kept, the lemon is not.
+    func testAnOrangesShadedSideTurnedTowardsRedIsKeptAndTheLemonBesideItIsNot() {
+        var image = TestImage.solid(.black, width: 240, height: 160)
+        for y in 0..<160 {
+            for x in 0..<240 { image[x, y] = Scene.colour(92 + Double((x * 7 + y * 13) % 3), 2, 90) }
+        }
+        func inside(_ x: Int, _ y: Int, _ cx: Double, _ radius: Double) -> Bool {
+            let dx = Double(x) - cx, dy = Double(y) - 80
+            return dx * dx + dy * dy <= radius * radius
+        }
+        for y in 0..<160 {
+            for x in 0..<240 {
+                if inside(x, y, 185, 35) { image[x, y] = Scene.colour(86, 65, 95) }
+                if inside(x, y, 100, 50) {
+                    let lit = (Double(x) - 50) / 100
+                    image[x, y] = Scene.colour(28 + 44 * lit, 50 + 15 * lit, 45 + 27 * lit)
+                }
+            }
+        }
+        let show = Splash(parameters: SplashParameters(hue: 72, method: .object), image: image).apply(.show, to: image)
+        let kept = keptShares(show, image)
+        XCTAssertGreaterThan(meanKept(kept, width: 240) { x, y in inside(x, y, 100, 46) && x < 83 }, 0.8, "the shaded third is kept")
+        XCTAssertGreaterThan(meanKept(kept, width: 240) { x, y in inside(x, y, 100, 46) && x >= 117 }, 0.9, "the lit third is kept")
+        XCTAssertLessThan(meanKept(kept, width: 240) { x, y in inside(x, y, 185, 31) && !inside(x, y, 100, 54) }, 0.1, "the lemon is grey")
+    }
+
     func testTheObjectModeTableWeighsAColourInAWiderWindowAndWithAHalfGate() {
         // Where a region fades out, each pixel's own colour decides how much of it is kept: in object
         // mode by a window 18° wider and a chroma gate half as high as hue mode's, so that an object's
