@@ -73,11 +73,10 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     ///   catalogue in between removes it (its last connection does): "no such file or directory".
     static func isPassing(_ error: any Error) -> Bool {
         if let error = error as? DatabaseError { return error.resultCode == .SQLITE_BUSY }
-        let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain { return error.code == Int(ENOENT) }
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, isPassing(underlying) { return true }
-        return error.domain == NSCocoaErrorDomain
-            && (error.code == CocoaError.fileNoSuchFile.rawValue || error.code == CocoaError.fileReadNoSuchFile.rawValue)
+        let foundation = error as NSError
+        if foundation.domain == NSCocoaErrorDomain
+            && [CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue].contains(foundation.code) { return true }
+        return error.posixErrorCode == ENOENT
     }
 
     /// A catalogue this process may only read. SQLite reads a WAL database read-only through its

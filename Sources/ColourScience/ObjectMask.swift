@@ -379,9 +379,7 @@ struct ObjectMask: Sendable {
             }
         }
         guard right >= 0 else { return weights }
-        let ramp = Int(smoothRamp.rounded(.up)) + 1
-        left = max(0, left - ramp); right = min(width - 1, right + ramp)
-        top = max(0, top - ramp); bottom = min(height - 1, bottom + ramp)
+        (left, top, right, bottom) = grown((left, top, right, bottom), by: Int(smoothRamp.rounded(.up)) + 1, width: width, height: height)
         // What the kept map may change by across each line: lowered, by the line's own excess, so that it
         // gives way up to the photo's line itself; raised, by the most of the lines up to `edgeGap` off:
         // raised, the kept map spreads outward, and it does not where the photo's line is a pixel or two

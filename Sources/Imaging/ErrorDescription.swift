@@ -19,6 +19,10 @@ extension Error {
         return Self.cocoaReasons[error.code] ?? "the system reported error \(error.code)"
     }
 
+    /// The POSIX error number behind a Foundation or system error (`ENOENT`…), when there is one:
+    /// its own, or that of the error under it.
+    public var posixErrorCode: Int32? { Self.posixCode(of: self as NSError) }
+
     /// The POSIX error number behind a Foundation error, when there is one.
     private static func posixCode(of error: NSError) -> Int32? {
         if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }

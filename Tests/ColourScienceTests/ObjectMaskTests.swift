@@ -49,7 +49,7 @@ final class ObjectMaskTests: XCTestCase {
         return (LabRaster(image, longSide: 256), kept, onEdge)
     }
 
-    /// Growth into shade on a strip (columns, left to right): a dark red ground across an edge (0–31),
+    /// Growth into shade on a strip (columns, left to right): a darker, duller ground of a like hue across an edge (0–31),
     /// an orange darkening and turning towards red as it goes left in smooth steps (32–159), its lit end
     /// kept (128–159), a lemon beside it, lighter (160–191), and grey beyond (192–255); under the
     /// orange, its last two rows, a darker and duller wall of its hue. Only the orange's shaded part is
@@ -60,7 +60,8 @@ final class ObjectMaskTests: XCTestCase {
         for x in 0..<width {
             let colour: LCh
             switch x {
-            case ..<32: colour = LCh(l: 22, c: 44, h: 38)
+            // Darker, duller and within the window: only the step (ΔE76 about 11) keeps growth out.
+            case ..<32: colour = LCh(l: 20, c: 45, h: 46)
             case ..<160:
                 let lit = Double(x - 32) / 127
                 colour = LCh(l: 30 + 40 * lit, c: 50 + 15 * lit, h: 45 + 27 * lit)
