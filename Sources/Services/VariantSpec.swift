@@ -84,9 +84,11 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 10, growth goes on into the object's shade where shade has turned its
-    /// hue beyond the window (an orange's shaded peel), in smooth steps, each no lighter and no more
-    /// chromatic; 9, the kept map eased into a ramp wherever it steps and the photo
+    /// The object mask's revision: 11, growth into shade reads its steps on the raster averaged over
+    /// 3 × 3 (a peel's pits stopped it halfway), climbs no more than a slack over its whole way, and
+    /// reaches pixels half as chromatic and saturated as growth asks (shade dulls as it darkens); 10,
+    /// growth goes on into the object's shade where shade has turned its hue beyond the window (an
+    /// orange's shaded peel), in smooth steps, each no lighter and no more chromatic; 9, the kept map eased into a ramp wherever it steps and the photo
     /// draws no line of its own (smooth, or a line among as strong parallel ones, read over as much of
     /// the picture whatever the photo's size); 8, a region carries on beyond its cut where the photo is smooth and
     /// its colour goes on (a glow fades, not a box); 7, its edges also fade where the photo's edge does not stand out of
@@ -96,7 +98,7 @@ public struct VariantSpec: Equatable, Sendable {
     /// regions grown within the hue window, refined by an object cut, without the small pieces the
     /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
     /// have none).
-    static let objectMaskRevision = 10
+    static let objectMaskRevision = 11
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {

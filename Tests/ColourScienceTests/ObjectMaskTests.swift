@@ -53,7 +53,8 @@ final class ObjectMaskTests: XCTestCase {
     /// an orange darkening and turning towards red as it goes left in smooth steps (32–159), its lit end
     /// kept (128–159), a lemon beside it, lighter (160–191), and grey beyond (192–255); under the
     /// orange, its last two rows, a darker and duller wall of its hue. Only the orange's shaded part is
-    /// grown into.
+    /// grown into, but for its column beside the edge, which the 3 × 3 mean the steps are read on
+    /// blends with the ground (the margins take it).
     func testGrowthIntoShadeTakesSmoothDarkerStepsOnlyAndStopsAtAnEdgeALighterColourAndADullWall() {
         let width = 256, height = 8
         var image = TestImage.solid(.black, width: width, height: height)
@@ -77,9 +78,61 @@ final class ObjectMaskTests: XCTestCase {
         ObjectMask.growIntoShade(&kept, growable: &growable, raster: raster, distances: distances, window: 30, chroma: 30, saturation: 0.6)
         for index in 0..<raster.count {
             let x = index % width, y = index / width
-            XCTAssertEqual(kept[index], (32..<160).contains(x) && y < 6, "(\(x), \(y))")
+            XCTAssertEqual(kept[index], (33..<160).contains(x) && y < 6, "(\(x), \(y))")
             XCTAssertEqual(growable[index], kept[index], "(\(x), \(y)): grown pixels are growable")
         }
+    }
+
+    /// A strip of 256 columns, 8 rows, of `colour(x, y)`, grown into shade from its columns `lit` towards
+    /// hue `hue`: the share of each column's pixels grown into.
+    private func shadeGrownShares(lit: Range<Int>, hue: Double, colour: (Int, Int) -> LCh) -> [Double] {
+        let width = 256, height = 8
+        var image = TestImage.solid(.black, width: width, height: height)
+        for x in 0..<width { for y in 0..<height { image[x, y] = colour(x, y).lab.rgba } }
+        let raster = LabRaster(image, longSide: 256)
+        let distances = ObjectMask.hueDistances(raster, parameters: SplashParameters(hue: hue, method: .object))
+        var kept = (0..<raster.count).map { lit.contains($0 % width) }
+        var growable = kept
+        ObjectMask.growIntoShade(&kept, growable: &growable, raster: raster, distances: distances, window: 30, chroma: 30, saturation: 0.6)
+        return (0..<width).map { x in Double((0..<height).filter { kept[$0 * width + x] }.count) / Double(height) }
+    }
+
+    private func mean(_ shares: ArraySlice<Double>) -> Double { shares.reduce(0, +) / Double(shares.count) }
+
+    /// A pitted, grainy orange (lightness ±4 from pixel to pixel) darkening and dulling to the left (C*
+    /// 65 → 20, under the chroma growth asks): the pixels' own steps rise and fall by more than the
+    /// slack at every pixel, the 3 × 3 mean's hardly. Growth crosses the whole shaded side: 91% of its
+    /// pixels and 94% of its darkest end, where, by the pixels' own steps and growth's chroma, it took
+    /// 54% and none (a pixel here and there above the way's darkest is left, for the margins and the cut).
+    func testGrowthIntoShadeCrossesAPittedGrainySurface() {
+        let shares = shadeGrownShares(lit: 192..<256, hue: 72) { x, y in
+            let pit = Double((x &* 7_919 ^ y &* 104_729) % 9) - 4
+            let lit = Double(min(x, 192)) / 192
+            return LCh(l: 30 + 40 * lit + pit, c: 20 + 45 * lit, h: 50 + 22 * lit)
+        }
+        XCTAssertGreaterThan(mean(shares[0..<192]), 0.85, "the shaded side")
+        XCTAssertGreaterThan(mean(shares[0..<16]), 0.85, "its darkest end")
+    }
+
+    /// A red darkening to the left into a shadow (L* 50 → 30 over columns 191–128), then lightening again
+    /// as slowly into a lighter surface of like hue (L* 30 → 45 over 127–64), as a hat's brim into the
+    /// hair beside it: no step rises by the slack, but the way does. Growth stops within the slack's
+    /// rise past the darkest column, not at the lighter surface's end.
+    func testGrowthIntoShadeDoesNotClimbBackOutOfTheShadowInSmallRises() {
+        let shares = shadeGrownShares(lit: 192..<256, hue: 40) { x, _ in
+            let lightness = x >= 128 ? 30 + 20 * Double(x - 128) / 64 : 30 + 15 * Double(128 - x) / 64
+            return LCh(l: x < 64 ? 60 : lightness, c: 40, h: 40)
+        }
+        XCTAssertGreaterThan(mean(shares[128..<192]), 0.95, "the shadow")
+        XCTAssertEqual(shares[0..<110].max(), 0, "the lighter surface")
+    }
+
+    func testTheBoxMeanAveragesEachPixelsThreeByThreeWithinTheGrid() {
+        // 0 1 2 3 / 4 5 6 7 / 8 9 10 11
+        let mean = ObjectMask.boxMean((0..<12).map(Float.init), width: 4, height: 3)
+        XCTAssertEqual(mean[0], (0 + 1 + 4 + 5) / 4, "a corner: four pixels")
+        XCTAssertEqual(mean[5], (0 + 1 + 2 + 4 + 5 + 6 + 8 + 9 + 10) / 9, "inside: nine")
+        XCTAssertEqual(mean[7], (2 + 3 + 6 + 7 + 10 + 11) / 6, "an edge: six")
     }
 
     func testAnEdgeStandsOutOfAFlatGroundButNotOfAGrainAsStrongAsItself() {
