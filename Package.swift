@@ -44,11 +44,6 @@ let package = Package(
             pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]
         ),
-        .systemLibrary(
-            name: "CTIFF",
-            pkgConfig: "libtiff-4",
-            providers: [.apt(["libtiff-dev"])]
-        ),
         // libjpeg reports errors with longjmp; this C target owns the jmp_buf.
         .target(
             name: "CJPEGBridge",
@@ -59,11 +54,9 @@ let package = Package(
         // the table of its functions; only its header is needed to build.
         .target(name: "CHEIFBridge"),
         // libtiff reads through callbacks and reports errors through a variadic handler: C owns both.
-        .target(
-            name: "CTIFFBridge",
-            dependencies: ["CTIFF"],
-            linkerSettings: [.linkedLibrary("tiff")]
-        ),
+        // Like libheif, it is loaded when the first TIFF file is met, not linked: only its header
+        // (libtiff-dev) is needed to build.
+        .target(name: "CTIFFBridge"),
 
         // MARK: Pure Swift
         .target(name: "Imaging"),

@@ -1,12 +1,73 @@
 #include "CTIFFBridge.h"
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tiffio.h>
 
+struct sh_tiff_library {
+    __typeof__(&TIFFOpenOptionsAlloc) OpenOptionsAlloc;
+    __typeof__(&TIFFOpenOptionsFree) OpenOptionsFree;
+    __typeof__(&TIFFOpenOptionsSetMaxSingleMemAlloc) OpenOptionsSetMaxSingleMemAlloc;
+    __typeof__(&TIFFOpenOptionsSetErrorHandlerExtR) OpenOptionsSetErrorHandlerExtR;
+    __typeof__(&TIFFOpenOptionsSetWarningHandlerExtR) OpenOptionsSetWarningHandlerExtR;
+    __typeof__(&TIFFClientOpenExt) ClientOpenExt;
+    __typeof__(&TIFFClose) Close;
+    __typeof__(&TIFFRGBAImageOK) RGBAImageOK;
+    __typeof__(&TIFFRGBAImageBegin) RGBAImageBegin;
+    __typeof__(&TIFFRGBAImageGet) RGBAImageGet;
+    __typeof__(&TIFFRGBAImageEnd) RGBAImageEnd;
+    __typeof__(&TIFFIsTiled) IsTiled;
+    __typeof__(&TIFFGetFieldDefaulted) GetFieldDefaulted;
+};
+
+const sh_tiff_library *sh_tiff_load(const char *soname, char *message, size_t message_capacity) {
+    // Local: libtiff's symbols stay out of the global namespace. Never closed, nor the table freed:
+    // both are kept for the rest of the process.
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *reason = dlerror();
+        snprintf(message, message_capacity, "%s", reason ? reason : "cannot be loaded");
+        return NULL;
+    }
+    sh_tiff_library *library = calloc(1, sizeof *library);
+    if (library == NULL) {
+        snprintf(message, message_capacity, "out of memory");
+        return NULL;
+    }
+    // Each name looked up; the first missing one is the reason (an older libtiff than the header's).
+    // The members' types are those of libtiff's header, taken from its declarations.
+#define SH_TIFF_FIND(member)                                                                 \
+    do {                                                                                     \
+        void *symbol = dlsym(handle, "TIFF" #member);                                        \
+        if (symbol == NULL) {                                                                \
+            snprintf(message, message_capacity, "%s has no function TIFF%s", soname, #member); \
+            free(library);                                                                   \
+            return NULL;                                                                     \
+        }                                                                                    \
+        *(void **)&library->member = symbol;                                                 \
+    } while (0)
+    SH_TIFF_FIND(OpenOptionsAlloc);
+    SH_TIFF_FIND(OpenOptionsFree);
+    SH_TIFF_FIND(OpenOptionsSetMaxSingleMemAlloc);
+    SH_TIFF_FIND(OpenOptionsSetErrorHandlerExtR);
+    SH_TIFF_FIND(OpenOptionsSetWarningHandlerExtR);
+    SH_TIFF_FIND(ClientOpenExt);
+    SH_TIFF_FIND(Close);
+    SH_TIFF_FIND(RGBAImageOK);
+    SH_TIFF_FIND(RGBAImageBegin);
+    SH_TIFF_FIND(RGBAImageGet);
+    SH_TIFF_FIND(RGBAImageEnd);
+    SH_TIFF_FIND(IsTiled);
+    SH_TIFF_FIND(GetFieldDefaulted);
+#undef SH_TIFF_FIND
+    return library;
+}
+
 struct sh_tiff_reader {
+    const sh_tiff_library *library;
     const uint8_t *data;
     uint64_t size;
     uint64_t offset;
@@ -90,7 +151,7 @@ static void fail(sh_tiff_reader *reader, const char *fallback, char *message, si
     copy_message(message, capacity, reader->error[0] ? reader->error : fallback);
 }
 
-sh_tiff_reader *sh_tiff_open(const uint8_t *data, size_t size, uint64_t max_allocation,
+sh_tiff_reader *sh_tiff_open(const sh_tiff_library *library, const uint8_t *data, size_t size, uint64_t max_allocation,
                              uint32_t *width, uint32_t *height, uint16_t *orientation,
                              char *message, size_t message_capacity) {
     sh_tiff_reader *reader = calloc(1, sizeof *reader);
@@ -98,33 +159,34 @@ sh_tiff_reader *sh_tiff_open(const uint8_t *data, size_t size, uint64_t max_allo
         copy_message(message, message_capacity, "out of memory");
         return NULL;
     }
+    reader->library = library;
     reader->data = data;
     reader->size = size;
-    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    TIFFOpenOptions *options = library->OpenOptionsAlloc();
     if (options == NULL) {
         free(reader);
         copy_message(message, message_capacity, "out of memory");
         return NULL;
     }
-    TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_allocation);
-    TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, reader);
-    TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, reader);
+    library->OpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)max_allocation);
+    library->OpenOptionsSetErrorHandlerExtR(options, on_error, reader);
+    library->OpenOptionsSetWarningHandlerExtR(options, on_warning, reader);
     // "m": never memory-map: the bytes are in memory already.
-    reader->tiff = TIFFClientOpenExt("photo", "rm", reader, read_bytes, write_bytes, seek, close_handle, size_of,
+    reader->tiff = library->ClientOpenExt("photo", "rm", reader, read_bytes, write_bytes, seek, close_handle, size_of,
                                      map_none, unmap_none, options);
-    TIFFOpenOptionsFree(options);
+    library->OpenOptionsFree(options);
     if (reader->tiff == NULL) {
         fail(reader, "not a TIFF file libtiff can open", message, message_capacity);
         free(reader);
         return NULL;
     }
     char refusal[1024] = {0};
-    if (!TIFFRGBAImageOK(reader->tiff, refusal)) {
+    if (!library->RGBAImageOK(reader->tiff, refusal)) {
         copy_message(message, message_capacity, refusal[0] ? refusal : "libtiff cannot read this image as RGBA");
         sh_tiff_close(reader);
         return NULL;
     }
-    if (!TIFFRGBAImageBegin(&reader->image, reader->tiff, 0, refusal)) {
+    if (!library->RGBAImageBegin(&reader->image, reader->tiff, 0, refusal)) {
         copy_message(message, message_capacity, refusal[0] ? refusal : (reader->error[0] ? reader->error : "cannot read the image"));
         sh_tiff_close(reader);
         return NULL;
@@ -147,7 +209,7 @@ int sh_tiff_read_rows(sh_tiff_reader *reader, uint32_t first_row, uint32_t count
     reader->image.row_offset = (int)first_row;
     reader->image.col_offset = 0;
     // libtiff writes each pixel as a 32-bit word, red in its lowest byte: RGBA bytes on a little-endian machine.
-    if (!TIFFRGBAImageGet(&reader->image, (uint32_t *)rgba, reader->image.width, count) || reader->error[0]) {
+    if (!reader->library->RGBAImageGet(&reader->image, (uint32_t *)rgba, reader->image.width, count) || reader->error[0]) {
         fail(reader, "cannot read the image data", message, message_capacity);
         return -1;
     }
@@ -158,9 +220,16 @@ int sh_tiff_read_rows(sh_tiff_reader *reader, uint32_t first_row, uint32_t count
     return 0;
 }
 
+uint32_t sh_tiff_rows_per_chunk(const sh_tiff_reader *reader) {
+    uint32_t rows = 0;
+    int tiled = reader->library->IsTiled(reader->tiff);
+    if (!reader->library->GetFieldDefaulted(reader->tiff, tiled ? TIFFTAG_TILELENGTH : TIFFTAG_ROWSPERSTRIP, &rows) || rows == 0) return 1;
+    return rows < reader->image.height ? rows : reader->image.height;
+}
+
 void sh_tiff_close(sh_tiff_reader *reader) {
     if (reader == NULL) return;
-    if (reader->image_begun) TIFFRGBAImageEnd(&reader->image);
-    if (reader->tiff != NULL) TIFFClose(reader->tiff);
+    if (reader->image_begun) reader->library->RGBAImageEnd(&reader->image);
+    if (reader->tiff != NULL) reader->library->Close(reader->tiff);
     free(reader);
 }

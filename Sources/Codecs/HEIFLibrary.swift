@@ -1,8 +1,7 @@
 import CHEIFBridge
 
 /// libheif's functions, loaded when the first HEIF file is met rather than linked: loading libheif
-/// and the codecs it brings costs a process about 2.4 ms, which every command paid before `main`
-/// (Docs/Performance.md, "What a process costs before its first photo").
+/// and the codecs it brings costs a process about 2.4 ms.
 struct HEIFLibrary: @unchecked Sendable {
     /// The table of C function pointers: set once, never changed, so shared between threads.
     let functions: sh_heif_functions
@@ -16,12 +15,10 @@ struct HEIFLibrary: @unchecked Sendable {
 
     /// Loads the library `soname`; the error says what to install.
     static func load(soname: String) -> Result<HEIFLibrary, CodecError> {
-        var message = [CChar](repeating: 0, count: 512)
-        return withUnsafeTemporaryAllocation(of: sh_heif_functions.self, capacity: 1) { table in
-            guard sh_heif_load(soname, table.baseAddress!, &message, message.count) == 0 else {
-                return .failure(.libraryMissing(.heif, library: soname, package: package, reason: String(cMessage: message)))
+        SharedLibrary.load(.heif, soname: soname, package: package) { message, capacity in
+            withUnsafeTemporaryAllocation(of: sh_heif_functions.self, capacity: 1) { table in
+                sh_heif_load(soname, table.baseAddress!, message, capacity) == 0 ? HEIFLibrary(functions: table[0]) : nil
             }
-            return .success(HEIFLibrary(functions: table[0]))
         }
     }
 }

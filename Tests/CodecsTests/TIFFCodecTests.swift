@@ -128,6 +128,56 @@ final class TIFFCodecTests: XCTestCase {
         XCTAssertEqual(decoded.image[90, 40], .white)
     }
 
+    /// libtiff decodes a whole strip for any row of it: analysis reads a strip's rows (in whole blocks)
+    /// at a time, where it read each block's rows apart and decoded a strip of 672 rows 768 times
+    /// (1.4 s for a 512 × 768 photo), unless a strip is larger than libtiff may allocate.
+    func testAnalysisReadsWholeStripsInWholeBlocksWithinTheMemoryLimit() {
+        XCTAssertEqual(TIFFCodec.chunkRows(factor: 1, rowsPerChunk: 672, rowBytes: 2_048, height: 768), 672)
+        XCTAssertEqual(TIFFCodec.chunkRows(factor: 3, rowsPerChunk: 7, rowBytes: 2_048, height: 768), 9, "whole blocks")
+        XCTAssertEqual(TIFFCodec.chunkRows(factor: 4, rowsPerChunk: 1, rowBytes: 2_048, height: 768), 4, "one block at least")
+        XCTAssertEqual(TIFFCodec.chunkRows(factor: 2, rowsPerChunk: 5_000, rowBytes: 2_048, height: 600), 600, "the picture at most")
+        XCTAssertEqual(TIFFCodec.chunkRows(factor: 2, rowsPerChunk: 5_000, rowBytes: 80_000, height: 60_000), 838,
+                       "within 64 MB: 419 blocks of two rows of 80,000 bytes")
+        XCTAssertEqual(TIFFCodec.chunkRows(factor: 8, rowsPerChunk: 10, rowBytes: 16_000_000, height: 100), 8,
+                       "one block, even over the limit")
+    }
+
+    /// Bands read from chunks of whole strips, strips and blocks not aligned (strips of 7 rows, blocks
+    /// of 3, chunks of 9), average to the blocks of the picture itself.
+    func testBandsReadFromChunksOfWholeStripsAverageToThePicturesBlocks() throws {
+        let image = gradient(width: 300, height: 200)
+        let decoded = try codec.decode(TIFFFixture.encode(image, rowsPerStrip: 7), options: DecodeOptions(minimumLongSide: 50))
+        let whole = try codec.decode(TIFFFixture.encode(image, rowsPerStrip: 7), options: .fullSize).image
+        XCTAssertEqual(PixelSize(width: decoded.image.width, height: decoded.image.height), PixelSize(width: 100, height: 66))
+        for y in stride(from: 0, to: 66, by: 5) {
+            for x in stride(from: 0, to: 100, by: 7) {
+                let block = (0..<9).map { whole[x * 3 + $0 % 3, y * 3 + $0 / 3] }
+                let red = Double(block.map { Int($0.red) }.reduce(0, +)) / 9
+                XCTAssertEqual(Double(decoded.image[x, y].red), red, accuracy: 0.5, "(\(x), \(y))")
+            }
+        }
+    }
+
+    /// libtiff is loaded when a TIFF file is first met: where it cannot be, the file fails with what to
+    /// install, and nothing else does.
+    func testWithoutLibtiffATIFFFileSaysWhatToInstall() throws {
+        let missing = "libshowhide-no-such-library.so.6"
+        guard case let .failure(error) = TIFFLibrary.load(soname: missing) else { return XCTFail("\(missing) loaded") }
+        guard case let .libraryMissing(format, library, package, reason) = error else { return XCTFail("\(error)") }
+        XCTAssertEqual(format, .tiff)
+        XCTAssertEqual(library, missing)
+        XCTAssertEqual(package, "libtiff6 (apt-get install libtiff6)")
+        XCTAssertTrue(reason.contains(missing), reason)
+        let codec = TIFFCodec(library: { TIFFLibrary.load(soname: missing) })
+        XCTAssertThrowsError(try codec.decode(TIFFFixture.encode(gradient()), options: .fullSize)) { thrown in
+            let message = (thrown as? CodecError)?.errorDescription ?? "\(thrown)"
+            XCTAssertTrue(message.hasPrefix("cannot read TIFF files: \(missing) cannot be loaded ("), message)
+            XCTAssertTrue(message.hasSuffix("); install libtiff6 (apt-get install libtiff6)"), message)
+        }
+        XCTAssertThrowsError(try codec.decode(Data(), options: .fullSize)) { XCTAssertEqual($0 as? CodecError, .empty) }
+        guard case .success = TIFFLibrary.load(soname: TIFFLibrary.soname) else { return XCTFail("libtiff itself loads") }
+    }
+
     /// Found by the fuzzer: a picture far wider than tall read for analysis, whose band of rows was
     /// allocated `factor` rows tall (7.5 GB) though the picture has one.
     func testAStripOfOneRowIsReadForAnalysisInABandOfOneRow() throws {

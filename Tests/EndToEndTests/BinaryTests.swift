@@ -132,15 +132,18 @@ extension BinaryTests {
         XCTAssertNotNil(result.output.range(of: pattern, options: .regularExpression), result.output)
     }
 
-    /// libheif and the codecs it loads are loaded by the first HEIF file, not at start: a command
-    /// that meets none does not pay for them (the HEIC photos of OrientationBinaryTests load them).
-    func testLibheifIsNotLoadedAtStart() throws {
+    /// libheif and the codecs it loads are loaded by the first HEIF file, not at start, and libtiff and
+    /// its compressors by the first TIFF: a command that meets none does not pay for them (the HEIC
+    /// photos of OrientationBinaryTests load libheif, the TIFFs of the import tests libtiff).
+    func testLibheifAndLibtiffAreNotLoadedAtStart() throws {
         // glibc's loader lists what it would load, and stops.
         let listed = try run(["--version"], environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
         XCTAssertEqual(listed.status, 0, listed.errors)
         XCTAssertTrue(listed.output.contains("libjpeg.so"), listed.output)
         XCTAssertFalse(listed.output.contains("libheif"), listed.output)
         XCTAssertFalse(listed.output.contains("libde265"), listed.output)
+        XCTAssertFalse(listed.output.contains("libtiff"), listed.output)
+        XCTAssertFalse(listed.output.contains("libLerc"), listed.output)
     }
 
     static let commands = [["gallery", "import"], ["gallery", "list"], ["gallery", "search"], ["gallery", "show"],
