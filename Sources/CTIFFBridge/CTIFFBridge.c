@@ -35,6 +35,7 @@ const sh_tiff_library *sh_tiff_load(const char *soname, char *message, size_t me
     sh_tiff_library *library = calloc(1, sizeof *library);
     if (library == NULL) {
         snprintf(message, message_capacity, "out of memory");
+        dlclose(handle);
         return NULL;
     }
     // Each name looked up; the first missing one is the reason (an older libtiff than the header's).
@@ -45,6 +46,7 @@ const sh_tiff_library *sh_tiff_load(const char *soname, char *message, size_t me
         if (symbol == NULL) {                                                                \
             snprintf(message, message_capacity, "%s has no function TIFF%s", soname, #member); \
             free(library);                                                                   \
+            dlclose(handle);                                                                 \
             return NULL;                                                                     \
         }                                                                                    \
         *(void **)&library->member = symbol;                                                 \

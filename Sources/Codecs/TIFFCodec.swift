@@ -48,9 +48,10 @@ public struct TIFFCodec: Sendable {
                 // Analysis reads a band of rows at a time and averages it into blocks: the full-size
                 // picture is never held.
                 let factor = max(size.width, size.height) / (2 * longSide)
-                // Rows are read a chunk at a time, whole strips or tiles where memory allows, and the
-                // bands of `factor` rows averaged from it: libtiff decodes a whole strip for any of its
-                // rows, and reading a 672-row strip a row at a time took 1.4 s for a 512 × 768 photo.
+                // Rows are read a chunk at a time, at least a strip's or a tile's height where memory
+                // allows, and the bands of `factor` rows averaged from it: libtiff decodes a strip from
+                // its start through the rows asked for, and reading 672-row strips a row at a time
+                // took 1.3 s for a 512 × 768 photo.
                 let chunk = Self.chunkRows(factor: factor, rowsPerChunk: Int(sh_tiff_rows_per_chunk(reader)),
                                            rowBytes: size.width * 4, height: size.height)
                 var buffer = [UInt8](repeating: 0, count: size.width * 4 * chunk)
@@ -76,9 +77,10 @@ public struct TIFFCodec: Sendable {
     }
 
     /// How many rows to read at a time when a picture is averaged into blocks of `factor` rows: a whole
-    /// number of blocks covering at least `rowsPerChunk` (what libtiff decodes at once), unless that
-    /// would hold more than `maximumAllocation` bytes; at least one block, or all of a picture less
-    /// tall than that (a 60000 × 1 strip).
+    /// number of blocks covering at least `rowsPerChunk` (what libtiff decodes together), unless that
+    /// would hold more than `maximumAllocation` bytes of RGBA; at least one block (over that limit if
+    /// a block is), or all of a picture less tall than that (a 60000 × 1 strip). Chunks are not aligned
+    /// to strips, so a strip's start may be decoded twice: 1.1–1.3 times the rows, not hundreds.
     static func chunkRows(factor: Int, rowsPerChunk: Int, rowBytes: Int, height: Int) -> Int {
         let affordable = max(1, Int(maximumAllocation) / max(rowBytes, 1) / factor)
         let blocks = min((max(rowsPerChunk, 1) + factor - 1) / factor, affordable)

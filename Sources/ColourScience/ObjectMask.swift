@@ -149,7 +149,9 @@ struct ObjectMask: Sendable {
     /// `shadeSlack`). Shade darkens a surface, dulls it and can turn its hue: an orange's peel in shadow
     /// lies 20–30° towards red, and the cut took it for ground and ended down a straight line through the
     /// fruit. Steps are read on the raster averaged over 3 × 3, so that a peel's pits and a photo's grain
-    /// do not stop the way, as they did, halfway to the dark side. A lemon beside the orange is lighter,
+    /// do not stop the way, as they did, halfway to the dark side (a sharp edge of up to ΔE 9 averages
+    /// into steps of 3, so `shadeEdge` holds the pixels themselves apart). A pixel's way is the first
+    /// found, depth first: another way to it, darker still, is not looked for. A lemon beside the orange is lighter,
     /// a ground across an edge is a step too far, a duller wall of the hue is not saturated enough: none
     /// of them is reached. Grown pixels are growable, so that the region carries on from them.
     static func growIntoShade(_ kept: inout [Bool], growable: inout [Bool], raster: LabRaster, distances: [Float], window: Float,
@@ -198,12 +200,16 @@ struct ObjectMask: Sendable {
 
     /// `values` of a `width` × `height` grid, each the mean of the 3 × 3 pixels around it (those within the grid).
     static func boxMean(_ values: [Float], width: Int, height: Int) -> [Float] {
+        precondition(values.count == width * height, "a value for each pixel of the grid")
         var across = [Float](repeating: 0, count: values.count), mean = across
         // Through pointers, the grid's first and last rows and columns apart: at loops over ranges and a
         // division a pixel, the mean of three channels was 1% of object mode's time.
         /// The mean of `count` values `stride` apart, each with its neighbours along them.
         func line(_ source: UnsafePointer<Float>, _ target: UnsafeMutablePointer<Float>, count: Int, stride: Int) {
-            guard count > 1 else { target[0] = source[0]; return }
+            guard count > 1 else {
+                if count == 1 { target[0] = source[0] }
+                return
+            }
             let last = (count - 1) * stride
             target[0] = (source[0] + source[stride]) * 0.5
             target[last] = (source[last - stride] + source[last]) * 0.5

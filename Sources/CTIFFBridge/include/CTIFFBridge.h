@@ -15,7 +15,7 @@ typedef struct sh_tiff_reader sh_tiff_reader;
 
 /// libtiff's functions that the bridge calls, loaded when the first TIFF file is met rather than
 /// linked: linked, libtiff and the libraries it brings (LERC, JBIG, deflate, zstd, lzma) cost every
-/// process about 0.8 ms before main (Docs/Performance.md), a command that never sees a TIFF too.
+/// process about 0.6 ms before main (Docs/Performance.md), a command that never sees a TIFF too.
 typedef struct sh_tiff_library sh_tiff_library;
 
 /// Loads the library named `soname` (dlopen; never closed) and looks up the functions the bridge
@@ -37,8 +37,8 @@ sh_tiff_reader *sh_tiff_open(const sh_tiff_library *library, const uint8_t *data
 int sh_tiff_read_rows(sh_tiff_reader *reader, uint32_t first_row, uint32_t count, uint8_t *rgba,
                       char *message, size_t message_capacity);
 
-/// How many rows libtiff decodes at once (a strip's, or a tile's height; at most the image's): a
-/// read of fewer decodes them all the same, so rows are best read that many at a time.
+/// How many rows libtiff decodes together (a strip's, or a tile's height; at most the image's): a read
+/// of some of them decodes the strip from its start through them, so rows are best read that many at a time.
 uint32_t sh_tiff_rows_per_chunk(const sh_tiff_reader *reader);
 
 /// Releases everything the reader holds. Safe to call with NULL.
