@@ -163,6 +163,22 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
+    /// A file without RowsPerStrip is one strip (libtiff's default, 2³² − 1 rows, taken as the picture's
+    /// height): analysis reads it in one chunk, and its blocks are the picture's.
+    func testAFileWithoutRowsPerStripIsReadAsOneStrip() throws {
+        let image = gradient(width: 90, height: 60)
+        let data = TIFFFixture.encode(image, rowsPerStrip: 60) { entries in entries.removeAll { $0.tag == 278 } }
+        let decoded = try codec.decode(data, options: DecodeOptions(minimumLongSide: 15))
+        let whole = try codec.decode(data, options: .fullSize).image
+        assertImagesEqual(whole, image, tolerance: 0, "the full decode")
+        XCTAssertEqual(PixelSize(width: decoded.image.width, height: decoded.image.height), PixelSize(width: 30, height: 20))
+        for (x, y) in [(0, 0), (29, 0), (0, 19), (17, 11), (29, 19)] {
+            let block = (0..<9).map { whole[x * 3 + $0 % 3, y * 3 + $0 / 3] }
+            XCTAssertEqual(Double(decoded.image[x, y].green), Double(block.map { Int($0.green) }.reduce(0, +)) / 9, accuracy: 0.5,
+                           "(\(x), \(y))")
+        }
+    }
+
     /// libtiff is loaded when a TIFF file is first met: where it cannot be, the file fails with what to
     /// install, and nothing else does.
     func testWithoutLibtiffATIFFFileSaysWhatToInstall() throws {
