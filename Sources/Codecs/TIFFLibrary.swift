@@ -1,21 +1,16 @@
 import CTIFFBridge
+import Imaging
 
-/// libtiff, loaded when the first TIFF file is met rather than linked: loading libtiff and the
-/// compressors it brings costs a process about 0.6 ms.
-struct TIFFLibrary: @unchecked Sendable {
-    /// The bridge's table of libtiff's functions: made once, never changed or freed, so shared between threads.
-    let table: OpaquePointer
-
-    /// The shared library, and Debian's package of it.
-    static let soname = "libtiff.so.6", package = "libtiff6 (apt-get install libtiff6)"
-
-    /// This process's libtiff, loaded the first time it is asked for, or why it cannot be.
+/// libtiff and the compressors it brings (about 0.6 ms a process when linked).
+struct TIFFLibrary: SharedLibrary, @unchecked Sendable {
+    static let format = ImageFormat.tiff, soname = "libtiff.so.6", package = "libtiff6 (apt-get install libtiff6)"
     static let loaded = load(soname: soname)
 
-    /// Loads the library `soname`; the error says what to install.
-    static func load(soname: String) -> Result<TIFFLibrary, CodecError> {
-        SharedLibrary.load(.tiff, soname: soname, package: package) { message, capacity in
-            sh_tiff_load(soname, message, capacity).map(TIFFLibrary.init)
-        }
+    /// The bridge's table of libtiff's functions, never freed.
+    let table: OpaquePointer
+
+    init?(loading soname: String, message: UnsafeMutablePointer<CChar>, capacity: Int) {
+        guard let table = sh_tiff_load(soname, message, capacity) else { return nil }
+        self.table = table
     }
 }

@@ -182,21 +182,11 @@ final class TIFFCodecTests: XCTestCase {
     /// libtiff is loaded when a TIFF file is first met: where it cannot be, the file fails with what to
     /// install, and nothing else does.
     func testWithoutLibtiffATIFFFileSaysWhatToInstall() throws {
-        let missing = "libshowhide-no-such-library.so.6"
-        guard case let .failure(error) = TIFFLibrary.load(soname: missing) else { return XCTFail("\(missing) loaded") }
-        guard case let .libraryMissing(format, library, package, reason) = error else { return XCTFail("\(error)") }
-        XCTAssertEqual(format, .tiff)
-        XCTAssertEqual(library, missing)
-        XCTAssertEqual(package, "libtiff6 (apt-get install libtiff6)")
-        XCTAssertTrue(reason.contains(missing), reason)
-        let codec = TIFFCodec(library: { TIFFLibrary.load(soname: missing) })
-        XCTAssertThrowsError(try codec.decode(TIFFFixture.encode(gradient()), options: .fullSize)) { thrown in
-            let message = (thrown as? CodecError)?.errorDescription ?? "\(thrown)"
-            XCTAssertTrue(message.hasPrefix("cannot read TIFF files: \(missing) cannot be loaded ("), message)
-            XCTAssertTrue(message.hasSuffix("); install libtiff6 (apt-get install libtiff6)"), message)
+        assertWithoutItsLibraryAFileSaysWhatToInstall(TIFFLibrary.self, missing: "libshowhide-no-such-library.so.6",
+                                                      file: TIFFFixture.encode(gradient())) { library in
+            { try TIFFCodec(library: library).decode($0, options: .fullSize) }
         }
-        XCTAssertThrowsError(try codec.decode(Data(), options: .fullSize)) { XCTAssertEqual($0 as? CodecError, .empty) }
-        guard case .success = TIFFLibrary.load(soname: TIFFLibrary.soname) else { return XCTFail("libtiff itself loads") }
+        XCTAssertEqual(TIFFLibrary.package, "libtiff6 (apt-get install libtiff6)")
     }
 
     /// Found by the fuzzer: a picture far wider than tall read for analysis, whose band of rows was
