@@ -57,10 +57,13 @@ public struct ColourAnalyser: Sendable {
         let capacity = ((image.height + step - 1) / step) * ((image.width + step - 1) / step)
         keys.reserveCapacity(capacity)
         colours.reserveCapacity(capacity)
+        // Each sample at the middle of its step, or of the picture where it is shorter than a step
+        // (a strip of a few pixels is still sampled).
+        let firstColumn = min(step / 2, (image.width - 1) / 2), firstRow = min(step / 2, (image.height - 1) / 2)
         image.bytes.withUnsafeBufferPointer { bytes in
-            for y in stride(from: step / 2, to: image.height, by: step) {
-                var offset = (y * image.width + step / 2) * 4
-                for _ in stride(from: step / 2, to: image.width, by: step) {
+            for y in stride(from: firstRow, to: image.height, by: step) {
+                var offset = (y * image.width + firstColumn) * 4
+                for _ in stride(from: firstColumn, to: image.width, by: step) {
                     if bytes[offset + 3] >= 128 {
                         let red = Int32(bytes[offset]), green = Int32(bytes[offset + 1]), blue = Int32(bytes[offset + 2])
                         keys.append(Int((red >> 3) << 10 | (green >> 3) << 5 | (blue >> 3)))

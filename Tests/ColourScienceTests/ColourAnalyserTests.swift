@@ -97,6 +97,16 @@ final class ColourAnalyserTests: XCTestCase {
         XCTAssertEqual(analysis.palette[0].weight, 0.5, accuracy: 0.01)
     }
 
+    func testAStripThinnerThanASampleStepHasItsColours() {
+        // 3000 × 2: a sample every 12 pixels along, and the strip shorter than a step across.
+        let orange = RGBA(red: 255, green: 165, blue: 0)
+        let palette = analyser.analyse(TestImage.solid(orange, width: 3000, height: 2)).palette
+        XCTAssertEqual(palette.map(\.hex), [orange.hex])
+        XCTAssertEqual(palette.map(\.weight), [1])
+        let tall = analyser.analyse(TestImage.solid(orange, width: 1, height: 5000)).palette
+        XCTAssertEqual(tall.map(\.hex), [orange.hex])
+    }
+
     func testTransparentPixelsAreIgnoredAndAFullyTransparentImageHasNoColours() {
         var image = TestImage.solid(RGBA(red: 0, green: 0, blue: 0, alpha: 0), width: 4, height: 4)
         XCTAssertEqual(analyser.analyse(image), ColourAnalysis(palette: [], accent: nil))
