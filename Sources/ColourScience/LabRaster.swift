@@ -15,50 +15,60 @@ public struct LabRaster: Sendable {
     public var count: Int { width * height }
 
     /// `image` averaged over whole blocks of pixels (integer factor, so the long side ends at most
-    /// `longSide`, and at least half of it), then converted pixel by pixel.
+    /// `longSide`, and at least half of it), then converted pixel by pixel. A picture whose short side
+    /// is shorter than a block (a strip of a few pixels) has blocks as short as it is.
     public init(_ image: RGBAImage, longSide: Int) {
         let factor = max(1, (max(image.width, image.height) + longSide - 1) / longSide)
-        width = max(1, image.width / factor)
-        height = max(1, image.height / factor)
+        let blockWidth = min(factor, image.width), blockHeight = min(factor, image.height)
+        width = image.width / blockWidth
+        height = image.height / blockHeight
         let count = width * height
         var l = [Float](repeating: 0, count: count), a = l, b = l
         var opaque = [Bool](repeating: false, count: count)
         var sums = [SIMD4<UInt32>](repeating: .zero, count: count)
         let sourceWidth = image.width, outputWidth = width, outputHeight = height
-        // An opaque photo's (every JPEG's) pixels are summed as they are, and the block's row times
-        // its alpha (255) once: the same integers without a multiplication a pixel.
-        let opaqueImage = image.isOpaque
+        let blockAlpha = UInt32(blockWidth * blockHeight * 255)
         // Integer block sums of (red, green, blue) × alpha and alpha, a pixel as one vector, one row of
         // the source at a time: the full-size photo is read once.
-        image.bytes.withUnsafeBytes { bytes in
-            sums.withUnsafeMutableBufferPointer { sums in
-                for y in 0..<(outputHeight * factor) {
-                    var target = (y / factor) * outputWidth
-                    var offset = y * sourceWidth * 4
-                    // Block by block along the row: no division per source pixel, the block's row
-                    // summed in a register and added once.
-                    for _ in 0..<outputWidth {
-                        var sum = SIMD4<UInt32>.zero
-                        if opaqueImage {
-                            for _ in 0..<factor {
-                                sum &+= SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
-                                offset += 4
+        func sumBlocks(weightedByAlpha: Bool) {
+            image.bytes.withUnsafeBytes { bytes in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for y in 0..<(outputHeight * blockHeight) {
+                        var target = (y / blockHeight) * outputWidth
+                        var offset = y * sourceWidth * 4
+                        // Block by block along the row: no division per source pixel, the block's row
+                        // summed in a register and added once.
+                        for _ in 0..<outputWidth {
+                            var sum = SIMD4<UInt32>.zero
+                            if weightedByAlpha {
+                                for _ in 0..<blockWidth {
+                                    let pixel = SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+                                    sum &+= pixel &* SIMD4(pixel[3], pixel[3], pixel[3], 1)
+                                    offset += 4
+                                }
+                            } else {
+                                for _ in 0..<blockWidth {
+                                    sum &+= SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
+                                    offset += 4
+                                }
+                                sum &*= SIMD4(255, 255, 255, 1)
                             }
-                            sum &*= SIMD4(255, 255, 255, 1)
-                        } else {
-                            for _ in 0..<factor {
-                                let pixel = SIMD4<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
-                                sum &+= pixel &* SIMD4(pixel[3], pixel[3], pixel[3], 1)
-                                offset += 4
-                            }
+                            sums[target] &+= sum
+                            target += 1
                         }
-                        sums[target] &+= sum
-                        target += 1
                     }
                 }
             }
         }
-        let blockAlpha = UInt32(factor * factor * 255)
+        // An opaque photo's (every JPEG's) pixels are summed as they are, and the block's row times its
+        // alpha (255) once: the same integers without a multiplication a pixel. Opacity is assumed, and
+        // then read off the sums (every block's alpha full), rather than found by a scan of its own,
+        // which read the whole photo once more; where it does not hold, the blocks are summed again.
+        sumBlocks(weightedByAlpha: false)
+        if sums.contains(where: { $0[3] != blockAlpha }) {
+            sums = [SIMD4<UInt32>](repeating: .zero, count: count)
+            sumBlocks(weightedByAlpha: true)
+        }
         // Multiplications by reciprocals: divisions are slow in this loop (Docs/Performance.md).
         let white = (x: 1 / XYZ.d65.x, y: 1 / XYZ.d65.y, z: 1 / XYZ.d65.z)
         // The tables and sums as pointers: the loop runs once per raster pixel, tens of thousands of

@@ -1,0 +1,68 @@
+import Fixtures
+import Imaging
+import XCTest
+@testable import ColourScience
+
+final class LabRasterTests: XCTestCase {
+    /// Within 0.01 of each other in L*, a* and b*.
+    private func assertLab(_ raster: LabRaster, _ index: Int, equals expected: Lab, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(Double(raster.l[index]), expected.l, accuracy: 0.01, "L*", file: file, line: line)
+        XCTAssertEqual(Double(raster.a[index]), expected.a, accuracy: 0.01, "a*", file: file, line: line)
+        XCTAssertEqual(Double(raster.b[index]), expected.b, accuracy: 0.01, "b*", file: file, line: line)
+    }
+
+    func testAnOpaqueBlockIsTheMeanOfItsPixels() {
+        let grey = RGBA(red: 128, green: 128, blue: 128)  // the mean of black's and white's values, 127.5
+        let raster = LabRaster(TestImage.twoByTwo(.white, .black, .black, .white), longSide: 1)
+        XCTAssertEqual([raster.width, raster.height], [1, 1])
+        XCTAssertEqual(raster.opaque, [true])
+        XCTAssertEqual(Double(raster.l[0]), Lab(grey).l, accuracy: 0.3)
+        XCTAssertEqual(Double(raster.chroma(0)), 0, accuracy: 0.01)
+    }
+
+    func testTransparentPixelsOfABlockAddNothingToItsColour() {
+        // Two opaque reds and two blues of no opacity: the block is red, not purple, and opaque
+        // enough (half its alpha) to have a colour.
+        let clear = RGBA(red: 0, green: 0, blue: 255, alpha: 0)
+        let raster = LabRaster(TestImage.twoByTwo(.red, clear, clear, .red), longSide: 1)
+        XCTAssertEqual(raster.opaque, [true])
+        assertLab(raster, 0, equals: Lab(.red))
+    }
+
+    func testATranslucentPixelCountsByItsAlpha() {
+        // Red at full alpha and blue at a third of it, side by side in each row of the block.
+        let blue = RGBA(red: 0, green: 0, blue: 255, alpha: 85)
+        let raster = LabRaster(TestImage.twoByTwo(.red, blue, .red, blue), longSide: 1)
+        let mixed = LabRaster(TestImage.twoByTwo(.red, .red, .red, RGBA(red: 0, green: 0, blue: 255)), longSide: 1)
+        assertLab(raster, 0, equals: Lab(l: Double(mixed.l[0]), a: Double(mixed.a[0]), b: Double(mixed.b[0])))
+    }
+
+    func testABlockMostlyTransparentHasNoColour() {
+        let clear = RGBA(red: 255, green: 0, blue: 0, alpha: 0)
+        let raster = LabRaster(TestImage.twoByTwo(.red, clear, clear, clear), longSide: 1)
+        XCTAssertEqual(raster.opaque, [false])
+    }
+
+    func testAPictureNarrowerThanABlockIsOneBlockOfItsOwnSize() {
+        // 4 × 1 at a long side of 1: a block of four columns and the one row there is.
+        let raster = LabRaster(TestImage.from(rows: [[.red, .red, .red, RGBA(red: 0, green: 0, blue: 255)]]), longSide: 1)
+        let mixed = LabRaster(TestImage.twoByTwo(.red, .red, .red, RGBA(red: 0, green: 0, blue: 255)), longSide: 1)
+        XCTAssertEqual([raster.width, raster.height], [1, 1])
+        XCTAssertEqual(raster.opaque, [true])
+        assertLab(raster, 0, equals: Lab(l: Double(mixed.l[0]), a: Double(mixed.a[0]), b: Double(mixed.b[0])))
+    }
+
+    func testOnlyTheBlocksTheRasterCoversAreRead() {
+        // A 3 × 3 picture at factor 2 is one block of its top-left 2 × 2; a transparent pixel in the
+        // last row or column is outside it and changes nothing.
+        var image = TestImage.solid(.red, width: 3, height: 3)
+        let opaque = LabRaster(image, longSide: 2)
+        image[2, 2] = RGBA(red: 0, green: 0, blue: 255, alpha: 0)
+        let withClearCorner = LabRaster(image, longSide: 2)
+        XCTAssertEqual([withClearCorner.width, withClearCorner.height], [1, 1])
+        XCTAssertEqual(withClearCorner.opaque, [true])
+        XCTAssertEqual(withClearCorner.l, opaque.l)
+        XCTAssertEqual(withClearCorner.a, opaque.a)
+        XCTAssertEqual(withClearCorner.b, opaque.b)
+    }
+}
