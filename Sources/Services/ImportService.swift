@@ -99,17 +99,23 @@ public struct ImportService: Sendable {
     private let analyser: ColourAnalyser
     private let jobRunner: any JobRunner
     private let thumbnails: ThumbnailStore?
+    private let libraryDirectory: String?
 
-    /// - Parameter thumbnails: where each new photo's thumbnail is kept, made from the decode that
-    ///   analyses it; nil: none are made.
+    /// - Parameters:
+    ///   - thumbnails: where each new photo's thumbnail is kept, made from the decode that analyses
+    ///     it; nil: none are made.
+    ///   - libraryDirectory: the library folder, whose files (the catalogue, the variants made) are
+    ///     showhide's own and never imported, though a folder imported holds it.
     public init(
         fileSystem: any FileSystem, decoder: any ImageDecoding, exifReader: any ExifReading,
         hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock,
         jobRunner: any JobRunner, analyser: ColourAnalyser = ColourAnalyser(),
-        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount, thumbnails: ThumbnailStore? = nil
+        maximumPixelCount: Int = DecodeOptions.defaultMaximumPixelCount, thumbnails: ThumbnailStore? = nil,
+        libraryDirectory: String? = nil
     ) {
         self.jobRunner = jobRunner
         self.thumbnails = thumbnails
+        self.libraryDirectory = libraryDirectory.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         self.analyser = analyser
         self.fileSystem = fileSystem
         self.inspector = PhotoInspector(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
@@ -147,7 +153,9 @@ public struct ImportService: Sendable {
                              interruption: any Interruption = NoInterruption()) async throws -> ImportSummary {
         let start = clock.now()
         var summary = ImportSummary()
-        let walk = fileSystem.walk(roots)
+        var walk = fileSystem.walk(roots)
+        // Variants imported as photos would be made variants of in their turn, at each import.
+        if let libraryDirectory { walk.files.removeAll { $0.path.hasPrefix(libraryDirectory) } }
         summary.found = walk.files.count
         let known = try catalogue.knownStamps()
         let recordedFailures = try catalogue.failures()

@@ -167,6 +167,22 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(codec.decodeCount, 2, "one decode per photo")
     }
 
+    func testTheLibraryFoldersOwnFilesAreNotImportedThoughTheFolderImportedHoldsIt() async throws {
+        files["/photos/a.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "a")
+        files["/photos/showhide/variants/ab/abc/show-1.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "show")
+        files["/photos/showhide-old/b.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "b")
+        let importing = ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                      catalogue: catalogue, clock: clock, jobRunner: jobRunner, libraryDirectory: "/photos/showhide")
+
+        let summary = try await importing.importPhotos(from: ["/photos"])
+
+        XCTAssertEqual(summary.found, 2, "a folder whose name only begins like the library's is not it")
+        XCTAssertEqual(summary.imported, 2)
+        XCTAssertNotNil(photo(at: "/photos/a.jpg"))
+        XCTAssertNotNil(photo(at: "/photos/showhide-old/b.jpg"))
+        XCTAssertNil(photo(at: "/photos/showhide/variants/ab/abc/show-1.jpg"))
+    }
+
     func testColoursComeFromTheSameDecode() async throws {
         files["/lib/sea.jpg"] = FakePhoto.data(seed: "sea", colour: "#1F5AA6")
         files["/lib/fog.jpg"] = FakePhoto.data(seed: "fog", colour: "#808080")

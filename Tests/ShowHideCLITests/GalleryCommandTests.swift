@@ -195,6 +195,14 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(try catalogue.knownStamps().count, 1)
     }
 
+    func testImportLeavesTheLibrarysOwnVariantsOut() async throws {
+        files["/work/photos/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/work/photos/library/variants/ab/abc/show-1.jpg"] = FakePhoto.data(seed: "show")
+        try await ImportCommand.parse(["photos", "--library", "photos/library"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.first?.hasPrefix("imported 1, unchanged 0"), true)
+        XCTAssertEqual(try catalogue.knownStamps().keys.sorted(), ["/work/photos/a.jpg"])
+    }
+
     func testImportSummaryAsJSON() async throws {
         addPhotos()
         let command = try ImportCommand.parse(["/lib", "--json", "--jobs", "1"])

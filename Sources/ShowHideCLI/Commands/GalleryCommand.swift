@@ -20,7 +20,8 @@ struct ImportCommand: EnvironmentCommand {
         commandName: "import",
         abstract: "Import the JPEG, PNG, HEIC, AVIF, WebP and TIFF photos in folders (recursively) or files into the catalogue.",
         discussion: """
-        Files already catalogued with the same path, size and modification time are skipped unread. \
+        Files already catalogued with the same path, size and modification time are skipped unread, \
+        and so are hidden files and folders and the library folder's own (its variants). \
         A moved or renamed photo keeps its entry; the same content at two paths is one photo. \
         A file that failed before and has not changed since is not read again: it is counted as still \
         failing, and is no new failure. Ctrl-C stops the import where it is: what was read is kept, and \
