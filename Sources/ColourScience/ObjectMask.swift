@@ -133,7 +133,8 @@ struct ObjectMask: Sendable {
     /// ΔE 10 across one pixel is a step of a third of it once averaged).
     static let shadeStep: Float = 3
     /// …and the largest change between the neighbouring pixels themselves: more is an edge, however
-    /// the averaging hides it, where a peel's pits and grain stay under it.
+    /// the averaging hides it, where a peel's pits and grain stay under it (for carrying a region on
+    /// too, `carriedOn`).
     static let shadeEdge: Float = 20
     /// How much lighter or more chromatic than the darkest, dullest pixel on its way from the lit side a
     /// pixel of shade may be (the averaged raster's noise): over the whole way, not a step, so that many
@@ -253,9 +254,10 @@ struct ObjectMask: Sendable {
     /// edge (a glow, the shaded side of a fruit), and a minimum cut on a grid ends there along straight
     /// rows and columns; beyond that end the colour now goes on as far as it and the photo's smoothness
     /// go, so the picture shows a fade, not the cut's box. Where the photo draws an edge the region all
-    /// but ends as before: the carrying costs the change met on the way, a geodesic distance from the
-    /// region's edge, approximated by two forward and backward sweeps over 8 neighbours (a path with
-    /// more turns than they follow is costed higher than it is, so the colour carries less, never more).
+    /// but ends as before: the carrying costs the change met on the way (on the raster averaged over
+    /// 3 × 3, so that grain is no change), a geodesic distance from the region's edge, approximated by
+    /// two forward and backward sweeps over 8 neighbours (a path with more turns than they follow is
+    /// costed higher than it is, so the colour carries less, never more).
     /// Kept pixels are never changed, and pass the carrying on at no more than their own weight.
     static func carriedOn(_ weights: [UInt8], from sources: [Bool], kept: [Bool], raster: LabRaster, hueDistances: [Float],
                           parameters: SplashParameters) -> [UInt8] {
@@ -276,7 +278,13 @@ struct ObjectMask: Sendable {
         let diagonal = Float(2).squareRoot()
         // The neighbours a forward sweep has already visited; a backward sweep visits the mirror ones.
         let earlier: [(dx: Int, dy: Int, length: Float)] = [(-1, 0, 1), (-1, -1, diagonal), (0, -1, 1), (1, -1, diagonal)]
+        // The change met is read on the raster averaged over 3 × 3, as growth into shade reads its steps: a
+        // peel's pits or a fabric's grain is no change of the photo, and stopped the colour within a few
+        // pixels of a cut that ended in the smooth shade of a fruit. A step of the pixels themselves of
+        // `shadeEdge` or more is an edge, costed whole: averaging would spread it into cheaper steps.
         let l = raster.l, a = raster.a, b = raster.b
+        let meanL = boxMean(l, width: width, height: height), meanA = boxMean(a, width: width, height: height)
+        let meanB = boxMean(b, width: width, height: height)
         cost.withUnsafeMutableBufferPointer { cost in
             func relax(_ x: Int, _ y: Int, sign: Int) {
                 let index = y * width + x
@@ -287,7 +295,12 @@ struct ObjectMask: Sendable {
                     let other = ny * width + nx
                     guard cost[other] < cost[index] else { continue }
                     let dl = l[index] - l[other], da = a[index] - a[other], db = b[index] - b[other]
-                    let change = max(0, (dl * dl + da * da + db * db).squareRoot() - smoothChange * neighbour.length)
+                    var step = (dl * dl + da * da + db * db).squareRoot()
+                    if step < shadeEdge {
+                        let ml = meanL[index] - meanL[other], ma = meanA[index] - meanA[other], mb = meanB[index] - meanB[other]
+                        step = (ml * ml + ma * ma + mb * mb).squareRoot()
+                    }
+                    let change = max(0, step - smoothChange * neighbour.length)
                     cost[index] = max(floor[index], min(cost[index], cost[other] + change / changePerFold + neighbour.length / smoothReach))
                 }
             }

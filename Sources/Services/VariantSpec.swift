@@ -84,7 +84,8 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 11, growth into shade reads its steps on the raster averaged over
+    /// The object mask's revision: 12, a region carries on beyond its cut by the change of the raster
+    /// averaged over 3 × 3 (a peel's pits stopped the colour at the cut's straight line); 11, growth into shade reads its steps on the raster averaged over
     /// 3 × 3 (a peel's pits stopped it halfway), climbs no more than a slack over its whole way, and
     /// reaches pixels half as chromatic and saturated as growth asks (shade dulls as it darkens); 10,
     /// growth goes on into the object's shade where shade has turned its hue beyond the window (an
@@ -98,7 +99,7 @@ public struct VariantSpec: Equatable, Sendable {
     /// regions grown within the hue window, refined by an object cut, without the small pieces the
     /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
     /// have none).
-    static let objectMaskRevision = 11
+    static let objectMaskRevision = 12
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {

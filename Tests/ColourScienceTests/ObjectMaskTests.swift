@@ -203,6 +203,19 @@ final class ObjectMaskTests: XCTestCase {
         XCTAssertEqual(Array(carried[0..<48]), Array(before[0..<48]), "the region itself is as it was")
     }
 
+    func testARegionCarriesOnAcrossAGrainySmoothSurfaceAsFarAsAcrossASmoothOne() {
+        // The glow above with a grain of L* ±4 from pixel to pixel (a peel's pits): each pixel's own step
+        // is 8, the 3 × 3 mean's under 1. The colour goes on as far as where the surface is smooth.
+        let scene = columnScene(cut: 48) { x in LCh(l: 60, c: 40, h: 50 + 60 * Double(x) / 255) }
+        let grainy = columnScene(cut: 48) { x in LCh(l: 60 + (x % 2 == 0 ? 4 : -4), c: 40, h: 50 + 60 * Double(x) / 255) }
+        let parameters = SplashParameters(hue: 60, method: .object)
+        let smooth = fadedAndCarried(scene, parameters: parameters).carried
+        let (_, carried) = fadedAndCarried(grainy, parameters: parameters)
+        XCTAssertGreaterThan(carried[60], 100, "\(carried)")
+        XCTAssertGreaterThan(carried[90], 40, "nearly as far as the colour is wholly its own: \(carried)")
+        XCTAssertLessThanOrEqual(abs(carried[75] - smooth[75]), 20, "nearly as far as on the smooth surface: \(smooth)")
+    }
+
     func testARegionDoesNotCarryOnAcrossAnEdgeOfThePhoto() {
         // The same hue on both sides of column 48, 30 lighter beyond it: an edge, the ground beside an object.
         let scene = columnScene(cut: 48) { LCh(l: $0 < 48 ? 45 : 75, c: 40, h: 60) }
