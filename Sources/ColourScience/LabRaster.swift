@@ -20,6 +20,12 @@ public struct LabRaster: Sendable {
     public init(_ image: RGBAImage, longSide: Int) {
         let factor = max(1, (max(image.width, image.height) + longSide - 1) / longSide)
         let blockWidth = min(factor, image.width), blockHeight = min(factor, image.height)
+        // A block's 32-bit sums hold 66,051 pixels of 255 × 255 at most: a larger block (a panorama many
+        // times the raster's size, a strip of tens of thousands of pixels) is made smaller first.
+        guard blockWidth * blockHeight <= Self.largestBlock else {
+            self = LabRaster(image.downscaled(toLongSide: 4 * longSide), longSide: longSide)
+            return
+        }
         width = image.width / blockWidth
         height = image.height / blockHeight
         let count = width * height
@@ -29,7 +35,7 @@ public struct LabRaster: Sendable {
         let sourceWidth = image.width, outputWidth = width, outputHeight = height
         let blockAlpha = UInt32(blockWidth * blockHeight * 255)
         // Integer block sums of (red, green, blue) × alpha and alpha, a pixel as one vector, one row of
-        // the source at a time: the full-size photo is read once.
+        // the source at a time: an opaque photo is read once, one with a translucent block twice.
         func sumBlocks(weightedByAlpha: Bool) {
             image.bytes.withUnsafeBytes { bytes in
                 sums.withUnsafeMutableBufferPointer { sums in
@@ -109,6 +115,9 @@ public struct LabRaster: Sendable {
         }
         (self.l, self.a, self.b, self.opaque) = (l, a, b, opaque)
     }
+
+    /// The most pixels a block's integer sums may hold.
+    static let largestBlock = 65_000
 
     /// CIELAB's f(t) (a cube root above (6/29)³, a line below) from a table over 0…1.1 read by linear
     /// interpolation: three cube roots a pixel were a fifth of an import's colour work, and the table

@@ -37,6 +37,18 @@ final class LabRasterTests: XCTestCase {
         assertLab(raster, 0, equals: Lab(l: Double(mixed.l[0]), a: Double(mixed.a[0]), b: Double(mixed.b[0])))
     }
 
+    func testAStripOfSeveralBlocksKeepsEachBlocksOwnColour() {
+        // 12 × 2 at a long side of 6: six blocks of 2 × 2 across one row of blocks, each of its own colour.
+        let colours: [RGBA] = [.red, .green, .blue, .white, .black, RGBA(red: 255, green: 165, blue: 0)]
+        let image = TestImage.from(rows: [colours.flatMap { [$0, $0] }, colours.flatMap { [$0, $0] }])
+        let raster = LabRaster(image, longSide: 6)
+        XCTAssertEqual([raster.width, raster.height], [6, 1])
+        for (index, colour) in colours.enumerated() { assertLab(raster, index, equals: Lab(colour)) }
+        let tall = LabRaster(TestImage.from(colours: colours.flatMap { [$0, $0] }, width: 1), longSide: 6)
+        XCTAssertEqual([tall.width, tall.height], [1, 6])
+        for (index, colour) in colours.enumerated() { assertLab(tall, index, equals: Lab(colour)) }
+    }
+
     func testABlockMostlyTransparentHasNoColour() {
         let clear = RGBA(red: 255, green: 0, blue: 0, alpha: 0)
         let raster = LabRaster(TestImage.twoByTwo(.red, clear, clear, clear), longSide: 1)
@@ -52,9 +64,18 @@ final class LabRasterTests: XCTestCase {
         assertLab(raster, 0, equals: Lab(l: Double(mixed.l[0]), a: Double(mixed.a[0]), b: Double(mixed.b[0])))
     }
 
+    func testABlockTooLargeForItsSumsIsMadeFromTheDownscaledPicture() {
+        // 70,000 × 1 white at a long side of 1: one block of 70,000 pixels, whose red × 255 would pass
+        // 2³² and wrap.
+        let raster = LabRaster(TestImage.solid(.white, width: 70_000, height: 1), longSide: 1)
+        XCTAssertEqual([raster.width, raster.height], [1, 1])
+        XCTAssertEqual(raster.opaque, [true])
+        assertLab(raster, 0, equals: Lab(.white))
+    }
+
     func testOnlyTheBlocksTheRasterCoversAreRead() {
         // A 3 × 3 picture at factor 2 is one block of its top-left 2 × 2; a transparent pixel in the
-        // last row or column is outside it and changes nothing.
+        // last row or column is outside it and changes nothing (nor sends the blocks to be summed again).
         var image = TestImage.solid(.red, width: 3, height: 3)
         let opaque = LabRaster(image, longSide: 2)
         image[2, 2] = RGBA(red: 0, green: 0, blue: 255, alpha: 0)
