@@ -240,8 +240,10 @@ struct ObjectMask: Sendable {
     static let smoothChange: Float = 2
     /// What carrying a region on costs, in steps of 1/e of its weight: a raster pixel of smooth photo
     /// `1 / smoothReach`, and `changePerFold` ΔE of change beyond the smooth one. Across an edge of
-    /// ΔE 30 within a pixel or two all but 3% of the region's weight is gone (e⁻³·⁵), and the rest
-    /// fades as it goes; through a smooth glow it carries on for tens of pixels.
+    /// ΔE 30 within a pixel all but a fraction of a percent of the region's weight is gone (the step
+    /// itself e⁻³·⁵, the averaged steps beside it as much again), and the rest fades as it goes; across
+    /// an edge under `shadeEdge`, read on the averaged raster as three smaller steps, less (beyond one of
+    /// ΔE 12, 31% of a whole weight goes on, where the pixels' own step let 16%); through a smooth glow it carries on for tens of pixels.
     static let smoothReach: Float = 64
     static let changePerFold: Float = 8
     /// A pixel carries its region on only where its own colour is clearly the colour (its weight by hue
@@ -281,7 +283,8 @@ struct ObjectMask: Sendable {
         // The change met is read on the raster averaged over 3 × 3, as growth into shade reads its steps: a
         // peel's pits or a fabric's grain is no change of the photo, and stopped the colour within a few
         // pixels of a cut that ended in the smooth shade of a fruit. A step of the pixels themselves of
-        // `shadeEdge` or more is an edge, costed whole: averaging would spread it into cheaper steps.
+        // `shadeEdge` or more is an edge and is costed as it is, not averaged (which would spread it into
+        // cheaper steps); the averaged steps beside it are costed as well.
         let l = raster.l, a = raster.a, b = raster.b
         let meanL = boxMean(l, width: width, height: height), meanA = boxMean(a, width: width, height: height)
         let meanB = boxMean(b, width: width, height: height)

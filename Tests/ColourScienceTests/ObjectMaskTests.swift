@@ -204,8 +204,9 @@ final class ObjectMaskTests: XCTestCase {
     }
 
     func testARegionCarriesOnAcrossAGrainySmoothSurfaceAsFarAsAcrossASmoothOne() {
-        // The glow above with a grain of L* ±4 from pixel to pixel (a peel's pits): each pixel's own step
-        // is 8, the 3 × 3 mean's under 1. The colour goes on as far as where the surface is smooth.
+        // The glow above with a grain of L* ±4 from column to column: each pixel's own step across, or
+        // diagonally, is 8 (every way on from the cut costs as an edge would); the 3 × 3 mean's is 2.67,
+        // barely over the smooth allowance of 2 a pixel straight across and under it diagonally (2√2).
         let scene = columnScene(cut: 48) { x in LCh(l: 60, c: 40, h: 50 + 60 * Double(x) / 255) }
         let grainy = columnScene(cut: 48) { x in LCh(l: 60 + (x % 2 == 0 ? 4 : -4), c: 40, h: 50 + 60 * Double(x) / 255) }
         let parameters = SplashParameters(hue: 60, method: .object)
@@ -214,6 +215,18 @@ final class ObjectMaskTests: XCTestCase {
         XCTAssertGreaterThan(carried[60], 100, "\(carried)")
         XCTAssertGreaterThan(carried[90], 40, "nearly as far as the colour is wholly its own: \(carried)")
         XCTAssertLessThanOrEqual(abs(carried[75] - smooth[75]), 20, "nearly as far as on the smooth surface: \(smooth)")
+    }
+
+    func testARegionDoesNotCarryOnAcrossAModerateEdge() {
+        // A step of ΔE 12 across one column beyond the cut: less than the pixels' own edge limit, so it is
+        // read on the averaged raster (three steps of 4), and still holds back more than 60% of the colour
+        // (31% of a whole weight goes on; by the pixels' own step, 16%).
+        let scene = columnScene(cut: 48) { LCh(l: $0 < 52 ? 55 : 67, c: 40, h: 60) }
+        let parameters = SplashParameters(hue: 60, method: .object)
+        let (before, carried) = fadedAndCarried(scene, parameters: parameters)
+        XCTAssertLessThanOrEqual(carried[60], 100, "\(carried)")
+        XCTAssertLessThanOrEqual(carried[100], 90, "the ground further off: \(carried)")
+        XCTAssertEqual(before[60], 0)
     }
 
     func testARegionDoesNotCarryOnAcrossAnEdgeOfThePhoto() {
