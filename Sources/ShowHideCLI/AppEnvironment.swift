@@ -165,7 +165,9 @@ public struct AppEnvironment: Sendable {
     func importService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ImportService {
         ImportService(fileSystem: fileSystem, decoder: decoder, exifReader: exifReader,
                       hasher: hasher, catalogue: catalogue, clock: clock, jobRunner: jobRunner,
-                      thumbnails: thumbnailStore(libraryDirectory: libraryDirectory), libraryDirectory: libraryDirectory)
+                      thumbnails: thumbnailStore(libraryDirectory: libraryDirectory),
+                      // As the folders imported are written: absolute, `..` and links resolved.
+                      libraryDirectory: absolutePath(libraryDirectory))
     }
 
     func thumbnailStore(libraryDirectory: String) -> ThumbnailStore {

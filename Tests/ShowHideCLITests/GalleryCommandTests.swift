@@ -203,6 +203,14 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(try catalogue.knownStamps().keys.sorted(), ["/work/photos/a.jpg"])
     }
 
+    func testImportLeavesTheLibrarysOwnVariantsOutWhereverItsPathComesFrom() async throws {
+        // The library from XDG_DATA_HOME, written with a `..`: the same folder as the one imported holds.
+        files["/work/photos/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/work/photos/showhide/variants/ab/abc/show-1.jpg"] = FakePhoto.data(seed: "show")
+        try await ImportCommand.parse(["photos"]).run(in: environment(variables: ["XDG_DATA_HOME": "/work/photos/sub/.."]))
+        XCTAssertEqual(try catalogue.knownStamps().keys.sorted(), ["/work/photos/a.jpg"])
+    }
+
     func testImportSummaryAsJSON() async throws {
         addPhotos()
         let command = try ImportCommand.parse(["/lib", "--json", "--jobs", "1"])
