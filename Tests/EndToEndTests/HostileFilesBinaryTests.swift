@@ -256,6 +256,39 @@ final class HostileFilesBinaryTests: XCTestCase {
 
     func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
+    func testStripsOfAPixelOrTwoAreImportedAndSplashedInBothModes() throws {
+        // Narrower than the eye's raster blocks: 4000 × 1 read 15 rows past its pixels in object mode
+        // and ended in a segmentation fault; 3000 × 2 had no colours.
+        func strip(width: Int, height: Int) throws -> Data {
+            let image = try RGBAImage(width: width, height: height) { buffer in
+                for index in 0..<width * height {
+                    let first = (width > height ? index % width : index / width) < max(width, height) / 2
+                    let colour: RGBA = first ? .red : .blue
+                    buffer[index * 4] = colour.red
+                    buffer[index * 4 + 1] = colour.green
+                    buffer[index * 4 + 2] = colour.blue
+                    buffer[index * 4 + 3] = 255
+                }
+            }
+            return try codec.encode(image, as: .png, options: EncodeOptions())
+        }
+        try write(try strip(width: 4000, height: 1), "wide.png")
+        try write(try strip(width: 1, height: 4000), "tall.png")
+        try write(try strip(width: 3000, height: 2), "two-rows.png")
+        let library = directory.appendingPathComponent("library").path
+        let imported = try binary.run(["gallery", "import", photos.path, "--library", library])
+        XCTAssertEqual([imported.reason == .exit ? imported.status : -1], [0], imported.errors)
+        let listed = try XCTUnwrap(try json(try binary.run(["gallery", "list", "--library", library, "--json"]).output) as? [[String: Any]])
+        XCTAssertEqual(listed.count, 3)
+        for mode in ["object", "hue"] {
+            let run = try binary.run(["gallery", "process", "--all", "--colour", "red", "--mode", mode, "--library", library, "--json"])
+            XCTAssertEqual(run.reason, .exit, "\(mode): the process survives: \(run.errors.suffix(500))")
+            XCTAssertEqual(run.status, 0, "\(mode): \(run.errors)")
+            let made = try XCTUnwrap(try json(run.output) as? [String: Any])["made"] as? [[String: Any]]
+            XCTAssertEqual(made?.count, 6, "\(mode): a show and a hide of each")
+        }
+    }
+
     func testEveryHostileFileIsImportedOrFailsWithAReasonAndTheRestIsImported() throws {
         let corpus = try writeCorpus()
         let library = directory.appendingPathComponent("library").path
