@@ -39,6 +39,15 @@ public enum TestImage {
         return try! RGBAImage(width: width, height: colours.count / width, bytes: bytes)
     }
 
+    /// Two colours, the first along the first half of the long side and the second along the rest: a
+    /// strip of a pixel or two when the short side is.
+    public static func halves(_ first: RGBA, _ second: RGBA, width: Int, height: Int) -> RGBAImage {
+        let colours = (0..<width * height).map { index in
+            (width > height ? index % width : index / width) < max(width, height) / 2 ? first : second
+        }
+        return from(colours: colours, width: width)
+    }
+
     /// Every pixel a different colour, so that any turn or mirror shows.
     public static func distinctPixels(width: Int, height: Int) -> RGBAImage {
         var colours: [RGBA] = []

@@ -53,16 +53,7 @@ final class ObjectSplashTests: XCTestCase {
         // 3000 × 2 and 1 × 3000: the mask's raster blocks (12 pixels) are longer than the strip is
         // wide; its red half keeps its colour and its blue half turns grey.
         for (width, height) in [(3000, 2), (1, 3000)] {
-            let image = try! RGBAImage(width: width, height: height) { buffer in
-                for index in 0..<width * height {
-                    let first = (width > height ? index % width : index / width) < max(width, height) / 2
-                    let colour: RGBA = first ? .red : .blue
-                    buffer[index * 4] = colour.red
-                    buffer[index * 4 + 1] = colour.green
-                    buffer[index * 4 + 2] = colour.blue
-                    buffer[index * 4 + 3] = 255
-                }
-            }
+            let image = TestImage.halves(.red, .blue, width: width, height: height)
             let show = Splash(parameters: SplashParameters(hue: Lab(.red).lch.h, method: .object), image: image).apply(.show, to: image)
             let kept = keptShares(show, image)
             XCTAssertEqual(try XCTUnwrap(kept.first ?? nil), 1, accuracy: 1e-6, "\(width) × \(height): red kept")

@@ -260,17 +260,7 @@ final class HostileFilesBinaryTests: XCTestCase {
         // Narrower than the eye's raster blocks: 4000 × 1 read 15 rows past its pixels in object mode
         // and ended in a segmentation fault; 3000 × 2 had no colours.
         func strip(width: Int, height: Int) throws -> Data {
-            let image = try RGBAImage(width: width, height: height) { buffer in
-                for index in 0..<width * height {
-                    let first = (width > height ? index % width : index / width) < max(width, height) / 2
-                    let colour: RGBA = first ? .red : .blue
-                    buffer[index * 4] = colour.red
-                    buffer[index * 4 + 1] = colour.green
-                    buffer[index * 4 + 2] = colour.blue
-                    buffer[index * 4 + 3] = 255
-                }
-            }
-            return try codec.encode(image, as: .png, options: EncodeOptions())
+            try codec.encode(TestImage.halves(.red, .blue, width: width, height: height), as: .png, options: EncodeOptions())
         }
         try write(try strip(width: 4000, height: 1), "wide.png")
         try write(try strip(width: 1, height: 4000), "tall.png")
