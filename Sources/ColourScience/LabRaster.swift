@@ -136,6 +136,53 @@ public struct LabRaster: Sendable {
         return fTable[low] + (fTable[low + 1] - fTable[low]) * (position - Double(low))
     }
 
+    /// The raster with each pixel's L*, a* and b* the mean of the 3 × 3 pixels around it (those within
+    /// the raster): the photo's change without its grain.
+    func averaged() -> LabRaster {
+        LabRaster(width: width, height: height, l: Self.boxMean(l, width: width, height: height),
+                  a: Self.boxMean(a, width: width, height: height), b: Self.boxMean(b, width: width, height: height), opaque: opaque)
+    }
+
+    private init(width: Int, height: Int, l: [Float], a: [Float], b: [Float], opaque: [Bool]) {
+        (self.width, self.height, self.l, self.a, self.b, self.opaque) = (width, height, l, a, b, opaque)
+    }
+
+    /// `values` of a `width` × `height` grid, each the mean of the 3 × 3 pixels around it (those within the grid).
+    static func boxMean(_ values: [Float], width: Int, height: Int) -> [Float] {
+        precondition(values.count == width * height, "a value for each pixel of the grid")
+        var across = [Float](repeating: 0, count: values.count), mean = across
+        // Through pointers, the grid's first and last rows and columns apart: at loops over ranges and a
+        // division a pixel, the mean of three channels was 1% of object mode's time.
+        /// The mean of `count` values `stride` apart, each with its neighbours along them.
+        func line(_ source: UnsafePointer<Float>, _ target: UnsafeMutablePointer<Float>, count: Int, stride: Int) {
+            guard count > 1 else {
+                if count == 1 { target[0] = source[0] }
+                return
+            }
+            let last = (count - 1) * stride
+            target[0] = (source[0] + source[stride]) * 0.5
+            target[last] = (source[last - stride] + source[last]) * 0.5
+            var offset = stride
+            for _ in 1..<(count - 1) {
+                target[offset] = (source[offset - stride] + source[offset] + source[offset + stride]) * (1 / 3)
+                offset += stride
+            }
+        }
+        values.withUnsafeBufferPointer { values in
+            across.withUnsafeMutableBufferPointer { across in
+                mean.withUnsafeMutableBufferPointer { mean in
+                    for row in 0..<height {
+                        line(values.baseAddress! + row * width, across.baseAddress! + row * width, count: width, stride: 1)
+                    }
+                    for column in 0..<width {
+                        line(UnsafePointer(across.baseAddress! + column), mean.baseAddress! + column, count: height, stride: width)
+                    }
+                }
+            }
+        }
+        return mean
+    }
+
     public func chroma(_ index: Int) -> Float { (a[index] * a[index] + b[index] * b[index]).squareRoot() }
 
     /// Hue angle in degrees, 0–360.

@@ -101,7 +101,9 @@ struct ObjectMask: Sendable {
             seeded[Int(grown.labels[index])] = true
         }
         var kept = grown.labels.map { $0 >= 0 && seeded[Int($0)] }
-        Self.growIntoShade(&kept, growable: &growable, raster: raster, distances: distances,
+        // Growth into shade and carrying a region on read the photo's change on it: grain is no change.
+        let averaged = raster.averaged()
+        Self.growIntoShade(&kept, growable: &growable, raster: raster, averaged: averaged, distances: distances,
                            window: Float(parameters.tolerance + SplashParameters.objectGrowth), chroma: growChroma, saturation: growSaturation)
         // The object's dull margins: pixels in the window with colour (over the gate), a few steps out.
         var frontier = (0..<count).filter { kept[$0] }
@@ -122,8 +124,8 @@ struct ObjectMask: Sendable {
         let faded = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
         // It carries on only from the object's own colour (what growth could reach), not from a ring
         // of the ground the cut kept with it.
-        let carried = Self.carriedOn(faded, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, hueDistances: distances,
-                                     parameters: parameters)
+        let carried = Self.carriedOn(faded, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, averaged: averaged,
+                                     hueDistances: distances, parameters: parameters)
         weights = Self.eased(carried, raster: raster,
                              reach: LineReach(rasterSide: max(raster.width, raster.height), pictureSide: max(image.width, image.height)))
     }
@@ -155,8 +157,8 @@ struct ObjectMask: Sendable {
     /// found, depth first: another way to it, darker still, is not looked for. A lemon beside the orange is lighter,
     /// a ground across an edge is a step too far, a duller wall of the hue is not saturated enough: none
     /// of them is reached. Grown pixels are growable, so that the region carries on from them.
-    static func growIntoShade(_ kept: inout [Bool], growable: inout [Bool], raster: LabRaster, distances: [Float], window: Float,
-                              chroma: Float, saturation: Float) {
+    static func growIntoShade(_ kept: inout [Bool], growable: inout [Bool], raster: LabRaster, averaged: LabRaster, distances: [Float],
+                              window: Float, chroma: Float, saturation: Float) {
         let width = raster.width, height = raster.height
         let chroma = chroma * shadeShare, saturation = saturation * shadeShare
         // Where shade could be at all, in one pass: where there is none, growth ends here.
@@ -168,11 +170,10 @@ struct ObjectMask: Sendable {
             any = true
         }
         guard any else { return }
-        let (l, a, b) = (boxMean(raster.l, width: width, height: height), boxMean(raster.a, width: width, height: height),
-                         boxMean(raster.b, width: width, height: height))
+        let (l, a, b) = (averaged.l, averaged.a, averaged.b)
         // The darkest lightness and dullest chroma on each pixel's way from the kept pixel it began at.
         var darkestOnWay = l
-        var dullestOnWay = (0..<kept.count).map { (a[$0] * a[$0] + b[$0] * b[$0]).squareRoot() }
+        var dullestOnWay = (0..<kept.count).map(averaged.chroma)
         var frontier = kept.indices.filter { index in
             var beside = false
             if kept[index] { forEachNeighbour(of: index, width: width, height: height) { if candidate[$0] { beside = true } } }
@@ -199,41 +200,6 @@ struct ObjectMask: Sendable {
         }
     }
 
-    /// `values` of a `width` × `height` grid, each the mean of the 3 × 3 pixels around it (those within the grid).
-    static func boxMean(_ values: [Float], width: Int, height: Int) -> [Float] {
-        precondition(values.count == width * height, "a value for each pixel of the grid")
-        var across = [Float](repeating: 0, count: values.count), mean = across
-        // Through pointers, the grid's first and last rows and columns apart: at loops over ranges and a
-        // division a pixel, the mean of three channels was 1% of object mode's time.
-        /// The mean of `count` values `stride` apart, each with its neighbours along them.
-        func line(_ source: UnsafePointer<Float>, _ target: UnsafeMutablePointer<Float>, count: Int, stride: Int) {
-            guard count > 1 else {
-                if count == 1 { target[0] = source[0] }
-                return
-            }
-            let last = (count - 1) * stride
-            target[0] = (source[0] + source[stride]) * 0.5
-            target[last] = (source[last - stride] + source[last]) * 0.5
-            var offset = stride
-            for _ in 1..<(count - 1) {
-                target[offset] = (source[offset - stride] + source[offset] + source[offset + stride]) * (1 / 3)
-                offset += stride
-            }
-        }
-        values.withUnsafeBufferPointer { values in
-            across.withUnsafeMutableBufferPointer { across in
-                mean.withUnsafeMutableBufferPointer { mean in
-                    for row in 0..<height {
-                        line(values.baseAddress! + row * width, across.baseAddress! + row * width, count: width, stride: 1)
-                    }
-                    for column in 0..<width {
-                        line(UnsafePointer(across.baseAddress! + column), mean.baseAddress! + column, count: height, stride: width)
-                    }
-                }
-            }
-        }
-        return mean
-    }
 
     /// Below this change between neighbouring raster pixels (CIE76 ΔE a pixel, about 3 px of an 800 px
     /// picture) the photo is smooth: a glow, a sky, the light turning on a fruit's side.
@@ -261,8 +227,8 @@ struct ObjectMask: Sendable {
     /// two forward and backward sweeps over 8 neighbours (a path with more turns than they follow is
     /// costed higher than it is, so the colour carries less, never more).
     /// Kept pixels are never changed, and pass the carrying on at no more than their own weight.
-    static func carriedOn(_ weights: [UInt8], from sources: [Bool], kept: [Bool], raster: LabRaster, hueDistances: [Float],
-                          parameters: SplashParameters) -> [UInt8] {
+    static func carriedOn(_ weights: [UInt8], from sources: [Bool], kept: [Bool], raster: LabRaster, averaged: LabRaster,
+                          hueDistances: [Float], parameters: SplashParameters) -> [UInt8] {
         let width = raster.width, height = raster.height, count = raster.count
         let own = (0..<count).map { index in
             hueDistances[index] >= 360 ? 0 : Float(parameters.keepWeight(hueDistance: Double(hueDistances[index]),
@@ -286,8 +252,7 @@ struct ObjectMask: Sendable {
         // `shadeEdge` or more is an edge and is costed as it is, not averaged (which would spread it into
         // cheaper steps); the averaged steps beside it are costed as well.
         let l = raster.l, a = raster.a, b = raster.b
-        let meanL = boxMean(l, width: width, height: height), meanA = boxMean(a, width: width, height: height)
-        let meanB = boxMean(b, width: width, height: height)
+        let meanL = averaged.l, meanA = averaged.a, meanB = averaged.b
         cost.withUnsafeMutableBufferPointer { cost in
             func relax(_ x: Int, _ y: Int, sign: Int) {
                 let index = y * width + x

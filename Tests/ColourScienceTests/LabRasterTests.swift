@@ -86,4 +86,22 @@ final class LabRasterTests: XCTestCase {
         XCTAssertEqual(withClearCorner.a, opaque.a)
         XCTAssertEqual(withClearCorner.b, opaque.b)
     }
+
+    func testTheBoxMeanAveragesEachPixelsThreeByThreeWithinTheGrid() {
+        // 0 1 2 3 / 4 5 6 7 / 8 9 10 11
+        let mean = LabRaster.boxMean((0..<12).map(Float.init), width: 4, height: 3)
+        XCTAssertEqual(mean[0], (0 + 1 + 4 + 5) / 4, "a corner: four pixels")
+        XCTAssertEqual(mean[5], (0 + 1 + 2 + 4 + 5 + 6 + 8 + 9 + 10) / 9, "inside: nine")
+        XCTAssertEqual(mean[7], (2 + 3 + 6 + 7 + 10 + 11) / 6, "an edge: six")
+    }
+
+    func testTheAveragedRasterIsEachChannelsBoxMeanWithTheSameOpacity() {
+        let raster = LabRaster(TestImage.distinctPixels(width: 5, height: 4), longSide: 5)
+        let averaged = raster.averaged()
+        XCTAssertEqual([averaged.width, averaged.height], [5, 4])
+        XCTAssertEqual(averaged.l, LabRaster.boxMean(raster.l, width: 5, height: 4))
+        XCTAssertEqual(averaged.a, LabRaster.boxMean(raster.a, width: 5, height: 4))
+        XCTAssertEqual(averaged.b, LabRaster.boxMean(raster.b, width: 5, height: 4))
+        XCTAssertEqual(averaged.opaque, raster.opaque)
+    }
 }

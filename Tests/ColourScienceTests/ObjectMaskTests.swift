@@ -75,7 +75,8 @@ final class ObjectMaskTests: XCTestCase {
         let distances = ObjectMask.hueDistances(raster, parameters: SplashParameters(hue: 72, method: .object))
         var kept = (0..<raster.count).map { (128..<160).contains($0 % width) && $0 / width < 6 }
         var growable = kept
-        ObjectMask.growIntoShade(&kept, growable: &growable, raster: raster, distances: distances, window: 30, chroma: 30, saturation: 0.6)
+        ObjectMask.growIntoShade(&kept, growable: &growable, raster: raster, averaged: raster.averaged(), distances: distances,
+                                 window: 30, chroma: 30, saturation: 0.6)
         for index in 0..<raster.count {
             let x = index % width, y = index / width
             XCTAssertEqual(kept[index], (33..<160).contains(x) && y < 6, "(\(x), \(y))")
@@ -93,7 +94,8 @@ final class ObjectMaskTests: XCTestCase {
         let distances = ObjectMask.hueDistances(raster, parameters: SplashParameters(hue: hue, method: .object))
         var kept = (0..<raster.count).map { lit.contains($0 % width) }
         var growable = kept
-        ObjectMask.growIntoShade(&kept, growable: &growable, raster: raster, distances: distances, window: 30, chroma: 30, saturation: 0.6)
+        ObjectMask.growIntoShade(&kept, growable: &growable, raster: raster, averaged: raster.averaged(), distances: distances,
+                                 window: 30, chroma: 30, saturation: 0.6)
         return (0..<width).map { x in Double((0..<height).filter { kept[$0 * width + x] }.count) / Double(height) }
     }
 
@@ -125,14 +127,6 @@ final class ObjectMaskTests: XCTestCase {
         }
         XCTAssertGreaterThan(mean(shares[128..<192]), 0.95, "the shadow")
         XCTAssertEqual(shares[0..<110].max(), 0, "the lighter surface")
-    }
-
-    func testTheBoxMeanAveragesEachPixelsThreeByThreeWithinTheGrid() {
-        // 0 1 2 3 / 4 5 6 7 / 8 9 10 11
-        let mean = ObjectMask.boxMean((0..<12).map(Float.init), width: 4, height: 3)
-        XCTAssertEqual(mean[0], (0 + 1 + 4 + 5) / 4, "a corner: four pixels")
-        XCTAssertEqual(mean[5], (0 + 1 + 2 + 4 + 5 + 6 + 8 + 9 + 10) / 9, "inside: nine")
-        XCTAssertEqual(mean[7], (2 + 3 + 6 + 7 + 10 + 11) / 6, "an edge: six")
     }
 
     func testAnEdgeStandsOutOfAFlatGroundButNotOfAGrainAsStrongAsItself() {
@@ -183,7 +177,7 @@ final class ObjectMaskTests: XCTestCase {
         let softened = ObjectMask.softened(scene.kept, width: scene.raster.width, height: scene.raster.height)
         let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
         let carried = ObjectMask.carriedOn(faded, from: scene.kept, kept: scene.kept, raster: scene.raster,
-                                           hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters)
+                                           averaged: scene.raster.averaged(), hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters)
         return (middleRow(faded), middleRow(carried))
     }
 
