@@ -149,7 +149,7 @@ let package = Package(
             path: "Tests/CJPEGFixtures",
             linkerSettings: [.linkedLibrary("jpeg")]
         ),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "Fixtures", "CJPEGFixtures", "CWebP"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "Imaging", "TestSupport", "Fixtures", "CJPEGFixtures", "CWebP", "CTIFFBridge"]),
         .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "TestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ServicesTests", dependencies: ["Services", "Catalogue", "ColourScience", "Imaging", "TestSupport"]),

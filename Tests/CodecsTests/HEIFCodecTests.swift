@@ -176,7 +176,7 @@ final class HEIFCodecTests: XCTestCase {
     /// libheif is loaded when a HEIF file is first met: where it cannot be, the file fails with what to
     /// install, and nothing else does.
     func testWithoutLibheifAHEIFFileSaysWhatToInstall() throws {
-        assertWithoutItsLibraryAFileSaysWhatToInstall(HEIFLibrary.self, missing: "libshowhide-no-such-library.so.1",
+        assertWithoutItsLibraryAFileSaysWhatToInstall(HEIFLibrary.self, missing: "libshowhide-no-such-library.so.1", saying: "cannot read HEIF files",
                                                       file: try HEIFFixture.encode(quadrants())) { library in
             { try HEIFCodec(library: library).decode($0, options: .fullSize) }
         }

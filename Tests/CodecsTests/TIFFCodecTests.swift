@@ -1,3 +1,4 @@
+import CTIFFBridge
 @testable import Codecs
 import Fixtures
 import Imaging
@@ -143,10 +144,25 @@ final class TIFFCodecTests: XCTestCase {
                        "one block, even over the limit")
     }
 
+    /// The rows libtiff decodes together, as the bridge reads them from `data`'s first directory.
+    func rowsPerChunk(_ data: Data) throws -> Int {
+        let library = try TIFFLibrary.loaded.get().table
+        return try data.withUnsafeBytes { raw in
+            var message = [CChar](repeating: 0, count: Int(SH_TIFF_MESSAGE_CAPACITY))
+            var width: UInt32 = 0, height: UInt32 = 0, orientation: UInt16 = 0
+            let reader = try XCTUnwrap(sh_tiff_open(library, raw.bindMemory(to: UInt8.self).baseAddress, raw.count, TIFFCodec.maximumAllocation,
+                                                    &width, &height, &orientation, &message, message.count))
+            defer { sh_tiff_close(reader) }
+            return Int(sh_tiff_rows_per_chunk(reader))
+        }
+    }
+
     /// Bands read from chunks of whole strips, strips and blocks not aligned (strips of 7 rows, blocks
     /// of 3, chunks of 9), average to the blocks of the picture itself.
     func testBandsReadFromChunksOfWholeStripsAverageToThePicturesBlocks() throws {
         let image = gradient(width: 300, height: 200)
+        XCTAssertEqual(try rowsPerChunk(TIFFFixture.encode(image, rowsPerStrip: 7)), 7, "strips of 7")
+        XCTAssertEqual(TIFFCodec.chunkRows(factor: 3, rowsPerChunk: 7, rowBytes: 1_200, height: 200), 9, "chunks of 9")
         let decoded = try codec.decode(TIFFFixture.encode(image, rowsPerStrip: 7), options: DecodeOptions(minimumLongSide: 50))
         let whole = try codec.decode(TIFFFixture.encode(image, rowsPerStrip: 7), options: .fullSize).image
         XCTAssertEqual(PixelSize(width: decoded.image.width, height: decoded.image.height), PixelSize(width: 100, height: 66))
@@ -163,11 +179,13 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
-    /// A file without RowsPerStrip is one strip (libtiff's default, 2³² − 1 rows, taken as the picture's
-    /// height): analysis reads it in one chunk, and its blocks are the picture's.
-    func testAFileWithoutRowsPerStripIsReadAsOneStrip() throws {
+    /// A file without RowsPerStrip is one strip (libtiff's default, 2³² − 1 rows), which libtiff, the
+    /// strip being uncompressed, chops into strips of about 8 KB (30 rows of 270 bytes): analysis reads
+    /// chunks of those, and its blocks are the picture's.
+    func testAFileWithoutRowsPerStripIsReadInTheStripsLibtiffMakesOfIt() throws {
         let image = gradient(width: 90, height: 60)
         let data = TIFFFixture.encode(image, rowsPerStrip: 60) { entries in entries.removeAll { $0.tag == 278 } }
+        XCTAssertEqual(try rowsPerChunk(data), 30, "the single strip chopped into strips of 8 KB")
         let decoded = try codec.decode(data, options: DecodeOptions(minimumLongSide: 15))
         let whole = try codec.decode(data, options: .fullSize).image
         assertImagesEqual(whole, image, tolerance: 0, "the full decode")
@@ -182,7 +200,7 @@ final class TIFFCodecTests: XCTestCase {
     /// libtiff is loaded when a TIFF file is first met: where it cannot be, the file fails with what to
     /// install, and nothing else does.
     func testWithoutLibtiffATIFFFileSaysWhatToInstall() throws {
-        assertWithoutItsLibraryAFileSaysWhatToInstall(TIFFLibrary.self, missing: "libshowhide-no-such-library.so.6",
+        assertWithoutItsLibraryAFileSaysWhatToInstall(TIFFLibrary.self, missing: "libshowhide-no-such-library.so.6", saying: "cannot read TIFF files",
                                                       file: TIFFFixture.encode(gradient())) { library in
             { try TIFFCodec(library: library).decode($0, options: .fullSize) }
         }
