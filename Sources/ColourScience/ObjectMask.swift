@@ -121,10 +121,10 @@ struct ObjectMask: Sendable {
         }
         kept = ObjectCut.refine(kept, raster: raster, image: image)
         kept = Self.withoutPiecesTheFrameCuts(kept, width: width, height: height)
-        let faded = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
+        let fade = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
         // It carries on only from the object's own colour (what growth could reach), not from a ring
         // of the ground the cut kept with it.
-        let carried = Self.carriedOn(faded, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, averaged: averaged,
+        let carried = Self.carriedOn(fade, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, averaged: averaged,
                                      hueDistances: distances, parameters: parameters)
         weights = Self.eased(carried, raster: raster,
                              reach: LineReach(rasterSide: max(raster.width, raster.height), pictureSide: max(image.width, image.height)))
@@ -226,23 +226,42 @@ struct ObjectMask: Sendable {
     /// 3 × 3, so that grain is no change), a geodesic distance from the region's edge, approximated by
     /// two forward and backward sweeps over 8 neighbours (a path with more turns than they follow is
     /// costed higher than it is, so the colour carries less, never more).
-    /// Kept pixels are never changed, and pass the carrying on at no more than their own weight.
-    static func carriedOn(_ weights: [UInt8], from sources: [Bool], kept: [Bool], raster: LabRaster, averaged: LabRaster,
+    /// A kept pixel passes the carrying on at no more than its weight where the fade followed an edge of
+    /// the photo; where the fade was only the map's own end (the photo smooth or textured there), the
+    /// carrying decides instead, and may raise it: the shaded side of a fruit fades as its colour does,
+    /// not down the fade of a cut that ended in it.
+    static func carriedOn(_ fade: Fade, from sources: [Bool], kept: [Bool], raster: LabRaster, averaged: LabRaster,
                           hueDistances: [Float], parameters: SplashParameters) -> [UInt8] {
         let width = raster.width, height = raster.height, count = raster.count
-        let own = (0..<count).map { index in
-            hueDistances[index] >= 360 ? 0 : Float(parameters.keepWeight(hueDistance: Double(hueDistances[index]),
-                                                                           chroma: Double(raster.chroma(index))))
+        let weights = fade.weights
+        // A source must be clearly the colour by the splash's own window; a pixel the carrying reaches is
+        // weighed as the splash weighs one inside a region, its chroma gate halved: shade dulls a colour.
+        var inside = parameters
+        inside.minimumChroma /= 2
+        let clear = (0..<count).map { index in
+            hueDistances[index] < 360 && parameters.keepWeight(hueDistance: Double(hueDistances[index]),
+                                                               chroma: Double(raster.chroma(index))) >= Double(clearColour)
         }
-        // In steps of 1/e from a whole weight: a source's own weight, if its colour is clearly the colour.
-        let fixed = (0..<count).map { sources[$0] && own[$0] >= clearColour }
+        let gate = Float(inside.minimumChroma)
+        let own = (0..<count).map { index -> Float in
+            let chroma = raster.chroma(index)
+            guard raster.opaque[index], chroma > gate else { return 0 }
+            return Float(inside.keepWeight(hue: Double(raster.hue(index)), chroma: Double(chroma)))
+        }
+        // In steps of 1/e from a whole weight, the most a kept pixel passes on: its weight where the fade
+        // followed an edge of the photo, more as far as it did not.
+        let ceiling = (0..<count).map { index -> Float in
+            let edge = fade.edge[index]
+            return -log(edge * Float(max(weights[index], 1)) / 255 + (1 - edge))
+        }
+        // A source starts from its own weight (lifted like the rest, two more show pictures had seams).
+        let fixed = (0..<count).map { sources[$0] && clear[$0] }
         var cost = (0..<count).map { fixed[$0] ? -log(Float(max(weights[$0], 1)) / 255) : Float.infinity }
         guard cost.contains(where: \.isFinite) else { return weights }
         let open = (0..<count).map { !fixed[$0] && own[$0] > 0 }
-        // A kept pixel passes the carrying on, but never at more than its own weight: beyond a region the
-        // weight goes on from its edge's, so an edge the fade softened stays soft and nothing beyond it
-        // is brighter than it.
-        let floor = (0..<count).map { kept[$0] ? -log(Float(max(weights[$0], 1)) / 255) : 0 }
+        // Beyond a region the weight goes on from its edge's, so an edge the fade softened along the
+        // photo's stays soft and nothing beyond it is brighter than it.
+        let floor = (0..<count).map { kept[$0] ? ceiling[$0] : 0 }
         let diagonal = Float(2).squareRoot()
         // The neighbours a forward sweep has already visited; a backward sweep visits the mirror ones.
         let earlier: [(dx: Int, dy: Int, length: Float)] = [(-1, 0, 1), (-1, -1, diagonal), (0, -1, 1), (1, -1, diagonal)]
@@ -282,8 +301,7 @@ struct ObjectMask: Sendable {
             }
         }
         return (0..<count).map { index in
-            kept[index] || !cost[index].isFinite ? weights[index]
-                : max(weights[index], UInt8((255 * exp(-cost[index]) * own[index]).rounded()))
+            !cost[index].isFinite ? weights[index] : max(weights[index], UInt8((255 * exp(-cost[index]) * own[index]).rounded()))
         }
     }
 
@@ -509,7 +527,7 @@ struct ObjectMask: Sendable {
     /// texture passes the second and fails the first (its means are alike); a soft edge passes the
     /// first and fails the second (its change is spread out); an edge among as strong a texture (wood
     /// grain, a shaded petal's veins) passes both and fails the third.
-    static func faded(_ softened: [UInt8], kept: [Bool], raster: LabRaster) -> [UInt8] {
+    static func faded(_ softened: [UInt8], kept: [Bool], raster: LabRaster) -> Fade {
         let width = raster.width, height = raster.height, radius = smoothFade
         func area(_ value: (Int) -> Double) -> SummedArea { SummedArea(width: width, height: height, value: value) }
         var onEdge = [Bool](repeating: false, count: raster.count)
@@ -520,7 +538,8 @@ struct ObjectMask: Sendable {
                     || (y > 0 && kept[index - width] != kept[index]) || (y + 1 < height && kept[index + width] != kept[index])
             }
         }
-        guard onEdge.contains(true) else { return softened }
+        var edge = [Float](repeating: 1, count: raster.count)
+        guard onEdge.contains(true) else { return Fade(weights: softened, edge: edge) }
         let steep = edgeSharpness(raster, at: onEdge)
         let distinct = edgeDistinctness(raster, at: onEdge)
         let sharpness = zip(steep, distinct).map { min($0, $1) }
@@ -560,12 +579,20 @@ struct ObjectMask: Sendable {
                     sharp = min(sharp, ramp(difference.squareRoot(), softEdge, sharpEdge))
                 }
                 guard sharp < 1 else { continue }
+                edge[y * width + x] = Float(sharp)
                 let cells = Double((window.right - window.left + 1) * (window.bottom - window.top + 1))
                 let index = y * width + x
                 output[index] = UInt8((sharp * Double(softened[index]) + (1 - sharp) * keptCount.sum(window) * 255 / cells).rounded())
             }
         }
-        return output
+        return Fade(weights: output, edge: edge)
+    }
+
+    /// A kept map faded: its weights, and at each pixel how far (0–1) the photo draws an edge where the
+    /// map ends near it; 1 where it does, or where the map does not end within the fade's reach.
+    struct Fade {
+        var weights: [UInt8]
+        var edge: [Float]
     }
 
     /// 0 up to `low`, 1 from `high` on, in a straight line between: how far a measure says "edge".

@@ -84,7 +84,9 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 12, a region carries on beyond its cut by the change of the raster
+    /// The object mask's revision: 13, where the photo draws no line at a region's end the carrying, not
+    /// the fade, ends it, weighing each pixel as the splash does inside a region (the shaded side of a fruit
+    /// went grey down the fade of the cut); 12, a region carries on beyond its cut by the change of the raster
     /// averaged over 3 × 3 (a peel's pits stopped the colour at the cut's straight line); 11, growth into shade reads its steps on the raster averaged over
     /// 3 × 3 (a peel's pits stopped it halfway), climbs no more than a slack over its whole way, and
     /// reaches pixels half as chromatic and saturated as growth asks (shade dulls as it darkens); 10,
@@ -99,7 +101,7 @@ public struct VariantSpec: Equatable, Sendable {
     /// regions grown within the hue window, refined by an object cut, without the small pieces the
     /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
     /// have none).
-    static let objectMaskRevision = 12
+    static let objectMaskRevision = 13
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {
