@@ -238,30 +238,31 @@ struct ObjectMask: Sendable {
         // weighed as the splash weighs one inside a region, its chroma gate halved: shade dulls a colour.
         var inside = parameters
         inside.minimumChroma /= 2
-        let clear = (0..<count).map { index in
-            hueDistances[index] < 360 && parameters.keepWeight(hueDistance: Double(hueDistances[index]),
-                                                               chroma: Double(raster.chroma(index))) >= Double(clearColour)
+        let fixed = (0..<count).map { index in
+            sources[index] && hueDistances[index] < 360
+                && parameters.keepWeight(hueDistance: Double(hueDistances[index]), chroma: Double(raster.chroma(index))) >= Double(clearColour)
         }
         let gate = Float(inside.minimumChroma)
         let own = (0..<count).map { index -> Float in
             let chroma = raster.chroma(index)
-            guard raster.opaque[index], chroma > gate else { return 0 }
+            // Over the splash's own gate the hue's distance is known already.
+            if hueDistances[index] < 360 { return Float(inside.keepWeight(hueDistance: Double(hueDistances[index]), chroma: Double(chroma))) }
+            guard chroma > gate, raster.opaque[index] else { return 0 }
             return Float(inside.keepWeight(hue: Double(raster.hue(index)), chroma: Double(chroma)))
         }
-        // In steps of 1/e from a whole weight, the most a kept pixel passes on: its weight where the fade
-        // followed an edge of the photo, more as far as it did not.
-        let ceiling = (0..<count).map { index -> Float in
-            let edge = fade.edge[index]
-            return -log(edge * Float(max(weights[index], 1)) / 255 + (1 - edge))
-        }
         // A source starts from its own weight (lifted like the rest, two more show pictures had seams).
-        let fixed = (0..<count).map { sources[$0] && clear[$0] }
         var cost = (0..<count).map { fixed[$0] ? -log(Float(max(weights[$0], 1)) / 255) : Float.infinity }
         guard cost.contains(where: \.isFinite) else { return weights }
         let open = (0..<count).map { !fixed[$0] && own[$0] > 0 }
-        // Beyond a region the weight goes on from its edge's, so an edge the fade softened along the
-        // photo's stays soft and nothing beyond it is brighter than it.
-        let floor = (0..<count).map { kept[$0] ? ceiling[$0] : 0 }
+        // In steps of 1/e from a whole weight, the most a kept pixel passes on: its weight where the fade
+        // followed an edge of the photo, more as far as it did not. Beyond a region the weight goes on
+        // from its edge's, so an edge the fade softened along the photo's stays soft and nothing beyond
+        // it is brighter than it.
+        let floor = (0..<count).map { index -> Float in
+            guard kept[index] else { return 0 }
+            let edge = fade.edge[index], weight = Float(max(weights[index], 1)) / 255
+            return -log(edge * weight + (1 - edge))
+        }
         let diagonal = Float(2).squareRoot()
         // The neighbours a forward sweep has already visited; a backward sweep visits the mirror ones.
         let earlier: [(dx: Int, dy: Int, length: Float)] = [(-1, 0, 1), (-1, -1, diagonal), (0, -1, 1), (1, -1, diagonal)]
