@@ -216,9 +216,9 @@ struct ObjectMask: Sendable {
     /// and chroma alone at least this): not from a pale rim the cut kept with the object.
     static let clearColour: Float = 0.9
 
-    /// `weights` carried on from the pixels `sources` (kept, of the object's own colour) beyond the kept
-    /// regions where the photo is smooth, each pixel there weighted by its own colour (by hue and
-    /// chroma alone, as a hue splash would). An object cut ends somewhere even where the photo has no
+    /// `fade`'s weights carried on from the pixels `sources` (kept, of the object's own colour) where the
+    /// photo is smooth, each pixel weighted by its own colour (by hue and chroma alone, in the splash's
+    /// hue window with its chroma gate halved: shade dulls a colour). An object cut ends somewhere even where the photo has no
     /// edge (a glow, the shaded side of a fruit), and a minimum cut on a grid ends there along straight
     /// rows and columns; beyond that end the colour now goes on as far as it and the photo's smoothness
     /// go, so the picture shows a fade, not the cut's box. Where the photo draws an edge the region all
@@ -229,13 +229,14 @@ struct ObjectMask: Sendable {
     /// A kept pixel passes the carrying on at no more than its weight where the fade followed an edge of
     /// the photo; where the fade was only the map's own end (the photo smooth or textured there), the
     /// carrying decides instead, and may raise it: the shaded side of a fruit fades as its colour does,
-    /// not down the fade of a cut that ended in it.
+    /// not down the fade of a cut that ended in it. Sources keep their own weight (raising them too
+    /// gave the boxes of two cuts sharp edges, Docs/Quality.md).
     static func carriedOn(_ fade: Fade, from sources: [Bool], kept: [Bool], raster: LabRaster, averaged: LabRaster,
                           hueDistances: [Float], parameters: SplashParameters) -> [UInt8] {
         let width = raster.width, height = raster.height, count = raster.count
         let weights = fade.weights
-        // A source must be clearly the colour by the splash's own window; a pixel the carrying reaches is
-        // weighed as the splash weighs one inside a region, its chroma gate halved: shade dulls a colour.
+        // A source must be clearly the colour by the splash's own parameters; a pixel the carrying reaches
+        // is weighed with the chroma gate halved, as the splash allows inside a region: shade dulls a colour.
         var inside = parameters
         inside.minimumChroma /= 2
         let fixed = (0..<count).map { index in
@@ -250,7 +251,7 @@ struct ObjectMask: Sendable {
             guard chroma > gate, raster.opaque[index] else { return 0 }
             return Float(inside.keepWeight(hue: Double(raster.hue(index)), chroma: Double(chroma)))
         }
-        // A source starts from its own weight (lifted like the rest, two more show pictures had seams).
+        // A source starts from its own weight, not lifted: lifting sources too gave two more show pictures seams.
         var cost = (0..<count).map { fixed[$0] ? -log(Float(max(weights[$0], 1)) / 255) : Float.infinity }
         guard cost.contains(where: \.isFinite) else { return weights }
         let open = (0..<count).map { !fixed[$0] && own[$0] > 0 }
@@ -527,7 +528,8 @@ struct ObjectMask: Sendable {
     /// over many pixels); and the edge stands out of the texture beside it (`edgeDistinctness`). A
     /// texture passes the second and fails the first (its means are alike); a soft edge passes the
     /// first and fails the second (its change is spread out); an edge among as strong a texture (wood
-    /// grain, a shaded petal's veins) passes both and fails the third.
+    /// grain, a shaded petal's veins) passes both and fails the third. How far they agree is returned
+    /// beside the weights (`Fade.edge`), for carrying the region on.
     static func faded(_ softened: [UInt8], kept: [Bool], raster: LabRaster) -> Fade {
         let width = raster.width, height = raster.height, radius = smoothFade
         func area(_ value: (Int) -> Double) -> SummedArea { SummedArea(width: width, height: height, value: value) }

@@ -85,7 +85,7 @@ public struct VariantSpec: Equatable, Sendable {
     }
 
     /// The object mask's revision: 13, where the photo draws no line at a region's end the carrying, not
-    /// the fade, ends it, weighing each pixel as the splash does inside a region (the shaded side of a fruit
+    /// the fade, ends it, weighing each pixel with the splash's chroma gate halved (the shaded side of a fruit
     /// went grey down the fade of the cut); 12, a region carries on beyond its cut by the change of the raster
     /// averaged over 3 × 3 (a peel's pits stopped the colour at the cut's straight line); 11, growth into shade reads its steps on the raster averaged over
     /// 3 × 3 (a peel's pits stopped it halfway), climbs no more than a slack over its whole way, and
