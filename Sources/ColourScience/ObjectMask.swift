@@ -61,7 +61,10 @@ struct ObjectMask: Sendable {
         let count = raster.count
         let gate = Float(parameters.minimumChroma)
         let window = Float(parameters.tolerance + SplashParameters.objectGrowth + parameters.feather / 2)
-        let distances = Self.hueDistances(raster, parameters: parameters)
+        // Worked out once down to the halved gate (for carrying the colour into shade); growth reads them
+        // over the splash's own gate only.
+        let shadeDistances = Self.hueDistances(raster, parameters: parameters.inShade)
+        let distances = (0..<count).map { raster.chroma($0) >= gate ? shadeDistances[$0] : 360 }
         var inTolerance: [Float] = [], saturations: [Float] = []
         for index in 0..<count where distances[index] <= Float(parameters.tolerance) {
             inTolerance.append(raster.chroma(index))
@@ -125,7 +128,7 @@ struct ObjectMask: Sendable {
         // It carries on only from the object's own colour (what growth could reach), not from a ring
         // of the ground the cut kept with it.
         let carried = Self.carriedOn(fade, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, averaged: averaged,
-                                     hueDistances: distances, parameters: parameters)
+                                     shadeDistances: shadeDistances, parameters: parameters)
         weights = Self.eased(carried, raster: raster,
                              reach: LineReach(rasterSide: max(raster.width, raster.height), pictureSide: max(image.width, image.height)))
     }
@@ -231,26 +234,20 @@ struct ObjectMask: Sendable {
     /// carrying decides instead, and may raise it: the shaded side of a fruit fades as its colour does,
     /// not down the fade of a cut that ended in it. Sources keep their own weight (raising them too
     /// gave the boxes of two cuts sharp edges, Docs/Quality.md).
+    /// `shadeDistances` are `hueDistances` for `parameters.inShade`.
     static func carriedOn(_ fade: Fade, from sources: [Bool], kept: [Bool], raster: LabRaster, averaged: LabRaster,
-                          hueDistances: [Float], parameters: SplashParameters) -> [UInt8] {
+                          shadeDistances: [Float], parameters: SplashParameters) -> [UInt8] {
         let width = raster.width, height = raster.height, count = raster.count
         let weights = fade.weights
         // A source must be clearly the colour by the splash's own parameters; a pixel the carrying reaches
         // is weighed with the chroma gate halved, as the splash allows inside a region: shade dulls a colour.
-        var inside = parameters
-        inside.minimumChroma /= 2
-        let fixed = (0..<count).map { index in
-            sources[index] && hueDistances[index] < 360
-                && parameters.keepWeight(hueDistance: Double(hueDistances[index]), chroma: Double(raster.chroma(index))) >= Double(clearColour)
+        let inShade = parameters.inShade
+        func weight(_ parameters: SplashParameters, _ index: Int) -> Double {
+            shadeDistances[index] >= 360 ? 0
+                : parameters.keepWeight(hueDistance: Double(shadeDistances[index]), chroma: Double(raster.chroma(index)))
         }
-        let gate = Float(inside.minimumChroma)
-        let own = (0..<count).map { index -> Float in
-            let chroma = raster.chroma(index)
-            // Over the splash's own gate the hue's distance is known already.
-            if hueDistances[index] < 360 { return Float(inside.keepWeight(hueDistance: Double(hueDistances[index]), chroma: Double(chroma))) }
-            guard chroma > gate, raster.opaque[index] else { return 0 }
-            return Float(inside.keepWeight(hue: Double(raster.hue(index)), chroma: Double(chroma)))
-        }
+        let fixed = (0..<count).map { sources[$0] && weight(parameters, $0) >= Double(clearColour) }
+        let own = (0..<count).map { Float(weight(inShade, $0)) }
         // A source starts from its own weight, not lifted: lifting sources too gave two more show pictures seams.
         var cost = (0..<count).map { fixed[$0] ? -log(Float(max(weights[$0], 1)) / 255) : Float.infinity }
         guard cost.contains(where: \.isFinite) else { return weights }
@@ -582,9 +579,9 @@ struct ObjectMask: Sendable {
                     sharp = min(sharp, ramp(difference.squareRoot(), softEdge, sharpEdge))
                 }
                 guard sharp < 1 else { continue }
-                edge[y * width + x] = Float(sharp)
-                let cells = Double((window.right - window.left + 1) * (window.bottom - window.top + 1))
                 let index = y * width + x
+                edge[index] = Float(sharp)
+                let cells = Double((window.right - window.left + 1) * (window.bottom - window.top + 1))
                 output[index] = UInt8((sharp * Double(softened[index]) + (1 - sharp) * keptCount.sum(window) * 255 / cells).rounded())
             }
         }

@@ -73,6 +73,14 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
         smoothstep((chroma - minimumChroma) / max(chromaFeather, 1e-9))
     }
 
+    /// These parameters with the chroma gate halved: within an object's region, and where its colour is
+    /// carried on beyond it, a shaded, duller pixel is still the object.
+    var inShade: SplashParameters {
+        var parameters = self
+        parameters.minimumChroma /= 2
+        return parameters
+    }
+
 }
 
 /// 0 below 0, 1 above 1, and a smooth S in between (no visible edge where a mask or a score ends).
@@ -104,8 +112,8 @@ public struct Splash: Sendable {
         var window = parameters
         if objects != nil {
             // Inside a kept region its shaded, duller pixels are the object too.
+            window = parameters.inShade
             window.tolerance += SplashParameters.objectGrowth
-            window.minimumChroma /= 2
         }
         let tabulated = window
         let grid = Self.grid

@@ -171,16 +171,22 @@ final class ObjectMaskTests: XCTestCase {
     /// The weights along the middle row.
     func middleRow(_ weights: [UInt8]) -> [Int] { (0..<256).map { Int(weights[48 * 256 + $0]) } }
 
-    /// The middle row of `scene`'s kept map softened and faded, and then carried on from the whole region
-    /// (or from its columns left of `sources`) for a splash of `parameters`.
+    /// The middle row of `fade` carried on over `scene` from its region's columns left of `sources` (from the
+    /// whole region when nil) for a splash of `parameters`.
+    func carried(_ fade: ObjectMask.Fade, over scene: (raster: LabRaster, kept: [Bool]), sources: Int? = nil,
+                 parameters: SplashParameters) -> [Int] {
+        let from = sources.map { end in scene.kept.indices.map { $0 % scene.raster.width < end } } ?? scene.kept
+        return middleRow(ObjectMask.carriedOn(fade, from: from, kept: scene.kept, raster: scene.raster, averaged: scene.raster.averaged(),
+                                              shadeDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters.inShade),
+                                              parameters: parameters))
+    }
+
+    /// The middle row of `scene`'s kept map softened and faded, and then carried on as `carried` does.
     func fadedAndCarried(_ scene: (raster: LabRaster, kept: [Bool]), sources: Int? = nil,
                          parameters: SplashParameters) -> (before: [Int], carried: [Int]) {
         let softened = ObjectMask.softened(scene.kept, width: scene.raster.width, height: scene.raster.height)
         let faded = ObjectMask.faded(softened, kept: scene.kept, raster: scene.raster)
-        let from = sources.map { end in scene.kept.indices.map { $0 % scene.raster.width < end } } ?? scene.kept
-        let carried = ObjectMask.carriedOn(faded, from: from, kept: scene.kept, raster: scene.raster,
-                                           averaged: scene.raster.averaged(), hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters), parameters: parameters)
-        return (middleRow(faded.weights), middleRow(carried))
+        return (middleRow(faded.weights), carried(faded, over: scene, sources: sources, parameters: parameters))
     }
 
     func testARegionCutInASmoothGlowCarriesOnAndFadesAsItsColourDoes() {
@@ -196,6 +202,7 @@ final class ObjectMaskTests: XCTestCase {
         XCTAssertTrue(zip(carried, carried.dropFirst()).allSatisfy { $0 >= $1 }, "it only fades: \(carried)")
         XCTAssertLessThanOrEqual(zip(carried, carried.dropFirst()).map { $0 - $1 }.max()!, zip(before, before.dropFirst()).map { $0 - $1 }.max()!,
                                  "no steeper anywhere than the fade it goes on from")
+        XCTAssertEqual(Array(carried[0..<48]), Array(before[0..<48]), "the region, all of it sources, keeps its own weights")
     }
 
     func testWhereThePhotoDrawsNoLineTheCarryingAndNotTheFadeEndsTheRegion() {
@@ -226,11 +233,8 @@ final class ObjectMaskTests: XCTestCase {
             return column < 44 ? 255 : column < 48 ? ramp[column - 44] : 0
         }
         func carried(edge: Float) -> [Int] {
-            let fade = ObjectMask.Fade(weights: weights, edge: [Float](repeating: edge, count: weights.count))
-            return middleRow(ObjectMask.carriedOn(fade, from: scene.kept.indices.map { $0 % 256 < 40 }, kept: scene.kept,
-                                                  raster: scene.raster, averaged: scene.raster.averaged(),
-                                                  hueDistances: ObjectMask.hueDistances(scene.raster, parameters: parameters),
-                                                  parameters: parameters))
+            self.carried(ObjectMask.Fade(weights: weights, edge: [Float](repeating: edge, count: weights.count)), over: scene,
+                         sources: 40, parameters: parameters)
         }
         let alongAnEdge = carried(edge: 1), noEdge = carried(edge: 0)
         XCTAssertEqual(Array(alongAnEdge[44..<48]), [227, 198, 170, 142], "held at the fade's weights")
