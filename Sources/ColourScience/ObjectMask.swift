@@ -222,9 +222,9 @@ struct ObjectMask: Sendable {
     /// `fade`'s weights carried on from the pixels `sources` (kept, of the object's own colour) where the
     /// photo is smooth, each pixel weighted by its own colour (by hue and chroma alone, in the splash's
     /// hue window with its chroma gate halved: shade dulls a colour). An object cut ends somewhere even where the photo has no
-    /// edge (a glow, the shaded side of a fruit), and a minimum cut on a grid ends there along straight
-    /// rows and columns; beyond that end the colour now goes on as far as it and the photo's smoothness
-    /// go, so the picture shows a fade, not the cut's box. Where the photo draws an edge the region all
+    /// edge (a glow, the shaded side of a fruit), and a minimum cut ends there along the shortest line it
+    /// can; beyond that end the colour now goes on as far as it and the photo's smoothness go, so the
+    /// picture shows a fade, not the cut's line. Where the photo draws an edge the region all
     /// but ends as before: the carrying costs the change met on the way (on the raster averaged over
     /// 3 × 3, so that grain is no change), a geodesic distance from the region's edge, approximated by
     /// two forward and backward sweeps over 8 neighbours (a path with more turns than they follow is

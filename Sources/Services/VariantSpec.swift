@@ -84,7 +84,8 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 13, where the photo draws no line at a region's end the carrying, not
+    /// The object mask's revision: 14, the object cut on 8 neighbours, its boundary costed by its length
+    /// at any angle (on 4, through a smooth stretch a box or a stair was its cheapest line); 13, where the photo draws no line at a region's end the carrying, not
     /// the fade, ends it, weighing each pixel with the splash's chroma gate halved (the shaded side of a fruit
     /// went grey down the fade of the cut); 12, a region carries on beyond its cut by the change of the raster
     /// averaged over 3 × 3 (a peel's pits stopped the colour at the cut's straight line); 11, growth into shade reads its steps on the raster averaged over
@@ -101,7 +102,7 @@ public struct VariantSpec: Equatable, Sendable {
     /// regions grown within the hue window, refined by an object cut, without the small pieces the
     /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
     /// have none).
-    static let objectMaskRevision = 13
+    static let objectMaskRevision = 14
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {
