@@ -36,8 +36,8 @@ final class ObjectCutTests: XCTestCase {
             var total: Float = 0
             for node in labels.indices { total += labels[node] ? sink[node] : source[node] }
             // Each pair of the 8 neighbours once: right and down weigh an axis step, the two diagonals
-            // below a diagonal one (Boykov and Kolmogorov's weights, scaled so that a boundary costs 4/π a
-            // pixel at any angle, as a boundary on 4 neighbours does on average over all angles).
+            // below a diagonal one (Boykov and Kolmogorov's weights, scaled so that a row costs 4/π a pixel,
+            // what a boundary on 4 neighbours costs on average over all angles).
             let axis = Float.pi / 8, diagonal = Float.pi / (8 * Float(2).squareRoot())
             let steps: [(dx: Int, dy: Int, length: Float)] = [(1, 0, axis), (0, 1, axis), (-1, 1, diagonal), (1, 1, diagonal)]
             for y in 0..<height {
