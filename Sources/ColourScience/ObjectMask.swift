@@ -13,7 +13,7 @@ import Imaging
 /// `SplashParameters.objectGrowth`). The grown regions, with their margins, are then the first guess
 /// of an object cut (`ObjectCut`, two rounds), which adds the object's parts of other
 /// colours (a shaded side, a dark border) and takes away the ground the margins took; small pieces
-/// the frame's edge cuts are dropped. At full size, deep inside a region every pixel keeps its
+/// the frame's edge cuts away from the rest are dropped. At full size, deep inside a region every pixel keeps its
 /// colour unless it is a vivid colour of another hue (a blue stud on red armour); towards its edge
 /// each pixel's own colour decides again how much of it is kept (the splash's table), so the edge
 /// follows the photo, soft where the photo is soft, and grey pixels beside an object stay grey: no halo.
@@ -754,8 +754,10 @@ struct ObjectMask: Sendable {
         }
     }
 
-    /// `kept` without its pieces that the frame's edge cuts and that are under `framedPieceShare` of
-    /// its largest piece: out-of-focus light or a passer-by's sleeve at the edge, not the subject.
+    /// `kept` without its pieces that the frame's edge cuts, that are under `framedPieceShare` of its
+    /// largest piece and that lie beyond the cut's reach (`ObjectCut.reach`) of every piece that stays:
+    /// out-of-focus light or a passer-by's sleeve at the edge, not the subject. A small piece the frame
+    /// cuts beside the subject is part of it (a petal, a stripe of a sweater, a flower the frame crops).
     static func withoutPiecesTheFrameCuts(_ kept: [Bool], width: Int, height: Int) -> [Bool] {
         let pieces = Regions(width: width, height: height, member: kept)
         guard let largest = pieces.sizes.max() else { return kept }
@@ -771,9 +773,13 @@ struct ObjectMask: Sendable {
             mark(y * width)
             mark(y * width + width - 1)
         }
-        return pieces.labels.map { label in
-            label >= 0 && (!cutByTheFrame[Int(label)] || Double(pieces.sizes[Int(label)]) >= framedPieceShare * Double(largest))
-        }
+        var dropped = pieces.sizes.indices.map { cutByTheFrame[$0] && Double(pieces.sizes[$0]) < framedPieceShare * Double(largest) }
+        guard dropped.contains(true) else { return kept }
+        let staying = pieces.labels.map { $0 >= 0 && !dropped[Int($0)] }
+        let beside = ObjectCut.within(steps: max(1, Int(ObjectCut.reach * Double(max(width, height)))), of: staying,
+                                      width: width, height: height)
+        for index in kept.indices where pieces.labels[index] >= 0 && beside[index] { dropped[Int(pieces.labels[index])] = false }
+        return pieces.labels.map { $0 >= 0 && !dropped[Int($0)] }
     }
 
     /// The kept map averaged over 3×3: a kept region's edge becomes a one-pixel ramp, so that read

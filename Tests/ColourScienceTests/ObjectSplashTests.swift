@@ -114,6 +114,19 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertGreaterThan(meanKept(x: 100..<140, y: 60..<100), 0.95, "the disc is kept")
     }
 
+    func testASmallPatchOfTheColourThatTheFrameCutsBesideTheObjectIsKeptAsPartOfIt() {
+        // The disc (radius 50 about (120, 80)), and a patch of its colour, 400 pixels (5% of it), cut by
+        // the frame's bottom edge 10 pixels below the disc: a petal the frame crops, not light at the edge.
+        var (image, _) = drifting()
+        Scene.rectangle(&image, x: 110..<130, y: 140..<160, Scene.colour(55, 60, 30))
+        let show = Splash(parameters: SplashParameters(hue: 30, method: .object), image: image).apply(.show, to: image)
+        let kept = keptShares(show, image)
+        XCTAssertGreaterThan(meanKept(kept, width: image.width) { (112..<128).contains($0) && (142..<160).contains($1) }, 0.9,
+                             "the patch beside the disc is kept")
+        XCTAssertGreaterThan(meanKept(kept, width: image.width) { (100..<140).contains($0) && (60..<100).contains($1) }, 0.95,
+                             "the disc is kept")
+    }
+
     func testAVividSpotOfAnotherColourInsideTheObjectIsGreyButItsDarkSeamsAreKept() {
         // Red armour (hue 25°) with blue studs (hue 270°, 4×4 pixels) and dark seams of its own
         // colour (C* 14) across it, on a textured grey ground.
