@@ -12,6 +12,8 @@ enum ObjectCut {
     /// How far from the first guess the object may reach, as a share of the raster's long side:
     /// beyond it every pixel is ground.
     static let reach = 0.075
+    /// `reach` in pixels of a grid, at least 2.
+    static func reachSteps(width: Int, height: Int) -> Int { max(2, Int(Double(max(width, height)) * reach)) }
     /// Weight of keeping alike neighbours on the same side, against the colour models' costs
     /// (GrabCut's γ).
     static let smoothness: Float = 50
@@ -59,7 +61,7 @@ enum ObjectCut {
     /// times the last cut's models and a cut.
     static func segment(colours: [SIMD3<Float>], guess: [Bool], width: Int, height: Int) -> [Bool] {
         guard guess.contains(true), guess.contains(false) else { return guess }
-        let near = Self.within(steps: max(2, Int(Double(max(width, height)) * reach)), of: guess, width: width, height: height)
+        let near = Self.within(steps: reachSteps(width: width, height: height), of: guess, width: width, height: height)
         // Pixels beyond reach are ground whatever their colour: the graph needs only the rectangle
         // around the reachable ones and a ring of ground.
         var left = width, right = 0, top = height, bottom = 0
@@ -301,8 +303,8 @@ struct GaussianMixture {
 struct GridCut {
     let width: Int
     let height: Int
-    /// Each direction's step, ordered so that direction 7 − d is the reverse of d. The search's hot
-    /// loops spell the count out as 8 (`MaximumFlow`).
+    /// Each direction's step, ordered so that direction 7 − d is the reverse of d, and so that the last
+    /// half lead on in scan order (`setEdges` weighs each pair of neighbours from its first).
     static let offsets: [(x: Int, y: Int)] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
     static let directions = 8
     /// Edge weights by direction, so that a boundary costs nearly its Euclidean length at any angle
@@ -363,12 +365,12 @@ struct GridCut {
 
     /// Neighbours are kept together in proportion to how alike their colours are: `smoothness` ×
     /// exp(−β ‖Δ‖²), weighed by the edge's direction (`lengthWeights`). Each pair of neighbours is
-    /// weighed once, from the first of them in scan order (directions 4–7 lead on in it), and both of its
+    /// weighed once, from the first of them in scan order (the last half of the directions lead on in it), and both of its
     /// edges set: the weight is the same either way, so half the exponentials are worked out.
     mutating func setEdges(colours: [SIMD3<Float>], beta: Float, smoothness: Float) {
         lastFlow = nil
         for node in 0..<colours.count {
-            for d in 4..<GridCut.directions where heads[node * GridCut.directions + d] >= 0 {
+            for d in GridCut.directions / 2..<GridCut.directions where heads[node * GridCut.directions + d] >= 0 {
                 let neighbour = Int(heads[node * GridCut.directions + d])
                 let difference = colours[node] - colours[neighbour]
                 let weight = smoothness * Self.lengthWeights[d] * exp(-beta * (difference * difference).sum())
@@ -481,7 +483,11 @@ private struct MaximumFlow {
         stamp.deallocate(); depth.deallocate(); queued.deallocate(); queue.deallocate(); orphans.deallocate()
     }
 
-    @inline(__always) func reverse(_ edge: Int) -> Int { Int(heads[edge]) &* 8 &+ 7 &- edge & 7 }
+    @inline(__always) func reverse(_ edge: Int) -> Int { Self.back(Int(heads[edge]), edge % GridCut.directions) }
+
+    /// Edge `d` of `node`, and the edge back to `node` from its neighbour `neighbour` in direction `d`.
+    @inline(__always) static func edge(_ node: Int, _ d: Int) -> Int { node &* GridCut.directions &+ d }
+    @inline(__always) static func back(_ neighbour: Int, _ d: Int) -> Int { neighbour &* GridCut.directions &+ (GridCut.directions &- 1 &- d) }
 
     mutating func activate(_ node: Int) {
         guard !queued[node] else { return }
@@ -517,13 +523,13 @@ private struct MaximumFlow {
         // Paths of one edge first (source → node → neighbour → sink, neighbours of opposite terminals),
         // pushed without growing the search trees for them.
         for node in 0..<count where excess[node] > 0 {
-            for d in 0..<8 {
-                let edge = node &* 8 &+ d
+            for d in 0..<GridCut.directions {
+                let edge = Self.edge(node, d)
                 let neighbour = Int(heads[edge])
                 guard neighbour >= 0, excess[neighbour] < 0, residual[edge] > 0 else { continue }
                 let pushed = min(excess[node], -excess[neighbour], residual[edge])
                 residual[edge] -= pushed
-                residual[neighbour &* 8 &+ 7 &- d] += pushed
+                residual[Self.back(neighbour, d)] += pushed
                 excess[node] -= pushed
                 excess[neighbour] += pushed
                 if excess[node] == 0 { break }
@@ -545,11 +551,11 @@ private struct MaximumFlow {
             // Grow the node's tree into free neighbours until it meets the other tree.
             var middle = -1
             let sink = isSink[node]
-            for d in 0..<8 {
-                let edge = node &* 8 &+ d
+            for d in 0..<GridCut.directions {
+                let edge = Self.edge(node, d)
                 let neighbour = Int(heads[edge])
                 guard neighbour >= 0 else { continue }
-                let back = neighbour &* 8 &+ 7 &- d
+                let back = Self.back(neighbour, d)
                 guard (sink ? residual[back] : residual[edge]) > 0 else { continue }
                 if parent[neighbour] == Self.none {
                     isSink[neighbour] = sink
@@ -585,7 +591,7 @@ private struct MaximumFlow {
     /// Pushes the bottleneck along source → … → tail of `middle` → head of `middle` → … → sink;
     /// nodes whose link to their parent saturates become orphans.
     mutating func augment(_ middle: Int) {
-        let tail = middle / 8, head = Int(heads[middle])
+        let tail = middle / GridCut.directions, head = Int(heads[middle])
         var bottleneck = residual[middle]
         var node = tail
         while parent[node] != Self.terminal {
@@ -631,12 +637,12 @@ private struct MaximumFlow {
         let sinkTree = isSink[node]
         var bestEdge = Self.none
         var bestDepth = Int32.max
-        for d in 0..<8 {
-            let edge = node &* 8 &+ d
+        for d in 0..<GridCut.directions {
+            let edge = Self.edge(node, d)
             let neighbour = Int(heads[edge])
             guard neighbour >= 0, isSink[neighbour] == sinkTree, parent[neighbour] != Self.none else { continue }
             // Flow must be able to pass between them towards the orphan's terminal side.
-            guard (sinkTree ? residual[edge] : residual[neighbour &* 8 &+ 7 &- d]) > 0 else { continue }
+            guard (sinkTree ? residual[edge] : residual[Self.back(neighbour, d)]) > 0 else { continue }
             var length: Int32 = 0
             var walker = neighbour
             var rooted = true
@@ -677,11 +683,11 @@ private struct MaximumFlow {
             depth[node] = bestDepth &+ 1
             return
         }
-        for d in 0..<8 {
-            let edge = node &* 8 &+ d
+        for d in 0..<GridCut.directions {
+            let edge = Self.edge(node, d)
             let neighbour = Int(heads[edge])
             guard neighbour >= 0, isSink[neighbour] == sinkTree, parent[neighbour] != Self.none else { continue }
-            if (sinkTree ? residual[edge] : residual[neighbour &* 8 &+ 7 &- d]) > 0 { activate(neighbour) }
+            if (sinkTree ? residual[edge] : residual[Self.back(neighbour, d)]) > 0 { activate(neighbour) }
             let up = parent[neighbour]
             if up >= 0, Int(heads[Int(up)]) == node { makeOrphan(neighbour, first: false) }
         }

@@ -776,8 +776,7 @@ struct ObjectMask: Sendable {
         var dropped = pieces.sizes.indices.map { cutByTheFrame[$0] && Double(pieces.sizes[$0]) < framedPieceShare * Double(largest) }
         guard dropped.contains(true) else { return kept }
         let staying = pieces.labels.map { $0 >= 0 && !dropped[Int($0)] }
-        let beside = ObjectCut.within(steps: max(1, Int(ObjectCut.reach * Double(max(width, height)))), of: staying,
-                                      width: width, height: height)
+        let beside = ObjectCut.within(steps: ObjectCut.reachSteps(width: width, height: height), of: staying, width: width, height: height)
         for index in kept.indices where pieces.labels[index] >= 0 && beside[index] { dropped[Int(pieces.labels[index])] = false }
         return pieces.labels.map { $0 >= 0 && !dropped[Int($0)] }
     }
