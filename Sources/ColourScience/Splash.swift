@@ -289,41 +289,77 @@ public struct Splash: Sendable {
     }
 
     /// The variant a band of rows at a time, for an encoder to ask for as it goes: no copy of the photo.
+    /// For both variants of one image, work out `keepWeights(of:)` once and ask it for each.
     public func rows(_ mode: SplashMode, of image: RGBAImage) -> RowSource {
-        RowSource(width: image.width, height: image.height) { rows, destination, rowStride in
-            self.mix(mode, image, rows: rows, into: destination, rowStride: rowStride)
+        keepWeights(of: image).rows(mode)
+    }
+
+    /// Every pixel's keep-weight in the show variant of `image`, worked out once for both variants (the
+    /// hide variant's is its complement): the colour's weight from the table and, in object mode, the
+    /// region read back at the pixel's place. Bands of rows are weighed on every core.
+    public func keepWeights(of image: RGBAImage) -> KeepWeights {
+        precondition(columns == nil || columns?.shares.count == image.width, "an object splash applies to the image it was made for")
+        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, image.height / 16))
+        let rowsPerBand = (image.height + bands - 1) / bands
+        let weights = [UInt8](unsafeUninitializedCapacity: image.width * image.height) { buffer, initialized in
+            nonisolated(unsafe) let plane = buffer
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let rows = min(image.height, band * rowsPerBand)..<min(image.height, (band + 1) * rowsPerBand)
+                weigh(image, rows: rows, into: plane.baseAddress!)
+            }
+            initialized = image.width * image.height
+        }
+        return KeepWeights(image: image, weights: weights)
+    }
+
+    /// The keep-weights of `rows` of `image` into `plane` (one byte a pixel, rows `image.width` apart).
+    private func weigh(_ image: RGBAImage, rows: Range<Int>, into plane: UnsafeMutablePointer<UInt8>) {
+        var regionRow = [UInt8](repeating: 0, count: objects == nil ? 0 : image.width)
+        image.bytes.withUnsafeBufferPointer { pixels in
+            weights.withUnsafeBufferPointer { table in
+                Self.regionTable.withUnsafeBufferPointer { blend in
+                    regionRow.withUnsafeMutableBufferPointer { region in
+                        for row in rows {
+                            let from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
+                            let to = plane + row * image.width
+                            @inline(__always) func code(_ x: Int) -> UInt8 {
+                                // RGBA as one little-endian word: red in the low byte.
+                                let pixel = Int((from + x * 4).loadUnaligned(as: UInt32.self))
+                                return table[Self.tableIndex(red: pixel & 0xFF, green: pixel >> 8 & 0xFF, blue: pixel >> 16 & 0xFF)]
+                            }
+                            guard let objects, let columns else {
+                                for x in 0..<image.width { to[x] = code(x) }
+                                continue
+                            }
+                            objects.fill(region, row: row, height: image.height, columns: columns)
+                            // Outside every region (region weight 0) nothing keeps its colour, whatever its code.
+                            for x in 0..<image.width { to[x] = region[x] == 0 ? 0 : blend[Int(region[x]) << 8 | Int(code(x))] }
+                        }
+                    }
+                }
+            }
         }
     }
 
-    /// The hot loop: per pixel, a weight from the table, a grey from three integer lookups, and
-    /// grey + (channel − grey) × weight in integers (weights scaled to 0…256, so 255 keeps a pixel
-    /// exactly and 0 gives exactly its grey).
-    private func mix(_ mode: SplashMode, _ image: RGBAImage, rows: Range<Int>, into destination: UnsafeMutablePointer<UInt8>, rowStride: Int) {
-        let hide = mode == .hide
-        let masked = objects != nil
-        var regionRow = [UInt8](repeating: 255, count: masked ? image.width : 1)
-        precondition(columns == nil || columns?.shares.count == image.width, "an object splash applies to the image it was made for")
+    /// One band of a variant: per pixel, its keep-weight (flipped for hide), a grey from three integer
+    /// lookups, and grey + (channel − grey) × weight in integers (weights scaled to 0…256, so 255 keeps
+    /// a pixel exactly and 0 gives exactly its grey).
+    fileprivate static func mix(_ mode: SplashMode, _ image: RGBAImage, keepWeights: [UInt8], rows: Range<Int>,
+                                into destination: UnsafeMutablePointer<UInt8>, rowStride: Int) {
         image.bytes.withUnsafeBufferPointer { pixels in
-            weights.withUnsafeBufferPointer { weightTable in
-                Self.luminanceTable.withUnsafeBufferPointer { luminanceTable in
-                    Self.greyTable.withUnsafeBufferPointer { greyTable in
-                        Self.regionTable.withUnsafeBufferPointer { regionTable in
-                            regionRow.withUnsafeMutableBufferPointer { region in
-                                let tables = Tables(weights: weightTable.baseAddress!, luminance: luminanceTable.baseAddress!,
-                                                    greys: greyTable.baseAddress!, blend: regionTable.baseAddress!)
-                                let regionWeights = UnsafeBufferPointer(region)
-                                for (index, row) in rows.enumerated() {
-                                    if let objects, let columns { objects.fill(region, row: row, height: image.height, columns: columns) }
-                                    let from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
-                                    let to = UnsafeMutableRawPointer(destination + index * rowStride)
-                                    // Each mode its own loop: the compiler then checks neither inside it.
-                                    switch (masked, hide) {
-                                    case (true, true): Self.mixRow(from, to, width: image.width, region: regionWeights, masked: true, hide: true, tables)
-                                    case (true, false): Self.mixRow(from, to, width: image.width, region: regionWeights, masked: true, hide: false, tables)
-                                    case (false, true): Self.mixRow(from, to, width: image.width, region: regionWeights, masked: false, hide: true, tables)
-                                    case (false, false): Self.mixRow(from, to, width: image.width, region: regionWeights, masked: false, hide: false, tables)
-                                    }
-                                }
+            keepWeights.withUnsafeBufferPointer { plane in
+                luminanceTable.withUnsafeBufferPointer { luminanceTable in
+                    greyTable.withUnsafeBufferPointer { greyTable in
+                        let tables = Tables(luminance: luminanceTable.baseAddress!, greys: greyTable.baseAddress!)
+                        for (index, row) in rows.enumerated() {
+                            let from = UnsafeRawPointer(pixels.baseAddress! + row * image.rowStride)
+                            let to = UnsafeMutableRawPointer(destination + index * rowStride)
+                            let weights = plane.baseAddress! + row * image.width
+                            // Each mode its own loop: the compiler then checks neither inside it.
+                            if mode == .hide {
+                                mixRow(from, to, width: image.width, weights: weights, hide: true, tables)
+                            } else {
+                                mixRow(from, to, width: image.width, weights: weights, hide: false, tables)
                             }
                         }
                     }
@@ -334,59 +370,42 @@ public struct Splash: Sendable {
 
     /// The tables the hot loop reads, as raw pointers.
     private struct Tables {
-        let weights: UnsafePointer<UInt8>
         let luminance: UnsafePointer<Int32>
         let greys: UnsafePointer<UInt8>
-        let blend: UnsafePointer<UInt8>
     }
 
-    /// One row of a variant. `masked` and `hide` are constants where it is called, and it is inlined
-    /// there, so each mode gets a loop of its own.
+    /// One row of a variant. `hide` is a constant where it is called, and it is inlined there, so
+    /// each mode gets a loop of its own.
     @inline(__always)
-    private static func mixRow(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, width: Int, region: UnsafeBufferPointer<UInt8>,
-                               masked: Bool, hide: Bool, _ tables: Tables) {
-        let weights = tables.weights, luminance = tables.luminance, greys = tables.greys, blend = tables.blend
-        @inline(__always)
-        func greyLevel(red: Int, green: Int, blue: Int) -> Int32 {
-            Splash.greyLevel(red: red, green: green, blue: blue, luminance: luminance, greys: greys)
-        }
-        // A pixel (RGBA as one little-endian word) turned wholly grey, its alpha kept.
-        @inline(__always)
-        func greyed(_ pixel: UInt32, grey: Int32) -> UInt32 { UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000 }
+    private static func mixRow(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, width: Int, weights: UnsafePointer<UInt8>,
+                               hide: Bool, _ tables: Tables) {
+        let luminance = tables.luminance, greys = tables.greys
+        // The keep-weight of a pixel the variant leaves as it is: kept whole in the show, outside every
+        // colour in the hide.
+        let unchanged: UInt8 = hide ? 0 : 255
+        let unchangedWord = UInt64(unchanged) &* 0x0101_0101_0101_0101
         var x = 0
         while x < width {
-            // Outside every region (region weight 0) nothing keeps its colour: the show is grey and the
-            // hide the photo itself, whatever the colour's code.
-            if masked && region[x] == 0 {
+            // Most of a variant is a run of pixels left as they are (the hide's ground, the show's
+            // object): copied at once, its end found eight weights at a time.
+            if weights[x] == unchanged {
                 var end = x + 1
-                while end < width && region[end] == 0 { end += 1 }
-                if hide {
-                    (to + x * 4).copyMemory(from: from + x * 4, byteCount: (end - x) * 4)
-                } else {
-                    for offset in stride(from: x * 4, to: end * 4, by: 4) {
-                        let pixel = (from + offset).loadUnaligned(as: UInt32.self)
-                        let grey = greyLevel(red: Int(pixel & 0xFF), green: Int(pixel >> 8 & 0xFF), blue: Int(pixel >> 16 & 0xFF))
-                        (to + offset).storeBytes(of: greyed(pixel, grey: grey), as: UInt32.self)
-                    }
-                }
+                while end + 8 <= width && UnsafeRawPointer(weights + end).loadUnaligned(as: UInt64.self) == unchangedWord { end += 8 }
+                while end < width && weights[end] == unchanged { end += 1 }
+                (to + x * 4).copyMemory(from: from + x * 4, byteCount: (end - x) * 4)
                 x = end
                 continue
             }
             defer { x += 1 }
             // RGBA as one little-endian word: red in the low byte, alpha in the high one.
             let pixel = (from + x * 4).loadUnaligned(as: UInt32.self)
-            let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
-            var weight = Int32(weights[tableIndex(red: red, green: green, blue: blue)])
-            if masked { weight = Int32(blend[Int(region[x]) << 8 | Int(weight)]) }
+            var weight = Int32(weights[x])
             if hide { weight = 255 &- weight }
-            // Most pixels are kept whole or turned wholly grey: no mixing for them.
-            if weight == 255 {
-                (to + x * 4).storeBytes(of: pixel, as: UInt32.self)
-                continue
-            }
-            let grey = greyLevel(red: red, green: green, blue: blue)
+            let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
+            let grey = greyLevel(red: red, green: green, blue: blue, luminance: luminance, greys: greys)
             if weight == 0 {
-                (to + x * 4).storeBytes(of: greyed(pixel, grey: grey), as: UInt32.self)
+                // Wholly grey, its alpha kept.
+                (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
                 continue
             }
             weight &+= weight >> 7
@@ -395,6 +414,21 @@ public struct Splash: Sendable {
             let mixedBlue = grey &+ ((Int32(blue) &- grey) &* weight &+ 128) >> 8
             (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: mixedRed) | UInt32(truncatingIfNeeded: mixedGreen) << 8
                 | UInt32(truncatingIfNeeded: mixedBlue) << 16 | pixel & 0xFF00_0000, as: UInt32.self)
+        }
+    }
+}
+
+/// A splash's keep-weights for every pixel of one image (`Splash.keepWeights(of:)`), from which both of
+/// its variants are mixed as an encoder asks for their rows.
+public struct KeepWeights: Sendable {
+    public let image: RGBAImage
+    /// 0–255 per pixel, row after row: how much of its colour the pixel keeps in the show variant.
+    public let weights: [UInt8]
+
+    /// The variant a band of rows at a time, for an encoder to ask for as it goes: no copy of the photo.
+    public func rows(_ mode: SplashMode) -> RowSource {
+        RowSource(width: image.width, height: image.height) { rows, destination, rowStride in
+            Splash.mix(mode, image, keepWeights: weights, rows: rows, into: destination, rowStride: rowStride)
         }
     }
 }

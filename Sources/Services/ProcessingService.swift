@@ -190,14 +190,15 @@ public struct ProcessingService: Sendable {
         }
         let format = photo.facts.format.variantFormat
         let exif = format.carriesExif ? exifReader.uprightExifBlock(from: data) : nil
-        let splash = Splash(parameters: splashParameters, image: decoded.image)
-        // Each variant on its own core, its splash computed as the encoder asks for rows: no copy of
-        // the photo is made, and show and hide take the time of one.
+        // Each pixel's keep-weight worked out once for both variants; then each variant on its own core,
+        // mixed as the encoder asks for rows: no copy of the photo is made, and show and hide take the
+        // time of one.
         let image = decoded.image
+        let keepWeights = Splash(parameters: splashParameters, image: image).keepWeights(of: image)
         let encodeOptions = EncodeOptions(quality: options.quality, exif: exif)
         let results = Self.concurrently(missing) { spec in
             Result { () throws -> (data: Data, sha256: String) in
-                let data = try encoder.encode(splash.rows(spec.kind, of: image), as: format, options: encodeOptions)
+                let data = try encoder.encode(keepWeights.rows(spec.kind), as: format, options: encodeOptions)
                 return (data, hasher.sha256(data))
             }
         }

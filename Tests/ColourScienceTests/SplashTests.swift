@@ -116,21 +116,64 @@ final class SplashTests: XCTestCase {
         }
     }
 
+    func testKeepWeightsAreEachPixelsWeightInTheShowForBothVariants() throws {
+        let image = TestImage.distinctPixels(width: 23, height: 40)
+        let splash = Splash(parameters: SplashParameters(hue: 120, tolerance: 30, feather: 20))
+        let weights = splash.keepWeights(of: image)
+        XCTAssertEqual(weights.weights, image.pixels.map { UInt8((splash.keepWeight($0) * 255).rounded()) })
+        XCTAssertTrue(weights.weights.contains(0) && weights.weights.contains(255) && weights.weights.contains { $0 % 255 != 0 })
+        for mode in SplashMode.allCases { XCTAssertEqual(try weights.rows(mode).image(), splash.apply(mode, to: image)) }
+    }
+
+    func testRunsOfPixelsAVariantLeavesAsTheyAreAreCopiedAndTheRestMixed() throws {
+        // Runs of a wholly kept red (the show copies them), of a blue outside the window (the hide copies
+        // them) and of an orange partly kept, 1 to 17 pixels long, so that the runs' ends fall inside,
+        // at and beyond the eight weights read at a time, and at the row's end.
+        let kept = RGBA(red: 200, green: 30, blue: 30), other = RGBA(red: 20, green: 60, blue: 200)
+        let partly = RGBA(red: 230, green: 120, blue: 30)
+        let splash = Splash(parameters: SplashParameters(hue: Lab(kept).lch.h, tolerance: 10, feather: 40))
+        XCTAssertEqual(splash.keepWeight(kept), 1)
+        XCTAssertEqual(splash.keepWeight(other), 0)
+        XCTAssertTrue((0.05...0.95).contains(splash.keepWeight(partly)), "\(splash.keepWeight(partly))")
+        let lengths = [1, 7, 8, 9, 16, 17, 3]
+        var image = try RGBAImage(width: 61, height: lengths.count * 3, filledWith: other)
+        for row in 0..<image.height {
+            var x = 0, segment = row
+            while x < image.width {
+                let length = lengths[segment % lengths.count], colour = [kept, other, partly][segment % 3]
+                for column in x..<min(image.width, x + length) { image[column, row] = colour }
+                x += length
+                segment += 1
+            }
+        }
+        for mode in SplashMode.allCases {
+            let output = splash.apply(mode, to: image)
+            assertEachPixelIsItsGreyMixedByItsWeight(output, image, splash, mode)
+            for (pixel, made) in zip(image.pixels, output.pixels) where (mode == .show ? splash.keepWeight(pixel) : 1 - splash.keepWeight(pixel)) == 1 {
+                XCTAssertEqual(made, pixel, "\(mode)")
+            }
+        }
+    }
+
     func testEveryPixelOfALargeImageIsItsGreyMixedByItsWeight() {
         // Tall enough for several parallel bands; each pixel against the formula, to a level for rounding.
         let image = TestImage.distinctPixels(width: 61, height: 203)
         let splash = Splash(parameters: SplashParameters(hue: 30, tolerance: 40, feather: 30, minimumChroma: 5))
-        for mode in SplashMode.allCases {
-            let output = splash.apply(mode, to: image)
-            for (pixel, made) in zip(image.pixels, output.pixels) {
-                let weight = mode == .show ? splash.keepWeight(pixel) : 1 - splash.keepWeight(pixel)
-                let grey = Double(Splash.grey(pixel))
-                func mixed(_ channel: UInt8) -> Double { grey + (Double(channel) - grey) * weight }
-                XCTAssertEqual(Double(made.red), mixed(pixel.red), accuracy: 1, "\(mode) \(pixel)")
-                XCTAssertEqual(Double(made.green), mixed(pixel.green), accuracy: 1, "\(mode) \(pixel)")
-                XCTAssertEqual(Double(made.blue), mixed(pixel.blue), accuracy: 1, "\(mode) \(pixel)")
-                XCTAssertEqual(made.alpha, pixel.alpha)
-            }
+        for mode in SplashMode.allCases { assertEachPixelIsItsGreyMixedByItsWeight(splash.apply(mode, to: image), image, splash, mode) }
+    }
+
+    /// Each pixel of `output` against the formula, to a level for rounding: `image`'s pixel mixed with its
+    /// grey by its weight in `mode`, its alpha kept.
+    func assertEachPixelIsItsGreyMixedByItsWeight(_ output: RGBAImage, _ image: RGBAImage, _ splash: Splash, _ mode: SplashMode,
+                                                 line: UInt = #line) {
+        for (pixel, made) in zip(image.pixels, output.pixels) {
+            let weight = mode == .show ? splash.keepWeight(pixel) : 1 - splash.keepWeight(pixel)
+            let grey = Double(Splash.grey(pixel))
+            func mixed(_ channel: UInt8) -> Double { grey + (Double(channel) - grey) * weight }
+            XCTAssertEqual(Double(made.red), mixed(pixel.red), accuracy: 1, "\(mode) \(pixel)", line: line)
+            XCTAssertEqual(Double(made.green), mixed(pixel.green), accuracy: 1, "\(mode) \(pixel)", line: line)
+            XCTAssertEqual(Double(made.blue), mixed(pixel.blue), accuracy: 1, "\(mode) \(pixel)", line: line)
+            XCTAssertEqual(made.alpha, pixel.alpha, line: line)
         }
     }
 
