@@ -57,6 +57,9 @@ let package = Package(
         // Like libheif, it is loaded when the first TIFF file is met, not linked: only its header
         // (libtiff-dev) is needed to build.
         .target(name: "CTIFFBridge"),
+        // glibc's allocator told to keep freed memory for the next photo (mallopt, which Swift's Glibc
+        // module does not export).
+        .target(name: "CAllocator"),
 
         // MARK: Pure Swift
         .target(name: "Imaging"),
@@ -114,6 +117,7 @@ let package = Package(
             name: "ShowHideCLI",
             dependencies: [
                 "Services", "Codecs", "Catalogue", "CatalogueSQLite", "ColourScience", "Imaging", "Archives", "GalleryJSON", "WebGallery",
+                "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -162,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "ShowHideCLITests",
             dependencies: ["ShowHideCLI", "Services", "Catalogue", "CatalogueSQLite", "ColourScience", "Codecs", "Imaging", "TestSupport",
-                           "CLITestSupport", "GalleryJSON"]
+                           "CLITestSupport", "GalleryJSON", "CAllocator"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["showhide", "Codecs", "ColourScience", "Imaging", "Services", "TestSupport", "CJPEGFixtures",
                                                          "Catalogue", "CatalogueSQLite",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CAllocator
 import Foundation
 import Imaging
 
@@ -29,6 +30,9 @@ extension ShowHideCommand {
     /// Parses the process's arguments and runs the chosen command. An error the command did not
     /// handle is said in words on standard error and ends the process with its documented status.
     public static func run() async {
+        // Photos are decoded and processed one after another, each into buffers of the same sizes:
+        // the allocator keeps freed memory for the next photo instead of faulting fresh pages in.
+        _ = sh_allocator_keep_freed_memory()
         let code = await run(CommandLine.arguments.dropFirst().map { $0 }) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         Foundation.exit(code.rawValue)
     }
