@@ -35,7 +35,6 @@ extension RGBAImage {
         if orientation == .up { return self }
         let outputWidth = orientation.swapsDimensions ? height : width
         let outputHeight = orientation.swapsDimensions ? width : height
-        var output = bytes
         let sourceWidth = width, sourceHeight = height
         // The source index is linear in the output's x and y for every orientation: a start and two
         // strides, rather than the orientation's case worked out again for each pixel.
@@ -44,21 +43,28 @@ extension RGBAImage {
             return source.y * sourceWidth + source.x
         }
         let start = sourceIndex(0, 0), stepX = sourceIndex(1, 0) - start, stepY = sourceIndex(0, 1) - start
-        bytes.withUnsafeBytes { source in
-            output.withUnsafeMutableBytes { destination in
+        // Every byte is written, so the buffer is not cleared first. A turn reads the source down its
+        // columns: in tiles of `tile` × `tile` pixels, the source's rows a tile reads stay in the cache
+        // while it is written, where whole output rows read a new source row for every pixel.
+        let tile = 32
+        // The byte count is unchanged, so this cannot fail.
+        return try! RGBAImage.writingEveryByte(width: outputWidth, height: outputHeight) { destination in
+            bytes.withUnsafeBytes { source in
                 let sourcePixels = source.bindMemory(to: UInt32.self)
-                let destinationPixels = destination.bindMemory(to: UInt32.self)
-                for y in 0..<outputHeight {
-                    let row = y * outputWidth
-                    var index = start + y * stepY
-                    for x in 0..<outputWidth {
-                        destinationPixels[row + x] = sourcePixels[index]
-                        index += stepX
+                let destinationPixels = UnsafeMutableRawBufferPointer(destination).bindMemory(to: UInt32.self)
+                for top in stride(from: 0, to: outputHeight, by: tile) {
+                    for left in stride(from: 0, to: outputWidth, by: tile) {
+                        for y in top..<min(top + tile, outputHeight) {
+                            let row = y * outputWidth
+                            var index = start + y * stepY + left * stepX
+                            for x in left..<min(left + tile, outputWidth) {
+                                destinationPixels[row + x] = sourcePixels[index]
+                                index += stepX
+                            }
+                        }
                     }
                 }
             }
         }
-        // The byte count is unchanged, so this cannot fail.
-        return try! RGBAImage(width: outputWidth, height: outputHeight, bytes: output)
     }
 }

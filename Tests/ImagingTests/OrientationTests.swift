@@ -26,6 +26,27 @@ final class OrientationTests: XCTestCase {
         }
     }
 
+    func testAnImageLargerThanATileIsTurnedPixelByPixel() {
+        // 70 × 45: tiles of the turn that end inside the image on both sides.
+        let image = TestImage.distinctPixels(width: 70, height: 45)
+        let (w, h) = (image.width, image.height)
+        // Where each orientation's pixel (x, y) comes from, as EXIF defines it.
+        let source: [Orientation: (Int, Int) -> (Int, Int)] = [
+            .up: { ($0, $1) }, .upMirrored: { (w - 1 - $0, $1) }, .down: { (w - 1 - $0, h - 1 - $1) },
+            .downMirrored: { ($0, h - 1 - $1) }, .leftMirrored: { ($1, $0) }, .right: { ($1, h - 1 - $0) },
+            .rightMirrored: { (w - 1 - $1, h - 1 - $0) }, .left: { (w - 1 - $1, $0) },
+        ]
+        for orientation in Orientation.allCases {
+            let turned = image.applying(orientation)
+            for y in 0..<turned.height {
+                for x in 0..<turned.width {
+                    let (sx, sy) = source[orientation]!(x, y)
+                    XCTAssertEqual(turned[x, y], image[sx, sy], "orientation \(orientation.rawValue) at (\(x), \(y))")
+                }
+            }
+        }
+    }
+
     func testOrientationsFiveToEightSwapWidthAndHeight() {
         for orientation in Orientation.allCases {
             let turned = stored.applying(orientation)
