@@ -630,9 +630,19 @@ struct ObjectMask: Sendable {
         let channels = [raster.l, raster.a, raster.b].map { channel in
             SummedArea(width: width, height: height) { Double(channel[$0]) }
         }
-        var blurred = [SIMD3<Double>](repeating: .zero, count: raster.count)
+        // Only pixels within `edgeGap` of the kept map's edge are read, and the averaged raster `reach`
+        // either side of them: most of the raster is far from it.
+        let near = ObjectCut.within(steps: edgeGap, of: onEdge, width: width, height: height)
+        var rows = (first: height, last: -1), columns = (first: width, last: -1)
         for y in 0..<height {
-            for x in 0..<width {
+            for x in 0..<width where near[y * width + x] {
+                rows = (min(rows.first, y), max(rows.last, y))
+                columns = (min(columns.first, x), max(columns.last, x))
+            }
+        }
+        var blurred = [SIMD3<Double>](repeating: .zero, count: raster.count)
+        for y in max(0, rows.first - reach)..<min(height, rows.last + reach + 1) {
+            for x in max(0, columns.first - reach)..<min(width, columns.last + reach + 1) {
                 let box = (left: max(0, x - 1), top: max(0, y - 1), right: min(width - 1, x + 1), bottom: min(height - 1, y + 1))
                 let cells = Double((box.right - box.left + 1) * (box.bottom - box.top + 1))
                 blurred[y * width + x] = SIMD3(channels[0].sum(box), channels[1].sum(box), channels[2].sum(box)) / cells
@@ -649,8 +659,6 @@ struct ObjectMask: Sendable {
             return max(ramp(across, softChange, sharpChange) * ramp(near / max(across, 1e-9), gradualShare, steepShare),
                        ramp(near, softStep, sharpStep))
         }
-        // Only pixels within `edgeGap` of the kept map's edge are read: most of the raster is far from it.
-        let near = ObjectCut.within(steps: edgeGap, of: onEdge, width: width, height: height)
         var raw = [Double](repeating: 0, count: raster.count)
         for y in 0..<height {
             for x in 0..<width where near[y * width + x] {
@@ -734,14 +742,19 @@ struct ObjectMask: Sendable {
         let width: Int
         var table: [Double]
 
+        // Inlined where it is made, so that `value` is too: a dozen tables a photo, each over the whole raster.
+        @inline(__always)
         init(width: Int, height: Int, value: (Int) -> Double) {
             self.width = width
             table = [Double](repeating: 0, count: (width + 1) * (height + 1))
-            for y in 0..<height {
-                var row = 0.0
-                for x in 0..<width {
-                    row += value(y * width + x)
-                    table[(y + 1) * (width + 1) + x + 1] = table[y * (width + 1) + x + 1] + row
+            table.withUnsafeMutableBufferPointer { table in
+                for y in 0..<height {
+                    var row = 0.0
+                    let above = table.baseAddress! + y * (width + 1) + 1, here = above + width + 1
+                    for x in 0..<width {
+                        row += value(y * width + x)
+                        here[x] = above[x] + row
+                    }
                 }
             }
         }
