@@ -394,15 +394,34 @@ public struct Splash: Sendable {
         // colour in the hide.
         let unchanged: UInt8 = hide ? 0 : 255
         let unchangedWord = UInt64(unchanged) &* 0x0101_0101_0101_0101
+        // …and of a pixel it turns wholly grey.
+        let greyed = 255 &- unchanged, greyedWord = ~unchangedWord
+        /// Where the run of `weight` from `x` on ends, found eight weights at a time.
+        @inline(__always) func end(of weight: UInt8, word: UInt64, from x: Int) -> Int {
+            var end = x + 1
+            while end + 8 <= width && UnsafeRawPointer(weights + end).loadUnaligned(as: UInt64.self) == word { end += 8 }
+            while end < width && weights[end] == weight { end += 1 }
+            return end
+        }
         var x = 0
         while x < width {
-            // Most of a variant is a run of pixels left as they are (the hide's ground, the show's
-            // object): copied at once, its end found eight weights at a time.
+            // Most of a variant is runs of pixels left as they are (the hide's ground, the show's object),
+            // copied at once, and of pixels turned wholly grey (the show's ground, the hide's object).
             if weights[x] == unchanged {
-                var end = x + 1
-                while end + 8 <= width && UnsafeRawPointer(weights + end).loadUnaligned(as: UInt64.self) == unchangedWord { end += 8 }
-                while end < width && weights[end] == unchanged { end += 1 }
+                let end = end(of: unchanged, word: unchangedWord, from: x)
                 (to + x * 4).copyMemory(from: from + x * 4, byteCount: (end - x) * 4)
+                x = end
+                continue
+            }
+            if weights[x] == greyed {
+                let end = end(of: greyed, word: greyedWord, from: x)
+                for offset in stride(from: x * 4, to: end * 4, by: 4) {
+                    let pixel = (from + offset).loadUnaligned(as: UInt32.self)
+                    let grey = greyLevel(red: Int(pixel & 0xFF), green: Int(pixel >> 8 & 0xFF), blue: Int(pixel >> 16 & 0xFF),
+                                         luminance: luminance, greys: greys)
+                    // Wholly grey, its alpha kept.
+                    (to + offset).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
+                }
                 x = end
                 continue
             }
@@ -413,11 +432,6 @@ public struct Splash: Sendable {
             if hide { weight = 255 &- weight }
             let red = Int(pixel & 0xFF), green = Int(pixel >> 8 & 0xFF), blue = Int(pixel >> 16 & 0xFF)
             let grey = greyLevel(red: red, green: green, blue: blue, luminance: luminance, greys: greys)
-            if weight == 0 {
-                // Wholly grey, its alpha kept.
-                (to + x * 4).storeBytes(of: UInt32(truncatingIfNeeded: grey) &* 0x01_0101 | pixel & 0xFF00_0000, as: UInt32.self)
-                continue
-            }
             weight &+= weight >> 7
             let mixedRed = grey &+ ((Int32(red) &- grey) &* weight &+ 128) >> 8
             let mixedGreen = grey &+ ((Int32(green) &- grey) &* weight &+ 128) >> 8
