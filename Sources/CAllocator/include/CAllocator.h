@@ -5,7 +5,7 @@
 extern "C" {
 #endif
 
-/// Tells glibc's allocator to keep the memory of freed blocks of up to 64 MB for the next ones,
+/// Tells glibc's allocator to keep the memory of freed blocks of up to 32 MB for the next ones,
 /// rather than giving it back to the kernel and asking again: a decoded photo, its rasters and its
 /// variants' buffers are made anew for every photo, and fresh pages cost a fault and the kernel's
 /// zeroing each time (Docs/Performance.md). Returns 1 when the allocator took both settings, 0 when
