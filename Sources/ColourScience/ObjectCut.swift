@@ -307,6 +307,9 @@ struct GridCut {
     /// half lead on in scan order (`setEdges` weighs each pair of neighbours from its first).
     static let offsets: [(x: Int, y: Int)] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
     static let directions = 8
+    /// Edge `d` of `node`, and the edge back to `node` from its neighbour `neighbour` in direction `d`.
+    @inline(__always) static func edge(_ node: Int, _ d: Int) -> Int { node &* directions &+ d }
+    @inline(__always) static func back(_ neighbour: Int, _ d: Int) -> Int { neighbour &* directions &+ (directions &- 1 &- d) }
     /// Edge weights by direction, so that a boundary costs nearly its Euclidean length at any angle
     /// (Boykov and Kolmogorov, 2003: Δφ / (2 |e|) for the eight neighbours, within 6% of it). On four
     /// neighbours a boundary cost its length in rows and columns, so through a smooth stretch a box or a
@@ -336,7 +339,7 @@ struct GridCut {
             for x in 0..<width {
                 for (d, step) in Self.offsets.enumerated() {
                     let nx = x + step.x, ny = y + step.y
-                    if nx >= 0, nx < width, ny >= 0, ny < height { heads[(y * width + x) * GridCut.directions + d] = Int32(ny * width + nx) }
+                    if nx >= 0, nx < width, ny >= 0, ny < height { heads[Self.edge(y * width + x, d)] = Int32(ny * width + nx) }
                 }
             }
         }
@@ -370,12 +373,12 @@ struct GridCut {
     mutating func setEdges(colours: [SIMD3<Float>], beta: Float, smoothness: Float) {
         lastFlow = nil
         for node in 0..<colours.count {
-            for d in GridCut.directions / 2..<GridCut.directions where heads[node * GridCut.directions + d] >= 0 {
-                let neighbour = Int(heads[node * GridCut.directions + d])
+            for d in Self.directions / 2..<Self.directions where heads[Self.edge(node, d)] >= 0 {
+                let neighbour = Int(heads[Self.edge(node, d)])
                 let difference = colours[node] - colours[neighbour]
                 let weight = smoothness * Self.lengthWeights[d] * exp(-beta * (difference * difference).sum())
-                weights[node * GridCut.directions + d] = weight
-                weights[neighbour * GridCut.directions + GridCut.directions - 1 - d] = weight
+                weights[Self.edge(node, d)] = weight
+                weights[Self.back(neighbour, d)] = weight
             }
         }
     }
@@ -404,9 +407,9 @@ struct GridCut {
                 excess[node] = 0
                 continue
             }
-            for d in 0..<GridCut.directions where heads[node * GridCut.directions + d] >= 0 {
-                let neighbour = Int(heads[node * GridCut.directions + d])
-                if fixed[neighbour] != 0 { excess[node] += Float(fixed[neighbour]) * weights[node * GridCut.directions + d] }
+            for d in 0..<Self.directions where heads[Self.edge(node, d)] >= 0 {
+                let neighbour = Int(heads[Self.edge(node, d)])
+                if fixed[neighbour] != 0 { excess[node] += Float(fixed[neighbour]) * weights[Self.edge(node, d)] }
             }
         }
         // In whole 1/64ths: every augmentation then carries at least one unit, where floating point
@@ -483,11 +486,7 @@ private struct MaximumFlow {
         stamp.deallocate(); depth.deallocate(); queued.deallocate(); queue.deallocate(); orphans.deallocate()
     }
 
-    @inline(__always) func reverse(_ edge: Int) -> Int { Self.back(Int(heads[edge]), edge % GridCut.directions) }
-
-    /// Edge `d` of `node`, and the edge back to `node` from its neighbour `neighbour` in direction `d`.
-    @inline(__always) static func edge(_ node: Int, _ d: Int) -> Int { node &* GridCut.directions &+ d }
-    @inline(__always) static func back(_ neighbour: Int, _ d: Int) -> Int { neighbour &* GridCut.directions &+ (GridCut.directions &- 1 &- d) }
+    @inline(__always) func reverse(_ edge: Int) -> Int { GridCut.back(Int(heads[edge]), edge % GridCut.directions) }
 
     mutating func activate(_ node: Int) {
         guard !queued[node] else { return }
@@ -524,12 +523,12 @@ private struct MaximumFlow {
         // pushed without growing the search trees for them.
         for node in 0..<count where excess[node] > 0 {
             for d in 0..<GridCut.directions {
-                let edge = Self.edge(node, d)
+                let edge = GridCut.edge(node, d)
                 let neighbour = Int(heads[edge])
                 guard neighbour >= 0, excess[neighbour] < 0, residual[edge] > 0 else { continue }
                 let pushed = min(excess[node], -excess[neighbour], residual[edge])
                 residual[edge] -= pushed
-                residual[Self.back(neighbour, d)] += pushed
+                residual[GridCut.back(neighbour, d)] += pushed
                 excess[node] -= pushed
                 excess[neighbour] += pushed
                 if excess[node] == 0 { break }
@@ -552,10 +551,10 @@ private struct MaximumFlow {
             var middle = -1
             let sink = isSink[node]
             for d in 0..<GridCut.directions {
-                let edge = Self.edge(node, d)
+                let edge = GridCut.edge(node, d)
                 let neighbour = Int(heads[edge])
                 guard neighbour >= 0 else { continue }
-                let back = Self.back(neighbour, d)
+                let back = GridCut.back(neighbour, d)
                 guard (sink ? residual[back] : residual[edge]) > 0 else { continue }
                 if parent[neighbour] == Self.none {
                     isSink[neighbour] = sink
@@ -638,11 +637,11 @@ private struct MaximumFlow {
         var bestEdge = Self.none
         var bestDepth = Int32.max
         for d in 0..<GridCut.directions {
-            let edge = Self.edge(node, d)
+            let edge = GridCut.edge(node, d)
             let neighbour = Int(heads[edge])
             guard neighbour >= 0, isSink[neighbour] == sinkTree, parent[neighbour] != Self.none else { continue }
             // Flow must be able to pass between them towards the orphan's terminal side.
-            guard (sinkTree ? residual[edge] : residual[Self.back(neighbour, d)]) > 0 else { continue }
+            guard (sinkTree ? residual[edge] : residual[GridCut.back(neighbour, d)]) > 0 else { continue }
             var length: Int32 = 0
             var walker = neighbour
             var rooted = true
@@ -684,10 +683,10 @@ private struct MaximumFlow {
             return
         }
         for d in 0..<GridCut.directions {
-            let edge = Self.edge(node, d)
+            let edge = GridCut.edge(node, d)
             let neighbour = Int(heads[edge])
             guard neighbour >= 0, isSink[neighbour] == sinkTree, parent[neighbour] != Self.none else { continue }
-            if (sinkTree ? residual[edge] : residual[Self.back(neighbour, d)]) > 0 { activate(neighbour) }
+            if (sinkTree ? residual[edge] : residual[GridCut.back(neighbour, d)]) > 0 { activate(neighbour) }
             let up = parent[neighbour]
             if up >= 0, Int(heads[Int(up)]) == node { makeOrphan(neighbour, first: false) }
         }

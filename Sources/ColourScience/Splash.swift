@@ -299,14 +299,9 @@ public struct Splash: Sendable {
     /// region read back at the pixel's place. Bands of rows are weighed on every core.
     public func keepWeights(of image: RGBAImage) -> KeepWeights {
         precondition(columns == nil || columns?.shares.count == image.width, "an object splash applies to the image it was made for")
-        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, image.height / 16))
-        let rowsPerBand = (image.height + bands - 1) / bands
         let weights = [UInt8](unsafeUninitializedCapacity: image.width * image.height) { buffer, initialized in
             nonisolated(unsafe) let plane = buffer
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let rows = min(image.height, band * rowsPerBand)..<min(image.height, (band + 1) * rowsPerBand)
-                weigh(image, rows: rows, into: plane.baseAddress!)
-            }
+            ParallelBands.forEach(rowsOf: image.height) { rows in weigh(image, rows: rows, into: plane.baseAddress!) }
             initialized = image.width * image.height
         }
         return KeepWeights(image: image, weights: weights)

@@ -1,6 +1,4 @@
 import ColourScience
-import Dispatch
-import Foundation
 import Imaging
 
 extension Splash {
@@ -8,12 +6,9 @@ extension Splash {
     /// encoder instead): `mix(grey, pixel, weight)` for show, `mix(grey, pixel, 1 − weight)` for hide.
     public func apply(_ mode: SplashMode, to image: RGBAImage) -> RGBAImage {
         let source = rows(mode, of: image)
-        let bands = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, image.height / 16))
-        let rowsPerBand = (image.height + bands - 1) / bands
         let bytes = [UInt8](unsafeUninitializedCapacity: image.bytes.count) { buffer, initialized in
             nonisolated(unsafe) let output = buffer
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let rows = min(image.height, band * rowsPerBand)..<min(image.height, (band + 1) * rowsPerBand)
+            ParallelBands.forEach(rowsOf: image.height) { rows in
                 source.fill(rows, output.baseAddress! + rows.lowerBound * image.rowStride, image.rowStride)
             }
             initialized = image.bytes.count
