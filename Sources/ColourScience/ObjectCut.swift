@@ -30,17 +30,28 @@ enum ObjectCut {
     /// learn nearly the same colour models, so it is not made.
     static let settledShare = 0.05
 
-    /// The pixels of the object: `guess` (on `raster`) refined. A guess with no pixel, or with every
-    /// pixel, is returned as it is.
-    static func refine(_ guess: [Bool], raster: LabRaster, image: RGBAImage) -> [Bool] {
+    /// In the first round the object's colours are learnt from the seeds' pixels and from one in this many of
+    /// the guess's other pixels. The seeds are where the colour is clear; the rest of the guess is what
+    /// growth and the dull margins added to them: the object's shaded side, and also, where a few specks
+    /// of a lawn seeded, a ground of the object's hue, which the cut learnt as the object and kept whole.
+    /// Without the rest of the guess, a fruit's shaded side is cut away. Chosen on `colour-dev` and `tune`
+    /// by the soft IoU and the seams (Docs/Quality.md).
+    static let seedWeight = 4
+
+    /// The pixels of the object: `guess` (on `raster`) refined, its colours learnt first mostly from
+    /// `seeds` (within the guess). A guess with no pixel, or with every pixel, is returned as it is.
+    static func refine(_ guess: [Bool], seeds: [Bool], raster: LabRaster, image: RGBAImage) -> [Bool] {
         guard guess.contains(true), guess.contains(false) else { return guess }
         let rasterSide = max(raster.width, raster.height)
         let side = min(rasterSide, largestSide, max(smallestSide, max(image.width, image.height) / 4))
         let grid = side == rasterSide ? raster : LabRaster(image, longSide: side)
         let colours = (0..<grid.count).map { SIMD3(grid.l[$0], grid.a[$0], grid.b[$0]) }
-        guard side != rasterSide else { return segment(colours: colours, guess: guess, width: grid.width, height: grid.height) }
+        guard side != rasterSide else {
+            return segment(colours: colours, guess: guess, seeds: seeds, width: grid.width, height: grid.height)
+        }
         let toRaster = lookup(from: (raster.width, raster.height), to: (grid.width, grid.height))
-        let cut = segment(colours: colours, guess: toRaster.map { guess[$0] }, width: grid.width, height: grid.height)
+        let cut = segment(colours: colours, guess: toRaster.map { guess[$0] }, seeds: toRaster.map { seeds[$0] },
+                          width: grid.width, height: grid.height)
         return lookup(from: (grid.width, grid.height), to: (raster.width, raster.height)).map { cut[$0] }
     }
 
@@ -57,9 +68,9 @@ enum ObjectCut {
         return indices
     }
 
-    /// GrabCut on a grid of colours: the guess's colour models and a cut, then up to `rounds` − 1
-    /// times the last cut's models and a cut.
-    static func segment(colours: [SIMD3<Float>], guess: [Bool], width: Int, height: Int) -> [Bool] {
+    /// GrabCut on a grid of colours: the guess's colour models (the object's weighted towards `seeds`,
+    /// when given) and a cut, then up to `rounds` − 1 times the last cut's models and a cut.
+    static func segment(colours: [SIMD3<Float>], guess: [Bool], seeds: [Bool]? = nil, width: Int, height: Int) -> [Bool] {
         guard guess.contains(true), guess.contains(false) else { return guess }
         let near = Self.within(steps: reachSteps(width: width, height: height), of: guess, width: width, height: height)
         // Pixels beyond reach are ground whatever their colour: the graph needs only the rectangle
@@ -80,8 +91,9 @@ enum ObjectCut {
         var object = guess
         // Each round learns the colour models from the last one's object: the guess's margins hold
         // some ground, which the first cut takes away, and the second cut then no longer counts as object.
-        for _ in 0..<rounds where object.contains(true) && object.contains(false) {
-            let objectModel = GaussianMixture(colours, where: object)
+        for round in 0..<rounds where object.contains(true) && object.contains(false) {
+            let objectModel = round == 0 && seeds?.contains(true) == true
+                ? GaussianMixture(colours, members: Self.weighted(guess, towards: seeds!)) : GaussianMixture(colours, where: object)
             let groundModel = GaussianMixture(colours, where: object, is: false)
             for (node, index) in cropped.enumerated() where near[index] {
                 graph.setTerminal(node, source: groundModel.cost(colours[index]), sink: objectModel.cost(colours[index]))
@@ -97,6 +109,21 @@ enum ObjectCut {
         }
         // A cut that leaves nothing has found no object the guess could be refined to.
         return object.contains(true) ? object : guess
+    }
+
+    /// The pixels of `guess` a first colour model learns from: every one of `seeds`, and one in
+    /// `seedWeight` of the others, in scan order.
+    static func weighted(_ guess: [Bool], towards seeds: [Bool]) -> [Int] {
+        var members: [Int] = [], others = 0
+        for index in guess.indices where guess[index] {
+            if seeds[index] {
+                members.append(index)
+            } else {
+                if others % seedWeight == 0 { members.append(index) }
+                others += 1
+            }
+        }
+        return members
     }
 
     /// The pixels within `steps` 8-connected steps of a marked one: those with a marked pixel in the
@@ -185,8 +212,11 @@ struct GaussianMixture {
 
     /// Fitted to the colours where `member` is `side`.
     init(_ colours: [SIMD3<Float>], where member: [Bool], is side: Bool = true) {
-        var members: [Int] = []
-        for index in member.indices where member[index] == side { members.append(index) }
+        self.init(colours, members: member.indices.filter { member[$0] == side })
+    }
+
+    /// Fitted to the colours at `members` (indices in increasing order).
+    init(_ colours: [SIMD3<Float>], members: [Int]) {
         guard !members.isEmpty else { return }
         let stride = max(1, members.count / Self.sampleLimit)
         let samples = Swift.stride(from: 0, to: members.count, by: stride).map { colours[members[$0]] }

@@ -11,8 +11,9 @@ import Imaging
 /// and on into the object's shade where shade has turned its hue (`growIntoShade`).
 /// Their dull margins reach a few pixels into the wider window (tolerance +
 /// `SplashParameters.objectGrowth`). The grown regions, with their margins, are then the first guess
-/// of an object cut (`ObjectCut`, two rounds), which adds the object's parts of other
-/// colours (a shaded side, a dark border) and takes away the ground the margins took; small pieces
+/// of an object cut (`ObjectCut`, two rounds, the object's colours learnt first mostly from the seeds), which
+/// adds the object's parts of other colours (a shaded side, a dark border) and takes away the ground the
+/// margins and growth took; small pieces
 /// the frame's edge cuts away from the rest are dropped. At full size, deep inside a region every pixel keeps its
 /// colour unless it is a vivid colour of another hue (a blue stud on red armour); towards its edge
 /// each pixel's own colour decides again how much of it is kept (the splash's table), so the edge
@@ -122,7 +123,9 @@ struct ObjectMask: Sendable {
             }
             frontier = next
         }
-        kept = ObjectCut.refine(kept, raster: raster, image: image)
+        // The seeds that seeded (their regions larger than a speck): where the colour is clear.
+        let clearSeeds = (0..<count).map { seeds[$0] && seedRegions.sizes[Int(seedRegions.labels[$0])] >= speck }
+        kept = ObjectCut.refine(kept, seeds: clearSeeds, raster: raster, image: image)
         kept = Self.withoutPiecesTheFrameCuts(kept, width: width, height: height)
         let fade = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
         // It carries on only from the object's own colour (what growth could reach), not from a ring

@@ -84,7 +84,8 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 15, a small piece the frame cuts is dropped only beyond the cut's reach
+    /// The object mask's revision: 16, the cut learns the object's colours first mostly from the seeds (a
+    /// lawn that a few specks seeded was learnt as the object and kept); 15, a small piece the frame cuts is dropped only beyond the cut's reach
     /// of the pieces that stay (a petal the frame crops beside the flower was greyed); 14, the object cut
     /// on 8 neighbours, its boundary costed by its length at any angle (on 4, through a smooth stretch a
     /// box or a stair was its cheapest line); 13, where the photo draws no line at a region's end the
@@ -104,7 +105,7 @@ public struct VariantSpec: Equatable, Sendable {
     /// regions grown within the hue window, refined by an object cut, without the small pieces the
     /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
     /// have none).
-    static let objectMaskRevision = 15
+    static let objectMaskRevision = 16
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {

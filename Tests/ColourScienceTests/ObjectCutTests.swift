@@ -213,6 +213,55 @@ final class ObjectCutTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(intersectionOverUnion(object, disc), 0.97)
     }
 
+    /// A vivid yellow disc (radius 14, top left) on grey, above a dull yellow-green lawn (the lower half)
+    /// in which three specks are as vivid as seeds; growth took the disc and the part of the lawn around
+    /// the specks, which the sun lights a little more (L* and b* 4 higher) than the rest, as it lit
+    /// `kodim20`'s. Returns the colours, the disc, the guess, the seeds (the disc and the specks), and the
+    /// lawn the guess took.
+    func lawn() -> (colours: [SIMD3<Float>], disc: [Bool], guess: [Bool], seeds: [Bool], taken: [Bool]) {
+        var numbers = Numbers(state: 7)
+        var colours: [SIMD3<Float>] = [], disc: [Bool] = [], taken: [Bool] = [], specks: [Bool] = []
+        for y in 0..<90 {
+            for x in 0..<120 {
+                let dx = Float(x - 25), dy = Float(y - 22), inside = dx * dx + dy * dy <= 196
+                let speck = y >= 60 && y < 63 && [70, 85, 100].contains { x >= $0 && x < $0 + 3 }
+                let isTaken = y >= 50 && y < 75 && x >= 60 && x < 110
+                let grass = SIMD3<Float>(42, -6, 32) + (isTaken ? SIMD3(4, 0, 4) : .zero)
+                let colour: SIMD3<Float> = inside ? SIMD3(72, 3, 70) : speck ? SIMD3(55, -4, 48) : y >= 45 ? grass : SIMD3(55, 0, 4)
+                colours.append(colour + SIMD3(numbers.next() * 6 - 3, numbers.next() * 6 - 3, numbers.next() * 6 - 3))
+                disc.append(inside)
+                taken.append(isTaken)
+                specks.append(speck)
+            }
+        }
+        let guess = disc.indices.map { disc[$0] || taken[$0] }
+        return (colours, disc, guess, disc.indices.map { disc[$0] || specks[$0] }, taken)
+    }
+
+    func testALawnOfTheObjectsHueThatAFewSpecksSeededIsCutAway() {
+        let (colours, disc, guess, seeds, taken) = lawn()
+        let object = ObjectCut.segment(colours: colours, guess: guess, seeds: seeds, width: 120, height: 90)
+        // Of the lawn the guess took, only the specks, which are seeds, stay.
+        let kept = taken.indices.filter { taken[$0] && object[$0] }.count
+        XCTAssertLessThan(Double(kept), 0.05 * Double(taken.filter { $0 }.count), "the lawn the guess took is ground")
+        XCTAssertGreaterThanOrEqual(intersectionOverUnion(object, disc), 0.95)
+    }
+
+    func testWithoutSeedsTheCutLearnsTheLawnAsTheObject() {
+        // Why the seeds weigh more: learnt from the whole guess, the object's colours are mostly the lawn's.
+        let (colours, _, guess, _, taken) = lawn()
+        let object = ObjectCut.segment(colours: colours, guess: guess, width: 120, height: 90)
+        let kept = taken.indices.filter { taken[$0] && object[$0] }.count
+        XCTAssertGreaterThan(Double(kept), 0.5 * Double(taken.filter { $0 }.count))
+    }
+
+    func testTheFirstColoursAreLearntFromEverySeedAndOneInFourOfTheRestOfTheGuess() {
+        let guess = [true, true, false, true, true, true, true, true, true, true, true]
+        let seeds = [false, true, false, false, false, true, false, false, false, false, false]
+        // Others in scan order: 0, 3, 4, 6, 7, 8, 9, 10; the 1st and 5th of them join the seeds 1 and 5.
+        XCTAssertEqual(ObjectCut.weighted(guess, towards: seeds), [0, 1, 5, 7])
+    }
+
     func testAGuessOfNothingOrEverythingIsLeftAsItIs() {
         let (colours, _) = disc()
         let none = [Bool](repeating: false, count: colours.count), all = [Bool](repeating: true, count: colours.count)
