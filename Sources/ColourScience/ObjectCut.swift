@@ -92,8 +92,12 @@ enum ObjectCut {
         // Each round learns the colour models from the last one's object: the guess's margins hold
         // some ground, which the first cut takes away, and the second cut then no longer counts as object.
         for round in 0..<rounds where object.contains(true) && object.contains(false) {
-            let objectModel = round == 0 && seeds?.contains(true) == true
-                ? GaussianMixture(colours, members: Self.weighted(guess, towards: seeds!)) : GaussianMixture(colours, where: object)
+            let objectModel: GaussianMixture
+            if round == 0, let seeds, seeds.contains(true) {
+                objectModel = GaussianMixture(colours, members: Self.weighted(guess, towards: seeds))
+            } else {
+                objectModel = GaussianMixture(colours, where: object)
+            }
             let groundModel = GaussianMixture(colours, where: object, is: false)
             for (node, index) in cropped.enumerated() where near[index] {
                 graph.setTerminal(node, source: groundModel.cost(colours[index]), sink: objectModel.cost(colours[index]))

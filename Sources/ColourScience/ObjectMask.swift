@@ -11,10 +11,9 @@ import Imaging
 /// and on into the object's shade where shade has turned its hue (`growIntoShade`).
 /// Their dull margins reach a few pixels into the wider window (tolerance +
 /// `SplashParameters.objectGrowth`). The grown regions, with their margins, are then the first guess
-/// of an object cut (`ObjectCut`, two rounds, the object's colours learnt first mostly from the seeds), which
-/// adds the object's parts of other colours (a shaded side, a dark border) and takes away the ground the
-/// margins and growth took; small pieces
-/// the frame's edge cuts away from the rest are dropped. At full size, deep inside a region every pixel keeps its
+/// of an object cut (`ObjectCut`, two rounds, the object's colours learnt first mostly from the seeds),
+/// which adds the object's parts of other colours (a shaded side, a dark border) and takes away the ground
+/// the margins and growth took; small pieces the frame's edge cuts away from the rest are dropped. At full size, deep inside a region every pixel keeps its
 /// colour unless it is a vivid colour of another hue (a blue stud on red armour); towards its edge
 /// each pixel's own colour decides again how much of it is kept (the splash's table), so the edge
 /// follows the photo, soft where the photo is soft, and grey pixels beside an object stay grey: no halo.
