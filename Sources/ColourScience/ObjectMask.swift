@@ -13,10 +13,11 @@ import Imaging
 /// `SplashParameters.objectGrowth`). The grown regions, with their margins, are then the first guess
 /// of an object cut (`ObjectCut`, two rounds, the object's colours learnt first mostly from the seeds),
 /// which adds the object's parts of other colours (a shaded side, a dark border) and takes away the ground
-/// the margins and growth took; small pieces the frame's edge cuts away from the rest are dropped. At full size, deep inside a region every pixel keeps its
-/// colour unless it is a vivid colour of another hue (a blue stud on red armour); towards its edge
-/// each pixel's own colour decides again how much of it is kept (the splash's table), so the edge
-/// follows the photo, soft where the photo is soft, and grey pixels beside an object stay grey: no halo.
+/// the margins and growth took; small pieces the frame's edge cuts away from the rest are dropped. At
+/// full size, deep inside a region every pixel keeps its colour unless it is a vivid colour of another
+/// hue (a blue stud on red armour); towards its edge each pixel's own colour decides again how much of it
+/// is kept (the splash's table), so the edge follows the photo, soft where the photo is soft, and grey
+/// pixels beside an object stay grey: no halo.
 /// Wherever the region map still steps where the photo draws no line of its own, the step is eased into
 /// a ramp (`eased`): no straight seam the photo does not have.
 struct ObjectMask: Sendable {
@@ -99,10 +100,11 @@ struct ObjectMask: Sendable {
         let seedRegions = Regions(width: width, height: height, member: seeds)
         let grown = Regions(width: width, height: height, member: growable)
         let speck = max(3, count / 5_000)
+        // The seeds that seed: where the colour is clear, in a region larger than a speck. The object cut
+        // learns the object's colours first mostly from them.
+        let clearSeeds = seedRegions.labels.map { $0 >= 0 && seedRegions.sizes[Int($0)] >= speck }
         var seeded = [Bool](repeating: false, count: grown.sizes.count)
-        for index in 0..<count where seedRegions.labels[index] >= 0 && seedRegions.sizes[Int(seedRegions.labels[index])] >= speck {
-            seeded[Int(grown.labels[index])] = true
-        }
+        for index in 0..<count where clearSeeds[index] { seeded[Int(grown.labels[index])] = true }
         var kept = grown.labels.map { $0 >= 0 && seeded[Int($0)] }
         // Growth into shade and carrying a region on read the photo's change on it: grain is no change.
         let averaged = raster.averaged()
@@ -122,8 +124,6 @@ struct ObjectMask: Sendable {
             }
             frontier = next
         }
-        // The seeds that seeded (their regions larger than a speck): where the colour is clear.
-        let clearSeeds = (0..<count).map { seeds[$0] && seedRegions.sizes[Int(seedRegions.labels[$0])] >= speck }
         kept = ObjectCut.refine(kept, seeds: clearSeeds, raster: raster, image: image)
         kept = Self.withoutPiecesTheFrameCuts(kept, width: width, height: height)
         let fade = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)

@@ -87,11 +87,10 @@ public struct VariantSpec: Equatable, Sendable {
     /// The object mask's revision: 16, the cut learns the object's colours first mostly from the seeds (a
     /// lawn that a few specks seeded was learnt as the object and kept); 15, a small piece the frame cuts
     /// is dropped only beyond the cut's reach of the pieces that stay (a petal the frame crops beside the
-    /// flower was greyed); 14, the object cut
-    /// on 8 neighbours, its boundary costed by its length at any angle (on 4, through a smooth stretch a
-    /// box or a stair was its cheapest line); 13, where the photo draws no line at a region's end the
-    /// carrying, not the fade, ends it, weighing each pixel with the splash's chroma gate halved (the shaded side of a fruit
-    /// went grey down the fade of the cut); 12, a region carries on beyond its cut by the change of the raster
+    /// flower was greyed); 14, the object cut on 8 neighbours, its boundary costed by its length at any
+    /// angle (on 4, through a smooth stretch a box or a stair was its cheapest line); 13, where the photo
+    /// draws no line at a region's end the carrying, not the fade, ends it, weighing each pixel with the
+    /// splash's chroma gate halved (the shaded side of a fruit went grey down the fade of the cut); 12, a region carries on beyond its cut by the change of the raster
     /// averaged over 3 × 3 (a peel's pits stopped the colour at the cut's straight line); 11, growth into shade reads its steps on the raster averaged over
     /// 3 × 3 (a peel's pits stopped it halfway), climbs no more than a slack over its whole way, and
     /// reaches pixels half as chromatic and saturated as growth asks (shade dulls as it darkens); 10,
