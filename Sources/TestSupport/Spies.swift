@@ -21,7 +21,16 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         self.files = files
     }
 
+    /// Called with each path about to be read, outside the lock, so that a test can hold one read
+    /// until something else has happened.
+    public var beforeRead: (@Sendable (String) -> Void)? {
+        get { lock.withLock { onRead } }
+        set { lock.withLock { onRead = newValue } }
+    }
+    private var onRead: (@Sendable (String) -> Void)?
+
     public func contents(of path: String) throws -> Data {
+        beforeRead?(path)
         lock.lock()
         defer { lock.unlock() }
         reads.append(path)

@@ -357,38 +357,27 @@ final class ImportServiceTests: XCTestCase {
     }
 
     func testACopyExaminedFirstLeavesTheEarlierFileItsOwnExaminationAndTheOriginalsPlace() async throws {
-        /// The first job started (the earlier file, in walk order) is held until the second has run: the
-        /// later copy is met first. Held on a continuation, not by spinning, so the second can run.
-        final class SecondJobFirst: JobRunner, @unchecked Sendable {
-            private let lock = NSLock()
-            private var started = 0, secondDone = false
-            private var held: CheckedContinuation<Void, Never>?
+        /// Each job runs on a thread of its own, and the read of the earlier file (in walk order) waits
+        /// until another job has finished: the later copy is met first whichever job the task group
+        /// starts first. Waited for on a semaphore, not by spinning or a deadline.
+        final class ThreadPerJob: JobRunner, @unchecked Sendable {
+            let finished = DispatchSemaphore(value: 0)
             func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output {
-                let first = lock.withLock { started += 1; return started == 1 }
-                if first {
-                    await withCheckedContinuation { continuation in
-                        let now = lock.withLock { () -> Bool in
-                            if secondDone { return true }
-                            held = continuation
-                            return false
-                        }
-                        if now { continuation.resume() }
+                await withCheckedContinuation { continuation in
+                    Thread.detachNewThread {
+                        let output = job()
+                        self.finished.signal()
+                        continuation.resume(returning: output)
                     }
-                    return job()
                 }
-                let output = job()
-                lock.withLock { () -> CheckedContinuation<Void, Never>? in
-                    secondDone = true
-                    defer { held = nil }
-                    return held
-                }?.resume()
-                return output
             }
         }
+        let runner = ThreadPerJob()
+        files.beforeRead = { path in if path == "/lib/a.jpg" { runner.finished.wait() } }
         let data = FakePhoto.data(seed: "same")
         files["/lib/a.jpg"] = data
         files["/lib/b.jpg"] = data
-        let summary = try await service(jobRunner: SecondJobFirst()).importPhotos(from: ["/lib"], options: ImportOptions(jobs: 2))
+        let summary = try await service(jobRunner: runner).importPhotos(from: ["/lib"], options: ImportOptions(jobs: 2))
 
         XCTAssertEqual(files.readPaths, ["/lib/b.jpg", "/lib/a.jpg"], "the later copy was met first, as the test means")
         XCTAssertEqual([summary.imported, summary.duplicates], [1, 1])
