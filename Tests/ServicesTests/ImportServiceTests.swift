@@ -359,21 +359,31 @@ final class ImportServiceTests: XCTestCase {
     func testACopyExaminedFirstLeavesTheEarlierFileItsOwnExaminationAndTheOriginalsPlace() async throws {
         /// Each job runs on a thread of its own, and the read of the earlier file (in walk order) waits
         /// until another job has finished: the later copy is met first whichever job the task group
-        /// starts first. Waited for on a semaphore, not by spinning or a deadline.
+        /// starts first. The wait yields the thread a bounded number of times, with no clock: were the
+        /// service to run the two jobs one after the other, the test would fail on the order, not hang.
         final class ThreadPerJob: JobRunner, @unchecked Sendable {
-            let finished = DispatchSemaphore(value: 0)
+            private let lock = NSLock()
+            private var finished = 0
+            var anyFinished: Bool { lock.withLock { finished > 0 } }
             func run<Output: Sendable>(_ job: @escaping @Sendable () -> Output) async -> Output {
                 await withCheckedContinuation { continuation in
                     Thread.detachNewThread {
                         let output = job()
-                        self.finished.signal()
+                        self.lock.withLock { self.finished += 1 }
                         continuation.resume(returning: output)
                     }
                 }
             }
         }
         let runner = ThreadPerJob()
-        files.beforeRead = { path in if path == "/lib/a.jpg" { runner.finished.wait() } }
+        files.beforeRead = { path in
+            guard path == "/lib/a.jpg" else { return }
+            var turns = 0
+            while !runner.anyFinished, turns < 10_000_000 {
+                turns += 1
+                sched_yield()
+            }
+        }
         let data = FakePhoto.data(seed: "same")
         files["/lib/a.jpg"] = data
         files["/lib/b.jpg"] = data
