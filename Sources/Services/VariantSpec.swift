@@ -85,26 +85,26 @@ public struct VariantSpec: Equatable, Sendable {
     }
 
     /// The object mask's revision: 16, the cut learns the object's colours first mostly from the seeds (a
-    /// lawn that a few specks seeded was learnt as the object and kept); 15, a small piece the frame cuts
-    /// is dropped only beyond the cut's reach of the pieces that stay (a petal the frame crops beside the
-    /// flower was greyed); 14, the object cut on 8 neighbours, its boundary costed by its length at any
-    /// angle (on 4, through a smooth stretch a box or a stair was its cheapest line); 13, where the photo
-    /// draws no line at a region's end the carrying, not the fade, ends it, weighing each pixel with the
-    /// splash's chroma gate halved (the shaded side of a fruit went grey down the fade of the cut); 12, a region carries on beyond its cut by the change of the raster
-    /// averaged over 3 × 3 (a peel's pits stopped the colour at the cut's straight line); 11, growth into shade reads its steps on the raster averaged over
-    /// 3 × 3 (a peel's pits stopped it halfway), climbs no more than a slack over its whole way, and
-    /// reaches pixels half as chromatic and saturated as growth asks (shade dulls as it darkens); 10,
-    /// growth goes on into the object's shade where shade has turned its hue beyond the window (an
-    /// orange's shaded peel), in smooth steps, each no lighter and no more chromatic; 9, the kept map eased into a ramp wherever it steps and the photo
-    /// draws no line of its own (smooth, or a line among as strong parallel ones, read over as much of
-    /// the picture whatever the photo's size); 8, a region carries on beyond its cut where the photo is smooth and
-    /// its colour goes on (a glow fades, not a box); 7, its edges also fade where the photo's edge does not stand out of
-    /// the texture beside it; 6, its edges fade where the photo draws none (no seam where a cut
-    /// ends in a smooth stretch); 5, its raster at 256 px on the long side (320 before); 4, growth
-    /// also by saturation, two rounds of the object cut, other colours grey inside the object; 3,
-    /// regions grown within the hue window, refined by an object cut, without the small pieces the
-    /// frame cuts; 2, grown through the wider window (the keys of variants of grown regions alone
-    /// have none).
+    /// lawn that a few specks seeded was learnt as the object and kept); 15, a small piece the frame cuts is
+    /// dropped only beyond the cut's reach of the pieces that stay (a petal the frame crops beside the flower
+    /// was greyed); 14, the object cut on 8 neighbours, its boundary costed by its length at any angle (on 4,
+    /// through a smooth stretch a box or a stair was its cheapest line); 13, where the photo draws no line at
+    /// a region's end the carrying, not the fade, ends it, weighing each pixel with the splash's chroma gate
+    /// halved (the shaded side of a fruit went grey down the fade of the cut); 12, a region carries on beyond
+    /// its cut by the change of the raster averaged over 3 × 3 (a peel's pits stopped the colour at the cut's
+    /// straight line); 11, growth into shade reads its steps on the raster averaged over 3 × 3 (a peel's pits
+    /// stopped it halfway), climbs no more than a slack over its whole way, and reaches pixels half as
+    /// chromatic and saturated as growth asks (shade dulls as it darkens); 10, growth goes on into the
+    /// object's shade where shade has turned its hue beyond the window (an orange's shaded peel), in smooth
+    /// steps, each no lighter and no more chromatic; 9, the kept map eased into a ramp wherever it steps and
+    /// the photo draws no line of its own (smooth, or a line among as strong parallel ones, read over as much
+    /// of the picture whatever the photo's size); 8, a region carries on beyond its cut where the photo is
+    /// smooth and its colour goes on (a glow fades, not a box); 7, its edges also fade where the photo's edge
+    /// does not stand out of the texture beside it; 6, its edges fade where the photo draws none (no seam
+    /// where a cut ends in a smooth stretch); 5, its raster at 256 px on the long side (320 before); 4,
+    /// growth also by saturation, two rounds of the object cut, other colours grey inside the object; 3,
+    /// regions grown within the hue window, refined by an object cut, without the small pieces the frame
+    /// cuts; 2, grown through the wider window (the keys of variants of grown regions alone have none).
     static let objectMaskRevision = 16
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
