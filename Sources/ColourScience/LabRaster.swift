@@ -71,49 +71,65 @@ public struct LabRaster: Sendable {
         // then read off the sums (every block's alpha full), rather than found by a scan of its own,
         // which read the whole photo once more; where it does not hold, the blocks are summed again.
         sumBlocks(weightedByAlpha: false)
-        if sums.contains(where: { $0[3] != blockAlpha }) {
+        let opaqueBlocks = !sums.contains(where: { $0[3] != blockAlpha })
+        if !opaqueBlocks {
             sums = [SIMD4<UInt32>](repeating: .zero, count: count)
             sumBlocks(weightedByAlpha: true)
         }
         // Multiplications by reciprocals: divisions are slow in this loop (Docs/Performance.md).
         let white = (x: 1 / XYZ.d65.x, y: 1 / XYZ.d65.y, z: 1 / XYZ.d65.z)
+        // Opaque blocks all share one alpha, so a channel's linear light depends on its sum of bytes
+        // alone (the channel's sum is that times 255): where there are fewer such sums than raster
+        // pixels, it is tabulated once over every sum, a load a channel instead of an interpolation,
+        // the same values.
+        let pixelsPerBlock = blockWidth * blockHeight
+        let linearOfSum: [Double] = opaqueBlocks && 255 * pixelsPerBlock < count
+            ? SRGB.linearTable.withUnsafeBufferPointer { table in
+                (0...(255 * pixelsPerBlock)).map { Self.linear(UInt32($0 * 255), perAlpha: 1 / Double(blockAlpha), table) }
+            }
+            : []
         // The tables and sums as pointers: the loop runs once per raster pixel, tens of thousands of
         // times a photo, and reaching a static table or a vector in an array inside it cost a third of it.
         // The outputs as pointers too: an array element set in the loop checked the array's
         // uniqueness and bounds each time.
         SRGB.linearTable.withUnsafeBufferPointer { table in
-            Self.fTable.withUnsafeBufferPointer { fTable in
-                sums.withUnsafeBufferPointer { sums in
-                    l.withUnsafeMutableBufferPointer { l in
-                        a.withUnsafeMutableBufferPointer { a in
-                            b.withUnsafeMutableBufferPointer { b in
-                                opaque.withUnsafeMutableBufferPointer { opaque in
-                                    for index in 0..<count {
-                                        let sum = sums[index]
-                                        let alpha = sum[3]
-                                        guard alpha * 2 >= blockAlpha else { continue }
-                                        let perAlpha = 1 / Double(alpha)
-                                        func linear(_ channel: UInt32) -> Double {
-                                            let mean = Double(channel) * perAlpha
-                                            let low = min(Int(mean), 254)
-                                            return table[low] + (table[low + 1] - table[low]) * (mean - Double(low))
-                                        }
-                                        let xyz = SRGB.xyz(red: linear(sum[0]), green: linear(sum[1]), blue: linear(sum[2]))
-                                        let fx = Self.f(xyz.x * white.x, fTable), fy = Self.f(xyz.y * white.y, fTable)
-                                        let fz = Self.f(xyz.z * white.z, fTable)
-                                        l[index] = Float(116 * fy - 16)
-                                        a[index] = Float(500 * (fx - fy))
-                                        b[index] = Float(200 * (fy - fz))
-                                        opaque[index] = true
-                                    }
-                                }
-                            }
-                        }
-                    }
+        linearOfSum.withUnsafeBufferPointer { linearOfSum in
+        Self.fTable.withUnsafeBufferPointer { fTable in
+        sums.withUnsafeBufferPointer { sums in
+        l.withUnsafeMutableBufferPointer { l in
+        a.withUnsafeMutableBufferPointer { a in
+        b.withUnsafeMutableBufferPointer { b in
+        opaque.withUnsafeMutableBufferPointer { opaque in
+            for index in 0..<count {
+                let sum = sums[index]
+                let alpha = sum[3]
+                guard alpha * 2 >= blockAlpha else { continue }
+                let xyz: XYZ
+                if linearOfSum.isEmpty {
+                    let perAlpha = 1 / Double(alpha)
+                    xyz = SRGB.xyz(red: Self.linear(sum[0], perAlpha: perAlpha, table), green: Self.linear(sum[1], perAlpha: perAlpha, table),
+                                   blue: Self.linear(sum[2], perAlpha: perAlpha, table))
+                } else {
+                    xyz = SRGB.xyz(red: linearOfSum[Int(sum[0] / 255)], green: linearOfSum[Int(sum[1] / 255)],
+                                   blue: linearOfSum[Int(sum[2] / 255)])
                 }
+                let fx = Self.f(xyz.x * white.x, fTable), fy = Self.f(xyz.y * white.y, fTable)
+                let fz = Self.f(xyz.z * white.z, fTable)
+                l[index] = Float(116 * fy - 16)
+                a[index] = Float(500 * (fx - fy))
+                b[index] = Float(200 * (fy - fz))
+                opaque[index] = true
             }
-        }
+        }}}}}}}}
         (self.l, self.a, self.b, self.opaque) = (l, a, b, opaque)
+    }
+
+    /// Linear light of a block's channel sum: its mean, `channel` × `perAlpha`, interpolated in the 8-bit table.
+    @inline(__always)
+    static func linear(_ channel: UInt32, perAlpha: Double, _ table: UnsafeBufferPointer<Double>) -> Double {
+        let mean = Double(channel) * perAlpha
+        let low = min(Int(mean), 254)
+        return table[low] + (table[low + 1] - table[low]) * (mean - Double(low))
     }
 
     /// The most pixels a block's integer sums may hold.

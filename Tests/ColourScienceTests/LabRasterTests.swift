@@ -87,6 +87,30 @@ final class LabRasterTests: XCTestCase {
         XCTAssertEqual(withClearCorner.b, opaque.b)
     }
 
+    func testOpaqueBlocksReadFromTheTableOfSumsHaveTheColoursOfBlocksInterpolatedOneByOne() {
+        // 256 × 256 pixels of seeded noise at a long side of 64: 4,096 blocks of 4 × 4, opaque, so a
+        // channel's linear light is read from a table of its 4,081 possible sums. One pixel of the last
+        // block made half translucent sends every block through the interpolation of its mean instead;
+        // every other block must come out the same to the bit.
+        var generator = SeededGenerator(state: 41)
+        var image = TestImage.from(colours: (0..<(256 * 256)).map { _ in
+            RGBA(red: .random(in: 0...255, using: &generator), green: .random(in: 0...255, using: &generator),
+                 blue: .random(in: 0...255, using: &generator))
+        }, width: 256)
+        let tabulated = LabRaster(image, longSide: 64)
+        image[255, 255] = RGBA(red: image[255, 255].red, green: image[255, 255].green, blue: image[255, 255].blue, alpha: 128)
+        let interpolated = LabRaster(image, longSide: 64)
+        XCTAssertEqual([tabulated.width, tabulated.height], [64, 64])
+        func same(_ index: Int) -> Bool {
+            let lightness = tabulated.l[index] == interpolated.l[index]
+            return lightness && tabulated.a[index] == interpolated.a[index] && tabulated.b[index] == interpolated.b[index]
+        }
+        let differing = (0..<(64 * 64 - 1)).filter { !same($0) }
+        XCTAssertEqual(differing.count, 0, "blocks of another colour, the first at \(differing.first ?? -1)")
+        XCTAssertNotEqual(tabulated.l.last, interpolated.l.last, "the translucent pixel counts less in its block")
+        XCTAssertEqual(Set(tabulated.a).count, 64 * 64, "noise: every block its own colour")
+    }
+
     func testTheBoxMeanAveragesEachPixelsThreeByThreeWithinTheGrid() {
         // 0 1 2 3 / 4 5 6 7 / 8 9 10 11
         let mean = LabRaster.boxMean((0..<12).map(Float.init), width: 4, height: 3)
