@@ -205,18 +205,29 @@ public struct ColourAnalyser: Sendable {
         ls.withUnsafeBufferPointer { ls in
             as_.withUnsafeBufferPointer { as_ in
                 bs.withUnsafeBufferPointer { bs in
+                    let count = ls.count
                     for point in points {
-                        var best = 0
-                        var bestDistance = Double.infinity
                         let l = point.lab.l, a = point.lab.a, b = point.lab.b
-                        for index in 0..<ls.count {
+                        // Two running minima, of the even centres and of the odd ones: two chains of
+                        // comparisons the processor runs side by side, where one was a single chain.
+                        var even = (best: 0, distance: Double.infinity), odd = (best: 0, distance: Double.infinity)
+                        var index = 0
+                        while index + 1 < count {
+                            let dl0 = l - ls[index], da0 = a - as_[index], db0 = b - bs[index]
+                            let distance0 = dl0 * dl0 + da0 * da0 + db0 * db0
+                            let dl1 = l - ls[index + 1], da1 = a - as_[index + 1], db1 = b - bs[index + 1]
+                            let distance1 = dl1 * dl1 + da1 * da1 + db1 * db1
+                            if distance0 < even.distance { even = (index, distance0) }
+                            if distance1 < odd.distance { odd = (index + 1, distance1) }
+                            index += 2
+                        }
+                        if index < count {
                             let dl = l - ls[index], da = a - as_[index], db = b - bs[index]
                             let distance = dl * dl + da * da + db * db
-                            if distance < bestDistance {
-                                bestDistance = distance
-                                best = index
-                            }
+                            if distance < even.distance { even = (index, distance) }
                         }
+                        // The first nearest centre, as one chain in order would find it.
+                        let best = odd.distance < even.distance || (odd.distance == even.distance && odd.best < even.best) ? odd.best : even.best
                         sums[best].l += l * point.weight
                         sums[best].a += a * point.weight
                         sums[best].b += b * point.weight

@@ -129,6 +129,16 @@ final class ColourAnalyserTests: XCTestCase {
         XCTAssertEqual(weights.values.reduce(0, +), 1, accuracy: 1e-9, "the rest is the neutral name's")
     }
 
+    func testEachPointGoesToItsNearestCentreAndOneHalfWayToTheFirstOfTheTwo() {
+        // Five centres on the L* axis, 10 apart; points half-way between each pair, on the last centre
+        // and next to the first. A tie goes to the lower centre, odd or even.
+        let centres = (0..<5).map { Lab(l: Double($0) * 10, a: 0, b: 0) }
+        let points = [5.0, 15, 25, 35, 40, 1].map { ColourAnalyser.Point(lab: Lab(l: $0, a: 0, b: 0), weight: 1) }
+        let clusters = ColourAnalyser().assign(points, to: centres)
+        XCTAssertEqual(clusters.map(\.weight), [2, 1, 1, 1, 1])
+        XCTAssertEqual(clusters.map(\.lab.l), [3, 15, 25, 35, 40])
+    }
+
     func testTheMedianSplitIsTheOneASortWouldGive() {
         // Random boxes with many ties: the same two halves as sorting along the axis and cutting where
         // the running weight reaches half.
