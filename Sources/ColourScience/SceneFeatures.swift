@@ -66,20 +66,7 @@ public struct SceneFeatures: Equatable, Sendable, Codable {
         vividRegions = vivid.reduce(0) { $0 + $1.features.pieces }
         scatteredFamilies = vivid.filter { $0.features.pieces >= 4 }.count
         chromaticPieces = candidates.filter { $0.features.chroma >= 20 }.reduce(0) { $0 + $1.features.pieces }
-        var edges = 0, pairs = 0
-        for row in 0..<raster.height {
-            for column in 0..<raster.width {
-                let index = row * raster.width + column
-                func compare(_ other: Int) {
-                    let dl = raster.l[index] - raster.l[other], da = raster.a[index] - raster.a[other], db = raster.b[index] - raster.b[other]
-                    pairs += 1
-                    if dl * dl + da * da + db * db >= 225 { edges += 1 }
-                }
-                if column + 1 < raster.width { compare(index + 1) }
-                if row + 1 < raster.height { compare(index + raster.width) }
-            }
-        }
-        edgeDensity = pairs > 0 ? Double(edges) / Double(pairs) : 0
+        edgeDensity = Self.edgeDensity(raster)
         latticePatches = Self.latticePatches(raster)
     }
 
@@ -175,14 +162,42 @@ public struct SceneFeatures: Equatable, Sendable, Codable {
         }.count
     }
 
+    /// The share of neighbouring pixels (side by side or one above the other) that differ by ΔE76 15 or more.
+    static func edgeDensity(_ raster: LabRaster) -> Double {
+        let width = raster.width, height = raster.height
+        var edges = 0, pairs = 0
+        // Over raw buffers: the pass visits every pixel of every photo imported.
+        raster.l.withUnsafeBufferPointer { l in
+            raster.a.withUnsafeBufferPointer { a in
+                raster.b.withUnsafeBufferPointer { b in
+                    @inline(__always) func compare(_ index: Int, _ other: Int) {
+                        let dl = l[index] - l[other], da = a[index] - a[other], db = b[index] - b[other]
+                        pairs += 1
+                        if dl * dl + da * da + db * db >= 225 { edges += 1 }
+                    }
+                    for row in 0..<height {
+                        for column in 0..<width {
+                            let index = row * width + column
+                            if column + 1 < width { compare(index, index + 1) }
+                            if row + 1 < height { compare(index, index + width) }
+                        }
+                    }
+                }
+            }
+        }
+        return pairs > 0 ? Double(edges) / Double(pairs) : 0
+    }
+
     /// The share of an 8 × 8 grid's cells holding three vivid hue sectors or more, and the sectors vivid in four cells or more.
     static func cellMixing(_ raster: LabRaster, hueBins: [Int], chromas: [Float]) -> (mixed: Double, spread: Int) {
         let side = 8
         var counts = [Int](repeating: 0, count: side * side * 8), sizes = [Int](repeating: 0, count: side * side)
+        // Each column's cell in its row of cells, once rather than a division a pixel.
+        let cellColumns = (0..<raster.width).map { $0 * side / raster.width }
         for row in 0..<raster.height {
             let cellRow = (row * side / raster.height) * side
             for column in 0..<raster.width {
-                let cell = cellRow + column * side / raster.width
+                let cell = cellRow + cellColumns[column]
                 let index = row * raster.width + column
                 sizes[cell] += 1
                 // Sectors of 45°: nine bins of hue each.
