@@ -208,23 +208,24 @@ public struct ColourAnalyser: Sendable {
                     let count = ls.count
                     for point in points {
                         let l = point.lab.l, a = point.lab.a, b = point.lab.b
+                        @inline(__always) func distance(to centre: Int) -> Double {
+                            let dl = l - ls[centre], da = a - as_[centre], db = b - bs[centre]
+                            return dl * dl + da * da + db * db
+                        }
                         // Two running minima, of the even centres and of the odd ones: two chains of
-                        // comparisons the processor runs side by side, where one was a single chain.
+                        // comparisons the processor runs side by side, where one was a single chain. Both
+                        // distances of a pair are worked out before either is compared.
                         var even = (best: 0, distance: Double.infinity), odd = (best: 0, distance: Double.infinity)
                         var index = 0
                         while index + 1 < count {
-                            let dl0 = l - ls[index], da0 = a - as_[index], db0 = b - bs[index]
-                            let distance0 = dl0 * dl0 + da0 * da0 + db0 * db0
-                            let dl1 = l - ls[index + 1], da1 = a - as_[index + 1], db1 = b - bs[index + 1]
-                            let distance1 = dl1 * dl1 + da1 * da1 + db1 * db1
-                            if distance0 < even.distance { even = (index, distance0) }
-                            if distance1 < odd.distance { odd = (index + 1, distance1) }
+                            let toEven = distance(to: index), toOdd = distance(to: index + 1)
+                            if toEven < even.distance { even = (index, toEven) }
+                            if toOdd < odd.distance { odd = (index + 1, toOdd) }
                             index += 2
                         }
                         if index < count {
-                            let dl = l - ls[index], da = a - as_[index], db = b - bs[index]
-                            let distance = dl * dl + da * da + db * db
-                            if distance < even.distance { even = (index, distance) }
+                            let toLast = distance(to: index)
+                            if toLast < even.distance { even = (index, toLast) }
                         }
                         // The first nearest centre, as one chain in order would find it.
                         let best = odd.distance < even.distance || (odd.distance == even.distance && odd.best < even.best) ? odd.best : even.best

@@ -83,7 +83,7 @@ public struct LabRaster: Sendable {
         // pixels, it is tabulated once over every sum, a load a channel instead of an interpolation,
         // the same values.
         let pixelsPerBlock = blockWidth * blockHeight
-        let linearOfSum: [Double] = opaqueBlocks && 255 * pixelsPerBlock < count
+        let linearOfSum: [Double] = opaqueBlocks && Self.tabulatesSums(pixelsPerBlock: pixelsPerBlock, count: count)
             ? SRGB.linearTable.withUnsafeBufferPointer { table in
                 (0...(255 * pixelsPerBlock)).map { Self.linear(UInt32($0 * 255), perAlpha: 1 / Double(blockAlpha), table) }
             }
@@ -123,6 +123,10 @@ public struct LabRaster: Sendable {
         }}}}}}}}
         (self.l, self.a, self.b, self.opaque) = (l, a, b, opaque)
     }
+
+    /// Whether a raster of `count` blocks of `pixelsPerBlock` opaque pixels each reads linear light from a
+    /// table over every channel sum: when there are fewer sums than raster pixels.
+    static func tabulatesSums(pixelsPerBlock: Int, count: Int) -> Bool { 255 * pixelsPerBlock < count }
 
     /// Linear light of a block's channel sum: its mean, `channel` × `perAlpha`, interpolated in the 8-bit table.
     @inline(__always)

@@ -165,13 +165,15 @@ public struct SceneFeatures: Equatable, Sendable, Codable {
     /// The share of neighbouring pixels (side by side or one above the other) that differ by ΔE76 15 or more.
     static func edgeDensity(_ raster: LabRaster) -> Double {
         let width = raster.width, height = raster.height, count = raster.count
-        // Each pixel against the pixel `step` on (1: beside it, `width`: below it), over the run of
-        // `length` pixels from `first`: straight loops over raw buffers, which the compiler turns into
-        // vector code (the pass visits every pixel of every photo imported).
-        func edges(from first: Int, length: Int, step: Int) -> Int {
-            raster.l.withUnsafeBufferPointer { l in
-                raster.a.withUnsafeBufferPointer { a in
-                    raster.b.withUnsafeBufferPointer { b in
+        let pairs = (width - 1) * height + width * (height - 1)
+        guard pairs > 0 else { return 0 }
+        let edges = raster.l.withUnsafeBufferPointer { l in
+            raster.a.withUnsafeBufferPointer { a in
+                raster.b.withUnsafeBufferPointer { b in
+                    // Each pixel against the pixel `step` on (1: beside it, `width`: below it), over the run
+                    // of `length` pixels from `first`: straight loops over raw buffers, which the compiler
+                    // turns into vector code (the pass visits every pixel of every photo imported).
+                    func edges(from first: Int, length: Int, step: Int) -> Int {
                         var edges = 0
                         for index in first..<(first + length) {
                             let dl = l[index] - l[index + step], da = a[index] - a[index + step], db = b[index] - b[index + step]
@@ -179,13 +181,12 @@ public struct SceneFeatures: Equatable, Sendable, Codable {
                         }
                         return edges
                     }
+                    let beside = (0..<height).reduce(0) { $0 + edges(from: $1 * width, length: width - 1, step: 1) }
+                    return beside + (height > 1 ? edges(from: 0, length: count - width, step: width) : 0)
                 }
             }
         }
-        let beside = (0..<height).reduce(0) { $0 + edges(from: $1 * width, length: max(0, width - 1), step: 1) }
-        let below = height > 1 ? edges(from: 0, length: count - width, step: width) : 0
-        let pairs = (width - 1) * height + width * (height - 1)
-        return pairs > 0 ? Double(beside + below) / Double(pairs) : 0
+        return Double(edges) / Double(pairs)
     }
 
     /// The share of an 8 × 8 grid's cells holding three vivid hue sectors or more, and the sectors vivid in four cells or more.

@@ -97,6 +97,7 @@ final class LabRasterTests: XCTestCase {
             RGBA(red: .random(in: 0...255, using: &generator), green: .random(in: 0...255, using: &generator),
                  blue: .random(in: 0...255, using: &generator))
         }, width: 256)
+        XCTAssertTrue(LabRaster.tabulatesSums(pixelsPerBlock: 16, count: 64 * 64), "the first raster reads the table")
         let tabulated = LabRaster(image, longSide: 64)
         image[255, 255] = RGBA(red: image[255, 255].red, green: image[255, 255].green, blue: image[255, 255].blue, alpha: 128)
         let interpolated = LabRaster(image, longSide: 64)
