@@ -477,6 +477,9 @@ private struct MaximumFlow {
     let excess: UnsafeMutableBufferPointer<Int32>
     /// Each node's edge to its parent in its tree, or `none`, `terminal`, `orphan`.
     let parent: UnsafeMutableBufferPointer<Int32>
+    /// The parent itself (the edge's head), or the same three codes: a walk up the tree then loads one
+    /// node a step, not an edge and then its head.
+    let parentNode: UnsafeMutableBufferPointer<Int32>
     let isSink: UnsafeMutableBufferPointer<Bool>
     /// When a node's distance to its terminal was last known true, and that distance.
     let stamp: UnsafeMutableBufferPointer<Int32>
@@ -507,6 +510,7 @@ private struct MaximumFlow {
         residual = copy(capacities)
         self.excess = copy(excess)
         parent = filled(Self.none, count)
+        parentNode = filled(Self.none, count)
         isSink = filled(false, count)
         stamp = filled(0, count)
         depth = filled(0, count)
@@ -516,11 +520,17 @@ private struct MaximumFlow {
     }
 
     func deallocate() {
-        heads.deallocate(); residual.deallocate(); excess.deallocate(); parent.deallocate(); isSink.deallocate()
+        heads.deallocate(); residual.deallocate(); excess.deallocate(); parent.deallocate(); parentNode.deallocate(); isSink.deallocate()
         stamp.deallocate(); depth.deallocate(); queued.deallocate(); queue.deallocate(); orphans.deallocate()
     }
 
     @inline(__always) func reverse(_ edge: Int) -> Int { GridCut.back(Int(heads[edge]), edge % GridCut.directions) }
+
+    /// Makes `edge` the node's link to its parent (the edge's head), or one of the codes.
+    @inline(__always) func setParent(_ node: Int, edge: Int32) {
+        parent[node] = edge
+        parentNode[node] = edge >= 0 ? heads[Int(edge)] : edge
+    }
 
     mutating func activate(_ node: Int) {
         guard !queued[node] else { return }
@@ -540,7 +550,7 @@ private struct MaximumFlow {
     }
 
     mutating func makeOrphan(_ node: Int, first: Bool) {
-        parent[node] = Self.orphan
+        setParent(node, edge: Self.orphan)
         if first {
             orphanStart = orphanStart == 0 ? count : orphanStart - 1
             orphans[orphanStart] = Int32(node)
@@ -569,7 +579,7 @@ private struct MaximumFlow {
             }
         }
         for node in 0..<count where excess[node] != 0 {
-            parent[node] = Self.terminal
+            setParent(node, edge: Self.terminal)
             isSink[node] = excess[node] < 0
             depth[node] = 1
             activate(node)
@@ -592,7 +602,7 @@ private struct MaximumFlow {
                 guard (sink ? residual[back] : residual[edge]) > 0 else { continue }
                 if parent[neighbour] == Self.none {
                     isSink[neighbour] = sink
-                    parent[neighbour] = Int32(back)
+                    setParent(neighbour, edge: Int32(back))
                     stamp[neighbour] = stamp[node]
                     depth[neighbour] = depth[node] &+ 1
                     activate(neighbour)
@@ -600,7 +610,7 @@ private struct MaximumFlow {
                     middle = sink ? back : edge
                     break
                 } else if stamp[neighbour] <= stamp[node], depth[neighbour] > depth[node] {
-                    parent[neighbour] = Int32(back)
+                    setParent(neighbour, edge: Int32(back))
                     stamp[neighbour] = stamp[node]
                     depth[neighbour] = depth[node] &+ 1
                 }
@@ -627,39 +637,39 @@ private struct MaximumFlow {
         let tail = middle / GridCut.directions, head = Int(heads[middle])
         var bottleneck = residual[middle]
         var node = tail
-        while parent[node] != Self.terminal {
+        while parentNode[node] != Self.terminal {
             let edge = Int(parent[node])
             bottleneck = min(bottleneck, residual[reverse(edge)])
-            node = Int(heads[edge])
+            node = Int(parentNode[node])
         }
         bottleneck = min(bottleneck, excess[node])
         node = head
-        while parent[node] != Self.terminal {
+        while parentNode[node] != Self.terminal {
             let edge = Int(parent[node])
             bottleneck = min(bottleneck, residual[edge])
-            node = Int(heads[edge])
+            node = Int(parentNode[node])
         }
         bottleneck = min(bottleneck, -excess[node])
 
         residual[reverse(middle)] += bottleneck
         residual[middle] -= bottleneck
         node = tail
-        while parent[node] != Self.terminal {
-            let edge = Int(parent[node])
+        while parentNode[node] != Self.terminal {
+            let edge = Int(parent[node]), next = Int(parentNode[node])
             residual[edge] += bottleneck
             residual[reverse(edge)] -= bottleneck
             if residual[reverse(edge)] <= 0 { makeOrphan(node, first: true) }
-            node = Int(heads[edge])
+            node = next
         }
         excess[node] -= bottleneck
         if excess[node] <= 0 { makeOrphan(node, first: true) }
         node = head
-        while parent[node] != Self.terminal {
-            let edge = Int(parent[node])
+        while parentNode[node] != Self.terminal {
+            let edge = Int(parent[node]), next = Int(parentNode[node])
             residual[reverse(edge)] += bottleneck
             residual[edge] -= bottleneck
             if residual[edge] <= 0 { makeOrphan(node, first: true) }
-            node = Int(heads[edge])
+            node = next
         }
         excess[node] += bottleneck
         if excess[node] >= 0 { makeOrphan(node, first: true) }
@@ -684,7 +694,7 @@ private struct MaximumFlow {
                     length &+= depth[walker]
                     break
                 }
-                let up = parent[walker]
+                let up = parentNode[walker]
                 length &+= 1
                 if up == Self.terminal {
                     stamp[walker] = time
@@ -695,7 +705,7 @@ private struct MaximumFlow {
                     rooted = false
                     break
                 }
-                walker = Int(heads[Int(up)])
+                walker = Int(up)
             }
             guard rooted else { continue }
             if length < bestDepth {
@@ -707,10 +717,10 @@ private struct MaximumFlow {
                 stamp[walker] = time
                 depth[walker] = length
                 length &-= 1
-                walker = Int(heads[Int(parent[walker])])
+                walker = Int(parentNode[walker])
             }
         }
-        parent[node] = bestEdge
+        setParent(node, edge: bestEdge)
         if bestEdge != Self.none {
             stamp[node] = time
             depth[node] = bestDepth &+ 1
@@ -721,8 +731,7 @@ private struct MaximumFlow {
             let neighbour = Int(heads[edge])
             guard neighbour >= 0, isSink[neighbour] == sinkTree, parent[neighbour] != Self.none else { continue }
             if (sinkTree ? residual[edge] : residual[GridCut.back(neighbour, d)]) > 0 { activate(neighbour) }
-            let up = parent[neighbour]
-            if up >= 0, Int(heads[Int(up)]) == node { makeOrphan(neighbour, first: false) }
+            if parentNode[neighbour] == Int32(node) { makeOrphan(neighbour, first: false) }
         }
     }
 }
