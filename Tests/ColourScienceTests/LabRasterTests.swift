@@ -112,6 +112,43 @@ final class LabRasterTests: XCTestCase {
         XCTAssertEqual(Set(tabulated.a).count, 64 * 64, "noise: every block its own colour")
     }
 
+    func testOpaqueBlocksSummedFourPixelsAtATimeHaveTheColoursOfBlocksSummedPixelByPixel() {
+        // Seeded noise in blocks 11 and 12 pixels wide (groups of four, and three pixels left over, or
+        // none): opaque, each block's row is added four pixels a load; one pixel of the last block made
+        // translucent sends every block to be summed pixel by pixel, weighed by alpha. Both rasters are
+        // too small for the table of sums, so every other block must come out the same to the bit.
+        for blockSide in [11, 12] {
+            var generator = SeededGenerator(state: UInt64(blockSide))
+            let width = blockSide * 20, height = blockSide * 3
+            var image = TestImage.from(colours: (0..<(width * height)).map { _ in
+                RGBA(red: .random(in: 0...255, using: &generator), green: .random(in: 0...255, using: &generator),
+                     blue: .random(in: 0...255, using: &generator))
+            }, width: width)
+            XCTAssertFalse(LabRaster.tabulatesSums(pixelsPerBlock: blockSide * blockSide, count: 60))
+            let quads = LabRaster(image, longSide: 20)
+            let last = (x: width - 1, y: height - 1)
+            image[last.x, last.y] = RGBA(red: image[last.x, last.y].red, green: image[last.x, last.y].green,
+                                         blue: image[last.x, last.y].blue, alpha: 254)
+            let byPixel = LabRaster(image, longSide: 20)
+            XCTAssertEqual([quads.width, quads.height], [20, 3])
+            func same(_ index: Int) -> Bool {
+                let lightness = quads.l[index] == byPixel.l[index]
+                return lightness && quads.a[index] == byPixel.a[index] && quads.b[index] == byPixel.b[index]
+            }
+            let differing = (0..<(20 * 3 - 1)).filter { !same($0) }
+            XCTAssertEqual(differing, [Int](), "blocks \(blockSide) wide")
+            XCTAssertEqual(Set(quads.a).count, 60, "noise: every block its own colour")
+        }
+    }
+
+    func testABlockRowTooWideForSixteenBitLanesIsStillItsMean() {
+        // 2,000 × 2 white at a long side of 1: one block whose rows of 500 groups of four would pass
+        // 65,535 in 16-bit lanes and wrap.
+        let raster = LabRaster(TestImage.solid(.white, width: 2_000, height: 2), longSide: 1)
+        XCTAssertEqual([raster.width, raster.height], [1, 1])
+        assertLab(raster, 0, equals: Lab(.white))
+    }
+
     func testTheBoxMeanAveragesEachPixelsThreeByThreeWithinTheGrid() {
         // 0 1 2 3 / 4 5 6 7 / 8 9 10 11
         let mean = LabRaster.boxMean((0..<12).map(Float.init), width: 4, height: 3)
