@@ -11,6 +11,14 @@ final class LabRasterTests: XCTestCase {
         XCTAssertEqual(Double(raster.b[index]), expected.b, accuracy: 0.01, "b*", file: file, line: line)
     }
 
+    /// The blocks among `indices` whose L*, a* or b* differ at all between two rasters.
+    private static func blocksOfOtherColours(_ first: LabRaster, _ second: LabRaster, among indices: Range<Int>) -> [Int] {
+        indices.filter { index in
+            let lightness = first.l[index] == second.l[index]
+            return !(lightness && first.a[index] == second.a[index] && first.b[index] == second.b[index])
+        }
+    }
+
     func testAnOpaqueBlockIsTheMeanOfItsPixels() {
         let grey = RGBA(red: 128, green: 128, blue: 128)  // the mean of black's and white's values, 127.5
         let raster = LabRaster(TestImage.twoByTwo(.white, .black, .black, .white), longSide: 1)
@@ -102,11 +110,7 @@ final class LabRasterTests: XCTestCase {
         image[255, 255] = RGBA(red: image[255, 255].red, green: image[255, 255].green, blue: image[255, 255].blue, alpha: 128)
         let interpolated = LabRaster(image, longSide: 64)
         XCTAssertEqual([tabulated.width, tabulated.height], [64, 64])
-        func same(_ index: Int) -> Bool {
-            let lightness = tabulated.l[index] == interpolated.l[index]
-            return lightness && tabulated.a[index] == interpolated.a[index] && tabulated.b[index] == interpolated.b[index]
-        }
-        let differing = (0..<(64 * 64 - 1)).filter { !same($0) }
+        let differing = Self.blocksOfOtherColours(tabulated, interpolated, among: 0..<(64 * 64 - 1))
         XCTAssertEqual(differing.count, 0, "blocks of another colour, the first at \(differing.first ?? -1)")
         XCTAssertNotEqual(tabulated.l.last, interpolated.l.last, "the translucent pixel counts less in its block")
         XCTAssertEqual(Set(tabulated.a).count, 64 * 64, "noise: every block its own colour")
@@ -131,11 +135,7 @@ final class LabRasterTests: XCTestCase {
                                          blue: image[last.x, last.y].blue, alpha: 254)
             let byPixel = LabRaster(image, longSide: 20)
             XCTAssertEqual([quads.width, quads.height], [20, 3])
-            func same(_ index: Int) -> Bool {
-                let lightness = quads.l[index] == byPixel.l[index]
-                return lightness && quads.a[index] == byPixel.a[index] && quads.b[index] == byPixel.b[index]
-            }
-            let differing = (0..<(20 * 3 - 1)).filter { !same($0) }
+            let differing = Self.blocksOfOtherColours(quads, byPixel, among: 0..<(20 * 3 - 1))
             XCTAssertEqual(differing, [Int](), "blocks \(blockSide) wide")
             XCTAssertEqual(Set(quads.a).count, 60, "noise: every block its own colour")
         }
