@@ -63,8 +63,9 @@ public struct ColourAnalysis: Equatable, Sendable {
     /// accent's splash hue from its most prominent region; 4: learned judgements of accents, scenes
     /// and names, `LearnedWeights`; 5: a pale colour counts only in part towards its name's weight,
     /// `ColourName.shares`; 6: the accent model also weighs a candidate's warm dullness, the skin,
-    /// wood and stone a person does not single out).
-    public static let rulesVersion = 6
+    /// wood and stone a person does not single out; 7: the models' λ and thresholds chosen by a
+    /// cross-validation repeated 40 times, not 4).
+    public static let rulesVersion = 7
 
     /// Up to eight entries, heaviest first.
     public var palette: [PaletteEntry]

@@ -2,7 +2,7 @@
 // run it again (Docs/Quality.md, "Learned weights").
 // Fitted on colour-dev/accent.tsv: 22 photos; colour-dev2/accent.tsv (the `tune` rows of split.tsv): 85 photos.
 // Standardised logistic regressions with an L2 penalty; λ and the thresholds chosen by 5-fold cross-validation
-// repeated 4 times (the inspiration model's λ by its deviance, its weights held at 0 or more).
+// repeated 40 times (the inspiration model's λ by its deviance, its weights held at 0 or more).
 
 public enum LearnedWeights {
     /// Is this photo a colour target (λ 0.1).
@@ -11,28 +11,28 @@ public enum LearnedWeights {
         means: [0.299065, 1.441864, 0.842256, 0.022780, 2.186916, 2.123773, 1.028037, 0.646326, 2.469369, 0.623877],
         scales: [0.199764, 0.760598, 0.491703, 0.054558, 1.305136, 1.112950, 1.008913, 0.878605, 0.985207, 0.398284],
         weights: [0.758742, 0.588579, -0.307271, -0.628646, -0.400184, 0.379011, -0.153635, 3.517440, 0.305608, -1.342102],
-        bias: -8.251756, threshold: 0.45)
-    /// Is this photo a busy scene (λ 1.0).
+        bias: -8.251756, threshold: 0.40)
+    /// Is this photo a busy scene (λ 0.3).
     public static let busyScene = LogisticModel(
         features: SceneFeatures.names,
         means: [0.299065, 1.441864, 0.842256, 0.022780, 2.186916, 2.123773, 1.028037, 0.646326, 2.469369, 0.623877],
         scales: [0.199764, 0.760598, 0.491703, 0.054558, 1.305136, 1.112950, 1.008913, 0.878605, 0.985207, 0.398284],
-        weights: [0.237471, 0.817133, 0.610279, 0.194767, -1.107075, 0.751338, 0.308091, -0.175401, 0.127122, 1.060843],
-        bias: -4.092880, threshold: 0.30)
-    /// Is this candidate the accent a person would pick (λ 1.0; cross-validated 88.5 of 107 photos agree).
+        weights: [0.237432, 1.523505, 1.069630, 0.277449, -1.905307, 1.509186, 0.317664, -0.349408, -0.125577, 1.215220],
+        bias: -4.875548, threshold: 0.55)
+    /// Is this candidate the accent a person would pick (λ 1.0; cross-validated 87.3 of 107 photos agree).
     public static let accent = LogisticModel(
         features: AccentFeatures.names,
         means: [0.800433, 1.049883, -1.351581, 1.159251, 1.162177, 0.425522, 0.131735, 1.356892, 0.632626, -1.479881, 0.299160, 0.732495, -0.635026, 0.118493, 0.331682, -0.258358, 0.069153, 0.329146, 0.038038],
         scales: [0.375116, 0.312119, 0.859537, 0.964936, 0.622496, 0.306770, 0.213117, 0.573728, 0.671555, 1.062049, 0.170760, 0.274249, 0.822680, 0.597311, 0.720532, 0.660176, 0.701880, 0.193123, 0.103024],
         weights: [0.945276, -0.059952, 1.720816, -0.147867, 0.537060, 1.242137, -0.390402, -0.271840, 0.103612, 1.427671, -0.374910, 0.071532, 0.947306, 0.985127, -0.340719, 0.273493, 0.699817, -1.305810, -0.433265],
-        bias: -2.371513, threshold: 0.30)
-    /// Is this photo worth a splash: worthy 1, maybe ½, else 0 (λ 3.0; its probability × 100 is the inspiration score).
+        bias: -2.371513, threshold: 0.35)
+    /// Is this photo worth a splash: worthy 1, maybe ½, else 0 (λ 10.0; its probability × 100 is the inspiration score).
     public static let inspiration = LogisticModel(
         features: SplashPotential.featureNames,
-        means: [-0.584985, -0.334956, -0.425631, -0.689163, 0.009950, -0.258286, -0.463950],
-        scales: [0.800283, 0.844326, 0.303106, 0.660231, 1.000000, 0.319017, 0.466629],
-        weights: [0.293960, 0.384621, 0.000000, 0.000000, 0.000000, 0.713422, 0.098238],
-        bias: 0.015036, threshold: 0.50)
+        means: [-0.517226, -0.337981, -0.434736, -0.664568, 0.002109, -0.202353, -0.451024],
+        scales: [0.765579, 0.848630, 0.340650, 0.635100, 0.073136, 0.249677, 0.460665],
+        weights: [0.208936, 0.269002, 0.000000, 0.000000, 0.049472, 0.428057, 0.133549],
+        bias: 0.149705, threshold: 0.50)
     /// Where brown ends and red, orange and yellow meet (`ColourName.nearest`): the boundaries tried that
     /// the cross-validation liked best (brown under C* 50, orange from h 46, yellow from h 76).
     public static let nameBoundaries = ColourName.NameBoundaries(
