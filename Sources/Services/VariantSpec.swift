@@ -84,7 +84,9 @@ public struct VariantSpec: Equatable, Sendable {
         return text + "\"tolerance\":\(number(splash.tolerance))}"
     }
 
-    /// The object mask's revision: 16, the cut learns the object's colours first mostly from the seeds (a
+    /// The object mask's revision: 17, seeds and growth only where the photo is in focus, near a step of
+    /// its colours, unless almost none of the colour is (a butterfly's blurred olive ground was seeded and
+    /// kept); 16, the cut learns the object's colours first mostly from the seeds (a
     /// lawn that a few specks seeded was learnt as the object and kept); 15, a small piece the frame cuts is
     /// dropped only beyond the cut's reach of the pieces that stay (a petal the frame crops beside the flower
     /// was greyed); 14, the object cut on 8 neighbours, its boundary costed by its length at any angle (on 4,
@@ -105,7 +107,7 @@ public struct VariantSpec: Equatable, Sendable {
     /// growth also by saturation, two rounds of the object cut, other colours grey inside the object; 3,
     /// regions grown within the hue window, refined by an object cut, without the small pieces the frame
     /// cuts; 2, grown through the wider window (the keys of variants of grown regions alone have none).
-    static let objectMaskRevision = 16
+    static let objectMaskRevision = 17
 
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {

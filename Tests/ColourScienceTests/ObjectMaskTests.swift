@@ -55,6 +55,22 @@ final class ObjectMaskTests: XCTestCase {
     /// orange, its last two rows, a darker and duller wall of its hue. Only the orange's shaded part is
     /// grown into, but for its column beside the edge, which the 3 × 3 mean the steps are read on
     /// blends with the ground (the margins take it).
+    func testInFocusIsWithinReachOfAStepAcrossAndDownAndNowhereElse() {
+        // A grey ramp (a level every other column: steps far under the limit) with one dark pixel at
+        // (20, 10): it steps against its four neighbours, so they and it are on a step, and in focus is
+        // the square reaching 3 pixels beyond them.
+        var image = TestImage.solid(.black, width: 40, height: 24)
+        for y in 0..<24 { for x in 0..<40 { image[x, y] = RGBA(red: UInt8(100 + x / 2), green: UInt8(100 + x / 2), blue: UInt8(100 + x / 2)) } }
+        image[20, 10] = RGBA(red: 50, green: 50, blue: 50)
+        let near = ObjectMask.nearSteps(LabRaster(image, longSide: 256), step: 8, reach: 3)
+        for y in 0..<24 {
+            for x in 0..<40 {
+                let expected = abs(x - 20) + abs(y - 10) <= 1 ? true : (abs(x - 20) <= 4 && abs(y - 10) <= 4 && !(abs(x - 20) == 4 && abs(y - 10) == 4))
+                XCTAssertEqual(near[y * 40 + x], expected, "(\(x), \(y))")
+            }
+        }
+    }
+
     func testGrowthIntoShadeTakesSmoothDarkerStepsOnlyAndStopsAtAnEdgeALighterColourAndADullWall() {
         let width = 256, height = 8
         var image = TestImage.solid(.black, width: width, height: height)

@@ -58,7 +58,7 @@ final class VariantSpecTests: XCTestCase {
         let hueOnly = try XCTUnwrap(VariantSpec.spec(for: photo, kind: .show, options: ProcessingOptions(method: .hue)))
         XCTAssertEqual(object.splash.method, .object)
         XCTAssertTrue(object.key.contains(#""method":"object""#), object.key)
-        XCTAssertTrue(object.key.hasSuffix(#""revision":16,"tolerance":12}"#), "variants of the earlier object mask are made again: \(object.key)")
+        XCTAssertTrue(object.key.hasSuffix(#""revision":17,"tolerance":12}"#), "variants of the earlier object mask are made again: \(object.key)")
         XCTAssertFalse(hueOnly.key.contains("method"), "hue variants keep the key they had before object mode")
     }
 
