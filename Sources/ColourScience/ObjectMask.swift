@@ -64,42 +64,48 @@ struct ObjectMask: Sendable {
     /// Which raster pixels lie within `reach` pixels (across and down, a square) of a step of at least
     /// `step` (CIE76) between 4-neighbours: where the photo is in focus.
     static func nearSteps(_ raster: LabRaster, step: Float, reach: Int) -> [Bool] {
-        let width = raster.width, height = raster.height, count = raster.count
-        let l = raster.l, a = raster.a, b = raster.b, squared = step * step
+        let width = raster.width, height = raster.height, count = raster.count, squared = step * step
         var onStep = [Bool](repeating: false, count: count)
-        func differs(_ first: Int, _ second: Int) -> Bool {
-            let dl = l[first] - l[second], da = a[first] - a[second], db = b[first] - b[second]
-            return dl * dl + da * da + db * db >= squared
-        }
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                if x + 1 < width && differs(index, index + 1) { onStep[index] = true; onStep[index + 1] = true }
-                if y + 1 < height && differs(index, index + width) { onStep[index] = true; onStep[index + width] = true }
+        raster.l.withUnsafeBufferPointer { l in
+        raster.a.withUnsafeBufferPointer { a in
+        raster.b.withUnsafeBufferPointer { b in
+        onStep.withUnsafeMutableBufferPointer { onStep in
+            @inline(__always) func mark(_ first: Int, _ second: Int) {
+                let dl = l[first] - l[second], da = a[first] - a[second], db = b[first] - b[second]
+                if dl * dl + da * da + db * db >= squared { onStep[first] = true; onStep[second] = true }
             }
-        }
+            for y in 0..<height {
+                let row = y * width
+                for x in 0..<(width - 1) { mark(row + x, row + x + 1) }
+                if y + 1 < height { for x in 0..<width { mark(row + x, row + x + width) } }
+            }
+        }}}}
         // The square's reach, a row's then a column's: within reach across of a step, then within reach
         // down or up of such a pixel.
-        let across = Self.spread(onStep, reach: reach, lines: height, length: width) { line, step in line * width + step }
-        return Self.spread(across, reach: reach, lines: width, length: height) { line, step in step * width + line }
+        let across = Self.spread(onStep, reach: reach, lines: height, lineStride: width, length: width, stepStride: 1)
+        return Self.spread(across, reach: reach, lines: width, lineStride: 1, length: height, stepStride: width)
     }
 
-    /// `marks` spread `reach` steps both ways along each of `lines` lines of `length` steps, whose
-    /// pixels `index(line, step)` gives.
-    private static func spread(_ marks: [Bool], reach: Int, lines: Int, length: Int, index: (Int, Int) -> Int) -> [Bool] {
+    /// `marks` spread `reach` steps both ways along each of `lines` lines of `length` steps, the pixel of
+    /// a line's step at `line × lineStride + step × stepStride`.
+    private static func spread(_ marks: [Bool], reach: Int, lines: Int, lineStride: Int, length: Int, stepStride: Int) -> [Bool] {
         var spread = [Bool](repeating: false, count: marks.count)
-        for line in 0..<lines {
-            var last = -reach - 1
-            for step in 0..<length {
-                if marks[index(line, step)] { last = step }
-                if step - last <= reach { spread[index(line, step)] = true }
+        marks.withUnsafeBufferPointer { marks in
+        spread.withUnsafeMutableBufferPointer { spread in
+            for line in 0..<lines {
+                let first = line * lineStride
+                var last = -reach - 1
+                for step in 0..<length where marks[first + step * stepStride] || step - last <= reach {
+                    if marks[first + step * stepStride] { last = step }
+                    spread[first + step * stepStride] = true
+                }
+                last = length + reach + 1
+                for step in stride(from: length - 1, through: 0, by: -1) where marks[first + step * stepStride] || last - step <= reach {
+                    if marks[first + step * stepStride] { last = step }
+                    spread[first + step * stepStride] = true
+                }
             }
-            last = length + reach + 1
-            for step in stride(from: length - 1, through: 0, by: -1) {
-                if marks[index(line, step)] { last = step }
-                if last - step <= reach { spread[index(line, step)] = true }
-            }
-        }
+        }}
         return spread
     }
 
