@@ -6,10 +6,11 @@ import Imaging
 ///
 /// Seeds are pixels where the colour is clear (within the tolerance, chroma well above the gate) and
 /// in focus (near a step of the photo: a blurred ground of the colour seeds nothing, and growth does
-/// not cross it; `focusStep`); seed regions smaller than a speck are dropped; the rest grow into 8-connected pixels of the hue
-/// window (tolerance and half its feather) that are at least half as chromatic, or nearly as
-/// saturated (the object in shade) — hysteresis, as an edge detector links strong and weak edges —
-/// and on into the object's shade where shade has turned its hue (`growIntoShade`).
+/// not cross it; `focusStep`); seed regions smaller than a speck are dropped; the rest grow into
+/// 8-connected pixels of the hue window (tolerance and half its feather) that are at least half as
+/// chromatic, or nearly as saturated (the object in shade) — hysteresis, as an edge detector links
+/// strong and weak edges — and on into the object's shade where shade has turned its hue
+/// (`growIntoShade`).
 /// Their dull margins reach a few pixels into the wider window (tolerance +
 /// `SplashParameters.objectGrowth`). The grown regions, with their margins, are then the first guess
 /// of an object cut (`ObjectCut`, two rounds, the object's colours learnt first mostly from the seeds),
@@ -89,24 +90,25 @@ struct ObjectMask: Sendable {
     /// `marks` spread `reach` steps both ways along each of `lines` lines of `length` steps, the pixel of
     /// a line's step at `line × lineStride + step × stepStride`.
     private static func spread(_ marks: [Bool], reach: Int, lines: Int, lineStride: Int, length: Int, stepStride: Int) -> [Bool] {
-        var spread = [Bool](repeating: false, count: marks.count)
+        var result = [Bool](repeating: false, count: marks.count)
         marks.withUnsafeBufferPointer { marks in
-        spread.withUnsafeMutableBufferPointer { spread in
+        result.withUnsafeMutableBufferPointer { result in
             for line in 0..<lines {
                 let first = line * lineStride
                 var last = -reach - 1
                 for step in 0..<length where marks[first + step * stepStride] || step - last <= reach {
                     if marks[first + step * stepStride] { last = step }
-                    spread[first + step * stepStride] = true
+                    result[first + step * stepStride] = true
                 }
                 last = length + reach + 1
-                for step in stride(from: length - 1, through: 0, by: -1) where marks[first + step * stepStride] || last - step <= reach {
+                for step in stride(from: length - 1, through: 0, by: -1)
+                where marks[first + step * stepStride] || last - step <= reach {
                     if marks[first + step * stepStride] { last = step }
-                    spread[first + step * stepStride] = true
+                    result[first + step * stepStride] = true
                 }
             }
         }}
-        return spread
+        return result
     }
 
     /// Chroma over lightness: what stays of a surface's colour in its shade.
