@@ -81,34 +81,7 @@ struct ObjectMask: Sendable {
                 if y + 1 < height { for x in 0..<width { mark(row + x, row + x + width) } }
             }
         }}}}
-        // The square's reach, a row's then a column's: within reach across of a step, then within reach
-        // down or up of such a pixel.
-        let across = Self.spread(onStep, reach: reach, lines: height, lineStride: width, length: width, stepStride: 1)
-        return Self.spread(across, reach: reach, lines: width, lineStride: 1, length: height, stepStride: width)
-    }
-
-    /// `marks` spread `reach` steps both ways along each of `lines` lines of `length` steps, the pixel of
-    /// a line's step at `line × lineStride + step × stepStride`.
-    private static func spread(_ marks: [Bool], reach: Int, lines: Int, lineStride: Int, length: Int, stepStride: Int) -> [Bool] {
-        var result = [Bool](repeating: false, count: marks.count)
-        marks.withUnsafeBufferPointer { marks in
-        result.withUnsafeMutableBufferPointer { result in
-            for line in 0..<lines {
-                let first = line * lineStride
-                var last = -reach - 1
-                for step in 0..<length where marks[first + step * stepStride] || step - last <= reach {
-                    if marks[first + step * stepStride] { last = step }
-                    result[first + step * stepStride] = true
-                }
-                last = length + reach + 1
-                for step in stride(from: length - 1, through: 0, by: -1)
-                where marks[first + step * stepStride] || last - step <= reach {
-                    if marks[first + step * stepStride] { last = step }
-                    result[first + step * stepStride] = true
-                }
-            }
-        }}
-        return result
+        return ObjectCut.within(steps: reach, of: onStep, width: width, height: height)
     }
 
     /// Chroma over lightness: what stays of a surface's colour in its shade.

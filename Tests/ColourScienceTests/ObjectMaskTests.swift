@@ -49,12 +49,6 @@ final class ObjectMaskTests: XCTestCase {
         return (LabRaster(image, longSide: 256), kept, onEdge)
     }
 
-    /// Growth into shade on a strip (columns, left to right): a darker, duller ground of a like hue across an edge (0–31),
-    /// an orange darkening and turning towards red as it goes left in smooth steps (32–159), its lit end
-    /// kept (128–159), a lemon beside it, lighter (160–191), and grey beyond (192–255); under the
-    /// orange, its last two rows, a darker and duller wall of its hue. Only the orange's shaded part is
-    /// grown into, but for its column beside the edge, which the 3 × 3 mean the steps are read on
-    /// blends with the ground (the margins take it).
     func testInFocusIsWithinReachOfAStepAcrossAndDownAndNowhereElse() {
         // A grey ramp (a level every other column: steps far under the limit) with one dark pixel at
         // (20, 10): it steps against its four neighbours, so they and it are on a step, and in focus is
@@ -65,12 +59,18 @@ final class ObjectMaskTests: XCTestCase {
         let near = ObjectMask.nearSteps(LabRaster(image, longSide: 256), step: 8, reach: 3)
         for y in 0..<24 {
             for x in 0..<40 {
-                let expected = abs(x - 20) + abs(y - 10) <= 1 ? true : (abs(x - 20) <= 4 && abs(y - 10) <= 4 && !(abs(x - 20) == 4 && abs(y - 10) == 4))
-                XCTAssertEqual(near[y * 40 + x], expected, "(\(x), \(y))")
+                let (dx, dy) = (abs(x - 20), abs(y - 10))
+                XCTAssertEqual(near[y * 40 + x], dx <= 4 && dy <= 4 && !(dx == 4 && dy == 4), "(\(x), \(y))")
             }
         }
     }
 
+    /// Growth into shade on a strip (columns, left to right): a darker, duller ground of a like hue across an edge (0–31),
+    /// an orange darkening and turning towards red as it goes left in smooth steps (32–159), its lit end
+    /// kept (128–159), a lemon beside it, lighter (160–191), and grey beyond (192–255); under the
+    /// orange, its last two rows, a darker and duller wall of its hue. Only the orange's shaded part is
+    /// grown into, but for its column beside the edge, which the 3 × 3 mean the steps are read on
+    /// blends with the ground (the margins take it).
     func testGrowthIntoShadeTakesSmoothDarkerStepsOnlyAndStopsAtAnEdgeALighterColourAndADullWall() {
         let width = 256, height = 8
         var image = TestImage.solid(.black, width: width, height: height)

@@ -265,28 +265,31 @@ final class ObjectSplashTests: XCTestCase {
         var image = TestImage.solid(.black, width: 240, height: 160)
         for y in 0..<160 {
             for x in 0..<240 {
-                let discDistance = ((Double(x) - 70) * (Double(x) - 70) + (Double(y) - 80) * (Double(y) - 80)).squareRoot()
-                let blob = blurredBlob ? exp(-(pow(Double(x) - 170, 2) + pow(Double(y) - 80, 2)) / (2 * 25 * 25)) : 0
-                image[x, y] = sharpDisc && discDistance <= 40 ? Scene.colour(80, 35, 95)
+                let blob = blurredBlob ? exp(-pow(distance(x, y, from: blobCentre), 2) / (2 * 25 * 25)) : 0
+                image[x, y] = sharpDisc && distance(x, y, from: discCentre) <= 40 ? Scene.colour(80, 35, 95)
                     : Scene.colour(45 + 5 * blob, 34 * blob, 95)
             }
         }
         return (image, Splash(parameters: SplashParameters(hue: 95, method: .object), image: image).apply(.show, to: image))
     }
+    let discCentre = (x: 70.0, y: 80.0), blobCentre = (x: 170.0, y: 80.0)
+    func distance(_ x: Int, _ y: Int, from centre: (x: Double, y: Double)) -> Double {
+        ((Double(x) - centre.x) * (Double(x) - centre.x) + (Double(y) - centre.y) * (Double(y) - centre.y)).squareRoot()
+    }
 
     func testAGroundOfTheSubjectsColourOutOfFocusStaysGreyAndTheSubjectsSmoothInsideIsKept() {
         let (image, show) = focusScene(sharpDisc: true, blurredBlob: true)
         let kept = keptShares(show, image)
-        func distance(_ x: Int, _ y: Int, _ cx: Double) -> Double { ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - 80) * (Double(y) - 80)).squareRoot() }
-        XCTAssertGreaterThan(meanKept(kept, width: 240) { distance($0, $1, 70) < 36 }, 0.95, "the disc, inside as well as along its edge")
-        XCTAssertLessThan(meanKept(kept, width: 240) { distance($0, $1, 170) < 25 }, 0.05, "the blurred blob")
+        XCTAssertGreaterThan(meanKept(kept, width: 240) { self.distance($0, $1, from: self.discCentre) < 36 }, 0.95,
+                             "the disc, inside as well as along its edge")
+        XCTAssertLessThan(meanKept(kept, width: 240) { self.distance($0, $1, from: self.blobCentre) < 25 }, 0.05, "the blurred blob")
     }
 
     func testAColourWithNoEdgeAnywhereIsStillKept() {
         // A clear sky has no step anywhere: there is nothing sharper for it to give way to.
         let (image, show) = focusScene(sharpDisc: false, blurredBlob: true)
         let kept = keptShares(show, image)
-        XCTAssertGreaterThan(meanKept(kept, width: 240) { pow(Double($0) - 170, 2) + pow(Double($1) - 80, 2) < 20 * 20 }, 0.9)
+        XCTAssertGreaterThan(meanKept(kept, width: 240) { self.distance($0, $1, from: self.blobCentre) < 20 }, 0.9)
     }
 
     func testShowAndHideStillAddUpToTheOriginalAndKeepEveryPixelsLightness() {
