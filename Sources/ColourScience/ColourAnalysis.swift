@@ -64,8 +64,9 @@ public struct ColourAnalysis: Equatable, Sendable {
     /// and names, `LearnedWeights`; 5: a pale colour counts only in part towards its name's weight,
     /// `ColourName.shares`; 6: the accent model also weighs a candidate's warm dullness, the skin,
     /// wood and stone a person does not single out; 7: the models' λ and thresholds chosen by a
-    /// cross-validation repeated 40 times, not 4).
-    public static let rulesVersion = 7
+    /// cross-validation repeated 40 times, not 4; 8: yellow and green told apart by hue, so an olive,
+    /// a yellow in shade, is yellow).
+    public static let rulesVersion = 8
 
     /// Up to eight entries, heaviest first.
     public var palette: [PaletteEntry]

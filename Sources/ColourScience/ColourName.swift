@@ -54,7 +54,9 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
     ///
     /// Red, orange and yellow are told apart by hue alone (`boundaries.redOrangeHue`,
     /// `boundaries.orangeYellowHue`) when those limits are set: shade darkens an orange and dulls it,
-    /// but leaves its hue, where the nearest reference would call it red or brown.
+    /// but leaves its hue, where the nearest reference would call it red or brown. Yellow and green are
+    /// told apart by hue alone (`boundaries.yellowGreenHue`) in the same way: shade dulls a yellow to
+    /// olive, which the nearest reference calls green (a rapeseed field under cloud).
     public static func nearest(to colour: Lab, boundaries: NameBoundaries = LearnedWeights.nameBoundaries) -> ColourName {
         var name = nearestReference(to: colour, among: referenceLabs)
         let lch = colour.lch
@@ -62,6 +64,9 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
         if [.red, .orange, .yellow].contains(name), let redOrange = boundaries.redOrangeHue, let orangeYellow = boundaries.orangeYellowHue,
            lch.h >= 20, lch.h < 110 {
             name = lch.h < redOrange ? .red : (lch.h < orangeYellow ? .orange : .yellow)
+        }
+        if [.yellow, .green].contains(name), let yellowGreen = boundaries.yellowGreenHue, lch.h >= 80, lch.h < 150 {
+            name = lch.h < yellowGreen ? .yellow : .green
         }
         guard let minimum = minimumChroma[name], lch.c < minimum else { return name }
         return nearestReference(to: colour, among: neutralReferenceLabs)
@@ -94,10 +99,15 @@ public enum ColourName: String, CaseIterable, Sendable, Codable, Comparable {
         /// CIELAB hue from which an orange is yellow; nil: the nearest reference decides.
         public var orangeYellowHue: Double?
 
-        public init(brownMaximumChroma: Double = .infinity, redOrangeHue: Double? = nil, orangeYellowHue: Double? = nil) {
+        /// CIELAB hue from which a yellow is green; nil: the nearest reference decides.
+        public var yellowGreenHue: Double?
+
+        public init(brownMaximumChroma: Double = .infinity, redOrangeHue: Double? = nil, orangeYellowHue: Double? = nil,
+                    yellowGreenHue: Double? = nil) {
             self.brownMaximumChroma = brownMaximumChroma
             self.redOrangeHue = redOrangeHue
             self.orangeYellowHue = orangeYellowHue
+            self.yellowGreenHue = yellowGreenHue
         }
     }
 

@@ -19,22 +19,23 @@ public enum LearnedWeights {
         scales: [0.199764, 0.760598, 0.491703, 0.054558, 1.305136, 1.112950, 1.008913, 0.878605, 0.985207, 0.398284],
         weights: [0.237432, 1.523505, 1.069630, 0.277449, -1.905307, 1.509186, 0.317664, -0.349408, -0.125577, 1.215220],
         bias: -4.875548, threshold: 0.55)
-    /// Is this candidate the accent a person would pick (λ 1.0; cross-validated 87.3 of 107 photos agree).
+    /// Is this candidate the accent a person would pick (λ 1.0; cross-validated 87.8 of 107 photos agree).
     public static let accent = LogisticModel(
         features: AccentFeatures.names,
         means: [0.800433, 1.049883, -1.351581, 1.159251, 1.162177, 0.425522, 0.131735, 1.356892, 0.632626, -1.479881, 0.299160, 0.732495, -0.635026, 0.118493, 0.331682, -0.258358, 0.069153, 0.329146, 0.038038],
         scales: [0.375116, 0.312119, 0.859537, 0.964936, 0.622496, 0.306770, 0.213117, 0.573728, 0.671555, 1.062049, 0.170760, 0.274249, 0.822680, 0.597311, 0.720532, 0.660176, 0.701880, 0.193123, 0.103024],
-        weights: [0.945276, -0.059952, 1.720816, -0.147867, 0.537060, 1.242137, -0.390402, -0.271840, 0.103612, 1.427671, -0.374910, 0.071532, 0.947306, 0.985127, -0.340719, 0.273493, 0.699817, -1.305810, -0.433265],
-        bias: -2.371513, threshold: 0.35)
+        weights: [0.794217, -0.229396, 1.718025, -0.187001, 0.426190, 1.179632, -0.392329, -0.350268, 0.000285, 1.615275, -0.351825, 0.147700, 1.009716, 0.942337, -0.140645, 0.178782, 0.602288, -1.449340, -0.556166],
+        bias: -2.304749, threshold: 0.35)
     /// Is this photo worth a splash: worthy 1, maybe ½, else 0 (λ 10.0; its probability × 100 is the inspiration score).
     public static let inspiration = LogisticModel(
         features: SplashPotential.featureNames,
-        means: [-0.517226, -0.337981, -0.434736, -0.664568, 0.002109, -0.202353, -0.451024],
-        scales: [0.765579, 0.848630, 0.340650, 0.635100, 0.073136, 0.249677, 0.460665],
-        weights: [0.208936, 0.269002, 0.000000, 0.000000, 0.049472, 0.428057, 0.133549],
-        bias: 0.149705, threshold: 0.50)
-    /// Where brown ends and red, orange and yellow meet (`ColourName.nearest`): the boundaries tried that
-    /// the cross-validation liked best (brown under C* 50, orange from h 46, yellow from h 76).
+        means: [-0.538519, -0.325094, -0.448601, -0.707407, 0.002368, -0.208642, -0.466790],
+        scales: [0.763141, 0.836978, 0.356231, 0.656640, 0.071934, 0.263450, 0.462738],
+        weights: [0.241380, 0.269766, 0.008356, 0.000000, 0.047770, 0.442158, 0.149525],
+        bias: 0.095490, threshold: 0.50)
+    /// Where brown ends and red, orange, yellow and green meet (`ColourName.nearest`): the boundaries tried that
+    /// the cross-validation liked best (brown under C* 50, orange from h 46, yellow from h 76, green from h 110).
     public static let nameBoundaries = ColourName.NameBoundaries(
-        brownMaximumChroma: 50.0, redOrangeHue: 46.0, orangeYellowHue: 76.0)
+        brownMaximumChroma: 50.0, redOrangeHue: 46.0, orangeYellowHue: 76.0,
+        yellowGreenHue: 110.0)
 }

@@ -339,18 +339,35 @@ for brown in [50.0, 60, .infinity] {
         }
     }
 }
+/// Then, with those chosen, where yellow ends and green begins: shade dulls a yellow to olive but leaves
+/// its hue, where the nearest reference may call it green. None (the nearest reference decides) is kept
+/// unless a limit agrees with more photos. No limit is tried under h 110: sRGB's yellow primary and olive
+/// lie at h 103, and a nearer limit would call a yellow a few degrees greener than the primary green.
+let yellowGreenLimits = [110.0, 115, 120]
 func describe(_ names: ColourName.NameBoundaries) -> String {
     String(format: "brown under C* %.0f", names.brownMaximumChroma)
         + (names.redOrangeHue.map { String(format: ", orange from h %.0f", $0) } ?? "")
         + (names.orangeYellowHue.map { String(format: ", yellow from h %.0f", $0) } ?? "")
+        + (names.yellowGreenHue.map { String(format: ", green from h %.0f", $0) } ?? "")
 }
 print("\n## Names: the whole judgement cross-validated with λ 1 at its best threshold (photos agreeing, of \(training.count) × \(repeats))")
-var bestNames = (names: nameChoices[0], agreed: -1)
-for names in nameChoices {
-    let agreed = crossValidated(lambda: 1, boundaries: names).max()!
-    print("\(describe(names)): \(agreed)")
-    if agreed > bestNames.agreed { bestNames = (names, agreed) }
+/// The best of `best` and `choices`: the one with which the most photos agree, on a tie the earlier.
+func bestOf(_ choices: [ColourName.NameBoundaries], after best: (names: ColourName.NameBoundaries, agreed: Int)?)
+    -> (names: ColourName.NameBoundaries, agreed: Int) {
+    var best = best
+    for names in choices {
+        let agreed = crossValidated(lambda: 1, boundaries: names).max()!
+        print("\(describe(names)): \(agreed)")
+        if best == nil || agreed > best!.agreed { best = (names, agreed) }
+    }
+    return best!
 }
+var bestNames = bestOf(nameChoices, after: nil)
+bestNames = bestOf(yellowGreenLimits.map { limit in
+    var names = bestNames.names
+    names.yellowGreenHue = limit
+    return names
+}, after: bestNames)
 print("chosen: \(describe(bestNames.names))")
 
 print("\n## Accent: \(folds)-fold cross-validation of the whole judgement, \(repeats) times (photos agreeing, of \(training.count) × \(repeats))")
@@ -456,10 +473,11 @@ text += source("inspiration", inspirationModel, names: "SplashPotential.featureN
 func optional(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "nil" }
 let brownText = chosen.names.brownMaximumChroma.isFinite ? String(format: "%.1f", chosen.names.brownMaximumChroma) : ".infinity"
 text += """
-        /// Where brown ends and red, orange and yellow meet (`ColourName.nearest`): the boundaries tried that
+        /// Where brown ends and red, orange, yellow and green meet (`ColourName.nearest`): the boundaries tried that
         /// the cross-validation liked best (\(describe(chosen.names))).
         public static let nameBoundaries = ColourName.NameBoundaries(
-            brownMaximumChroma: \(brownText), redOrangeHue: \(optional(chosen.names.redOrangeHue)), orangeYellowHue: \(optional(chosen.names.orangeYellowHue)))
+            brownMaximumChroma: \(brownText), redOrangeHue: \(optional(chosen.names.redOrangeHue)), orangeYellowHue: \(optional(chosen.names.orangeYellowHue)),
+            yellowGreenHue: \(optional(chosen.names.yellowGreenHue)))
 
     """
 text += "}\n"

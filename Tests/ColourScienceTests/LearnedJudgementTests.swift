@@ -111,6 +111,26 @@ final class LearnedJudgementTests: XCTestCase {
         XCTAssertEqual(analyser.analyse(image).accent?.name, .orange)
     }
 
+    func testAYellowInShadowIsNamedYellowAndAYellowGreenGreen() throws {
+        // A yellow lit (sRGB's primary, h 103°) and in shade, olive (#67690E, a rapeseed field under cloud):
+        // lightness and chroma fall, the hue stays, and the nearest reference alone calls the olive green.
+        let olive = LCh(l: 43, c: 47, h: 104.5).lab
+        XCTAssertEqual(ColourName.nearest(to: LCh(l: 97, c: 97, h: 103).lab), .yellow)
+        XCTAssertEqual(ColourName.nearest(to: olive), .yellow)
+        var byReference = LearnedWeights.nameBoundaries
+        byReference.yellowGreenHue = nil
+        XCTAssertEqual(ColourName.nearest(to: olive, boundaries: byReference), .green, "the hue limit, not the references, makes it yellow")
+        // Yellow-green (#9ACD32, h 120°) and a leaf's green (h 125°) are green, lit or in shade.
+        for lightness in [76.0, 45] {
+            XCTAssertEqual(ColourName.nearest(to: LCh(l: lightness, c: lightness, h: 120).lab), .green, "L* \(lightness)")
+            XCTAssertEqual(ColourName.nearest(to: LCh(l: lightness, c: lightness * 0.8, h: 125).lab), .green, "L* \(lightness)")
+        }
+        // In a scene: an olive object on a grey table is yellow.
+        var image = Scene.texturedGrey(width: 200, height: 150)
+        Scene.rectangle(&image, x: 80..<110, y: 60..<90, Scene.colour(43, 47, 104.5))
+        XCTAssertEqual(analyser.analyse(image).accent?.name, .yellow)
+    }
+
     func testWarmDullnessSinglesOutSkinAndWoodAndCountsAgainstACandidate() throws {
         let position = try XCTUnwrap(AccentFeatures.names.firstIndex(of: "warm dullness"))
         func warmDullness(hue: Double, chroma: Double) -> Double {
