@@ -258,14 +258,14 @@ final class ObjectSplashTests: XCTestCase {
         XCTAssertEqual(show[120 + 47, 80], image[120 + 47, 80], "the disc's edge keeps its colour")
     }
 
-    /// A smooth dark ground with a sharp-edged cream-yellow disc (the subject in focus, smooth inside)
-    /// and, when `blurredBlob`, a blob of olive yellow fading into the ground with no edge (a ground of
-    /// the subject's hue out of focus): the scene's show picture in object mode.
-    func focusScene(sharpDisc: Bool, blurredBlob: Bool) -> (image: RGBAImage, show: RGBAImage) {
+    /// A smooth dark ground with a blob of olive yellow fading into it with no edge (a ground of the
+    /// subject's hue out of focus) and, when `sharpDisc`, a sharp-edged cream-yellow disc (the subject in
+    /// focus, smooth inside): the scene's show picture in object mode.
+    func focusScene(sharpDisc: Bool) -> (image: RGBAImage, show: RGBAImage) {
         var image = TestImage.solid(.black, width: 240, height: 160)
         for y in 0..<160 {
             for x in 0..<240 {
-                let blob = blurredBlob ? exp(-pow(distance(x, y, from: blobCentre), 2) / (2 * 25 * 25)) : 0
+                let blob = exp(-pow(distance(x, y, from: blobCentre), 2) / (2 * 25 * 25))
                 image[x, y] = sharpDisc && distance(x, y, from: discCentre) <= 40 ? Scene.colour(80, 35, 95)
                     : Scene.colour(45 + 5 * blob, 34 * blob, 95)
             }
@@ -274,11 +274,11 @@ final class ObjectSplashTests: XCTestCase {
     }
     let discCentre = (x: 70.0, y: 80.0), blobCentre = (x: 170.0, y: 80.0)
     func distance(_ x: Int, _ y: Int, from centre: (x: Double, y: Double)) -> Double {
-        ((Double(x) - centre.x) * (Double(x) - centre.x) + (Double(y) - centre.y) * (Double(y) - centre.y)).squareRoot()
+        hypot(Double(x) - centre.x, Double(y) - centre.y)
     }
 
     func testAGroundOfTheSubjectsColourOutOfFocusStaysGreyAndTheSubjectsSmoothInsideIsKept() {
-        let (image, show) = focusScene(sharpDisc: true, blurredBlob: true)
+        let (image, show) = focusScene(sharpDisc: true)
         let kept = keptShares(show, image)
         XCTAssertGreaterThan(meanKept(kept, width: 240) { self.distance($0, $1, from: self.discCentre) < 36 }, 0.95,
                              "the disc, inside as well as along its edge")
@@ -287,7 +287,7 @@ final class ObjectSplashTests: XCTestCase {
 
     func testAColourWithNoEdgeAnywhereIsStillKept() {
         // A clear sky has no step anywhere: there is nothing sharper for it to give way to.
-        let (image, show) = focusScene(sharpDisc: false, blurredBlob: true)
+        let (image, show) = focusScene(sharpDisc: false)
         let kept = keptShares(show, image)
         XCTAssertGreaterThan(meanKept(kept, width: 240) { self.distance($0, $1, from: self.blobCentre) < 20 }, 0.9)
     }
