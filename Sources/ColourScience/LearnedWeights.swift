@@ -29,10 +29,10 @@ public enum LearnedWeights {
     /// Is this photo worth a splash: worthy 1, maybe ½, else 0 (λ 10.0; its probability × 100 is the inspiration score).
     public static let inspiration = LogisticModel(
         features: SplashPotential.featureNames,
-        means: [-0.538519, -0.325094, -0.448601, -0.707407, 0.002368, -0.208642, -0.466790],
-        scales: [0.763141, 0.836978, 0.356231, 0.656640, 0.071934, 0.263450, 0.462738],
-        weights: [0.241380, 0.269766, 0.008356, 0.000000, 0.047770, 0.442158, 0.149525],
-        bias: 0.095490, threshold: 0.50)
+        means: [-0.495373, -0.295976, -0.460326, -0.715369, -0.053816, -0.212528, -0.492147],
+        scales: [0.731589, 0.786939, 0.357712, 0.630109, 0.373555, 0.321890, 0.467853],
+        weights: [0.161501, 0.209632, 0.042381, 0.000000, 0.289406, 0.389870, 0.227584],
+        bias: -0.210324, threshold: 0.50)
     /// Where brown ends and red, orange, yellow and green meet (`ColourName.nearest`): the boundaries tried that
     /// the cross-validation liked best (brown under C* 50, orange from h 46, yellow from h 76, green from h 110).
     public static let nameBoundaries = ColourName.NameBoundaries(

@@ -402,14 +402,18 @@ struct Potential {
 
     func score(_ model: LogisticModel) -> Double { model.probability(features) * gates }
 }
-/// The splash potential of every inspiration photo with an accent, by the models just fitted.
+/// The splash potential of every inspiration photo with an accent, by the models just fitted. A colour
+/// target or a busy scene has none; its most salient colour stands in for one, so that the model learns
+/// what such a scene is worth from the scenes the scene models catch, for those they miss.
 let potentials = inspirationSet.compactMap { photo -> Potential? in
     let image = decoded[photo.path]!
-    guard let potential = SplashPotential(judging.analyse(image.image), pixelSize: image.originalSize) else { return nil }
+    var colours = judging.analyse(image.image)
+    if colours.accent == nil && colours.scene != .ordinary { colours.accent = colours.candidates.first }
+    guard let potential = SplashPotential(colours, pixelSize: image.originalSize) else { return nil }
     return Potential(path: photo.path, worth: photo.worth, features: potential.features, gates: potential.photographic * potential.resolution)
 }
 let worthy = potentials.filter { $0.worth == 1 }.count, maybe = potentials.filter { $0.worth == 0.5 }.count
-print("\n## Inspiration: \(potentials.count) photos with an accent (\(worthy) worthy, \(maybe) maybe); \(folds)-fold cross-validated deviance")
+print("\n## Inspiration: \(potentials.count) photos with an accent or a scene's stand-in (\(worthy) worthy, \(maybe) maybe); \(folds)-fold cross-validated deviance")
 var bestInspiration: (lambda: Double, deviance: Double)?
 for lambda in lambdas {
     var deviance = 0.0
