@@ -32,7 +32,7 @@ final class OrientationBinaryTests: XCTestCase {
             "turned.jpg": try codec.encode(picture, as: .jpeg, options: EncodeOptions(quality: 90, exif: exif)),
             "turned.png": try codec.encode(picture, as: .png, options: EncodeOptions()).insertingPNGExif(Data(tiffBlock)),
             "turned.webp": try codec.encode(picture, as: .webp, options: EncodeOptions(quality: 90, exif: exif)),
-            "turned.tif": try TIFFFixture.encode(picture, metadata: ExifFixture.camera()),
+            "turned.tif": TIFFFixture.encode(picture, metadata: ExifFixture.camera()),
             "turned.heic": try HEIFFixture.encode(picture, orientation: .right, exif: exif),
             "turned.avif": try HEIFFixture.encode(picture, avif: true, orientation: .right, exif: exif),
         ]
