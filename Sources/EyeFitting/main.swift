@@ -507,4 +507,21 @@ if ProcessInfo.processInfo.environment["SHOWHIDE_FIT_VERBOSE"] == "1" {
                      training[photo].inspiration ?? "-", finalScenes.kind(s).rawValue, training[photo].path, s.hueFamilies, s.hueEntropy,
                      s.meanChroma, s.mixedCells, s.spreadHues, s.vividRegions, s.scatteredFamilies, s.latticePatches, s.chromaticPieces, s.edgeDensity))
     }
+    // How each scene model judges the photos it did not learn from: the mean of a photo's probabilities over
+    // the repeats, and how many repeats put it past the threshold. The photos so labelled, and any other
+    // that some repeat judged so.
+    for (label, model) in [("chart", \SceneModels.colourTarget), ("busy", \SceneModels.busy)] {
+        var sum = [Double](repeating: 0, count: training.count), past = [Int](repeating: 0, count: training.count)
+        for (held, scene) in zip(heldOut, foldScenes) {
+            for photo in held {
+                let probability = scene[keyPath: model].probability(scenes[photo].vector)
+                sum[photo] += probability
+                if probability >= scene[keyPath: model].threshold { past[photo] += 1 }
+            }
+        }
+        for photo in training.indices.sorted(by: { sum[$0] > sum[$1] }) where training[photo].inspiration == label || past[photo] > 0 {
+            print(String(format: "HELD-OUT %@ %.2f, past the threshold %2d of %d: %@ (%@)", label, sum[photo] / Double(repeats), past[photo], repeats,
+                         training[photo].path, training[photo].inspiration ?? "-"))
+        }
+    }
 }
