@@ -10,7 +10,7 @@ ROUNDS ?= 20
 test:
 	scripts/test
 
-# libFuzzer on the JPEG decoder, the PNG decoder and the EXIF reader, $(SECONDS) s each.
+# libFuzzer on the JPEG, PNG, HEIF, WebP and TIFF decoders and the EXIF reader, $(SECONDS) s each.
 fuzz:
 	scripts/fuzz $(SECONDS)
 
