@@ -69,6 +69,16 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(try directory([], [:]), "/home/ada/.local/share/showhide")
     }
 
+    func testAnEmptyLibraryIsRefusedRatherThanTakenForTheDefault() {
+        // `--library "$LIB"` with LIB unset: the user's own catalogue must not be the one changed.
+        for empty in ["", "  "] {
+            XCTAssertThrowsError(try ListCommand.parse(["--library", empty])) { error in
+                XCTAssertTrue(ListCommand.message(for: error).contains("--library needs a folder"), ListCommand.message(for: error))
+            }
+            XCTAssertThrowsError(try ImportCommand.parse(["photos", "--library", empty]))
+        }
+    }
+
     func testRelativePathsAreMadeAbsolute() {
         let environment = environment()
         XCTAssertEqual(environment.absolutePath("photos/../pics/"), "/work/pics")

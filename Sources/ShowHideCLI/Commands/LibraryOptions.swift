@@ -12,9 +12,17 @@ struct LibraryOptions: ParsableArguments {
         valueName: "dir"))
     var library: String?
 
+    /// An empty `--library` (a script's unset variable) would otherwise mean the default catalogue: the
+    /// user's own, which a command meant for another library must not touch.
+    func validate() throws {
+        if let library, library.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--library needs a folder; an empty one would mean the default catalogue. Give the folder, or leave the option out.")
+        }
+    }
+
     /// Where the library is: the option, else SHOWHIDE_LIBRARY, else the XDG data folder.
     func directory(in environment: AppEnvironment) -> String {
-        if let library, !library.isEmpty { return environment.absolutePath(library) }
+        if let library { return environment.absolutePath(library) }
         if let variable = environment.variables["SHOWHIDE_LIBRARY"], !variable.isEmpty {
             return environment.absolutePath(variable)
         }
