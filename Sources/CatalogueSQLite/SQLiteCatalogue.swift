@@ -33,15 +33,21 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         if access(path, R_OK) != 0 {
             throw CatalogueError.cannotOpen(path: path, reason: systemErrorReason(errno))
         }
+        // An empty file where the catalogue was is a catalogue lost (truncated, overwritten), not a new one:
+        // opened, SQLite would make it a new catalogue, and the library's variants would then belong to
+        // nothing, for `gallery check --repair` to delete. It is left as it is.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value == 0 {
+            throw CatalogueError.damaged(path: path)
+        }
         if access(path, W_OK) != 0 || access(libraryDirectory, W_OK) != 0 {
             try self.init(readingOnly: path)
             return
         }
-        try self.init(creatingIn: libraryDirectory, path: path)
+        try self.init(creatingIn: libraryDirectory, path: path, schemaMayBeNew: opening == .creatingWhenMissing)
     }
 
     /// `openPool` opens the file; a parameter so that tests can make it fail as another process can.
-    convenience init(creatingIn libraryDirectory: String, path: String,
+    convenience init(creatingIn libraryDirectory: String, path: String, schemaMayBeNew: Bool = true,
                      openPool: (String) throws -> DatabasePool = { try DatabasePool(path: $0, configuration: SQLiteCatalogue.configuration()) },
                      pause: () -> Void = { usleep(100_000) }) throws {
         do {
@@ -63,7 +69,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
                 throw CatalogueError(error, path: path)
             }
         }
-        try self.init(writer: pool, path: path)
+        try self.init(writer: pool, path: path, schemaMayBeNew: schemaMayBeNew)
     }
 
     /// Whether opening failed only for what another process was doing at that moment:
@@ -107,7 +113,9 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try SQLiteCatalogue(writer: DatabaseQueue(configuration: configuration()), path: ":memory:")
     }
 
-    init(writer: any DatabaseWriter, path: String) throws {
+    /// With `schemaMayBeNew` false (a command that does not create the catalogue), a database holding no
+    /// table is not made a catalogue: it is one lost, and said to be damaged.
+    init(writer: any DatabaseWriter, path: String, schemaMayBeNew: Bool = true) throws {
         self.writer = writer
         self.path = path
         let migrator = Schema.migrator()
@@ -127,6 +135,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             defer { lock?.release() }
             // A new, empty catalogue is made from the schema the migrations add up to, in one step.
             let empty = try writer.read { db in try Schema.holdsNoTable(db) && migrator.appliedIdentifiers(db).isEmpty }
+            if empty && !schemaMayBeNew { throw CatalogueError.damaged(path: path) }
             try (empty ? Schema.newCatalogueMigrator() : migrator).migrate(writer)
         } catch {
             throw CatalogueError(error, path: path)

@@ -240,6 +240,36 @@ final class SchemaTests: XCTestCase {
         }
     }
 
+    func testAnEmptyCatalogueFileIsALostCatalogueLeftAsItIs() throws {
+        // Truncated to nothing: made a new catalogue, the library's variants would belong to nothing, for a
+        // repair to delete. Every command, import too, says it is damaged and writes nothing to it.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("catalogue.sqlite")
+        try Data().write(to: file)
+        for opening in [CatalogueOpening.existingOnly, .creatingWhenMissing] {
+            XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: directory.path, opening: opening)) { error in
+                XCTAssertEqual(error as? CatalogueError, .damaged(path: file.path))
+            }
+            XCTAssertEqual(try Data(contentsOf: file).count, 0)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + "-wal"))
+        }
+    }
+
+    func testADatabaseWithNoTableIsACatalogueOnlyForTheCommandThatCreatesOne() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-blank-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("catalogue.sqlite")
+        try DatabaseQueue(path: file.path).write { db in try db.execute(sql: "PRAGMA user_version = 0; CREATE TABLE t(x); DROP TABLE t") }
+        XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: directory.path, opening: .existingOnly)) { error in
+            XCTAssertEqual(error as? CatalogueError, .damaged(path: file.path))
+        }
+        let created = try SQLiteCatalogue(libraryDirectory: directory.path, opening: .creatingWhenMissing)
+        XCTAssertEqual(try created.photos(matching: PhotoQuery()).count, 0)
+    }
+
     func testSQLiteResultCodesBecomeErrorsThatSayWhatToDo() {
         func mapped(_ code: ResultCode) -> CatalogueError {
             CatalogueError(DatabaseError(resultCode: code, message: "SQL text", sql: "SELECT secret"), path: "/l/c.sqlite")
