@@ -33,11 +33,16 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         if access(path, R_OK) != 0 {
             throw CatalogueError.cannotOpen(path: path, reason: systemErrorReason(errno))
         }
-        // An empty file where the catalogue was is a catalogue lost (truncated, overwritten), not a new one:
-        // opened, SQLite would make it a new catalogue, and the library's variants would then belong to
-        // nothing, for `gallery check --repair` to delete. It is left as it is.
+        // An empty file beside a library's variants or thumbnails is a catalogue lost (truncated, overwritten),
+        // not a new one: opened, SQLite would make it a new catalogue, and the variants would then belong to
+        // nothing, for `gallery check --repair` to delete. It is left as it is. Alone, it is a first import
+        // stopped between creating the file and writing to it: no catalogue yet.
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value == 0 {
-            throw CatalogueError.damaged(path: path)
+            let libraryRemains = ["variants", "thumbnails.sqlite", "thumbnails"].contains {
+                FileManager.default.fileExists(atPath: (libraryDirectory as NSString).appendingPathComponent($0))
+            }
+            if libraryRemains { throw CatalogueError.damaged(path: path) }
+            guard opening == .creatingWhenMissing else { throw CatalogueError.noCatalogue(directory: libraryDirectory) }
         }
         if access(path, W_OK) != 0 || access(libraryDirectory, W_OK) != 0 {
             try self.init(readingOnly: path)

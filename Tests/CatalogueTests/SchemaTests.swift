@@ -241,10 +241,10 @@ final class SchemaTests: XCTestCase {
     }
 
     func testAnEmptyCatalogueFileIsALostCatalogueLeftAsItIs() throws {
-        // Truncated to nothing: made a new catalogue, the library's variants would belong to nothing, for a
-        // repair to delete. Every command, import too, says it is damaged and writes nothing to it.
+        // Truncated to nothing beside the library's variants: made a new catalogue, the variants would belong
+        // to nothing, for a repair to delete. Every command, import too, says it is damaged and writes nothing.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("variants/ab"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("catalogue.sqlite")
         try Data().write(to: file)
@@ -255,6 +255,19 @@ final class SchemaTests: XCTestCase {
             XCTAssertEqual(try Data(contentsOf: file).count, 0)
             XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + "-wal"))
         }
+    }
+
+    func testAnEmptyCatalogueFileAloneIsAFirstImportStoppedEarly() throws {
+        // Killed between creating the file and writing to it: import carries on; other commands find none.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-first-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("catalogue.sqlite"))
+        XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: directory.path, opening: .existingOnly)) { error in
+            XCTAssertEqual(error as? CatalogueError, .noCatalogue(directory: directory.path))
+        }
+        let created = try SQLiteCatalogue(libraryDirectory: directory.path, opening: .creatingWhenMissing)
+        XCTAssertEqual(try created.photos(matching: PhotoQuery()).count, 0)
     }
 
     func testADatabaseWithNoTableIsACatalogueOnlyForTheCommandThatCreatesOne() throws {
