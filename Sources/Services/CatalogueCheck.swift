@@ -15,6 +15,9 @@ public struct CheckReport: Sendable {
     public var missingPhotos: [PhotoProblem] = []
     public var changedPhotos: [PhotoProblem] = []
     public var variantsWithoutFiles: [Variant] = []
+    /// Variants whose files moved with the library folder (recorded under its old place, found under the
+    /// new one); a repair records their new place.
+    public var movedVariants: [Variant] = []
     public var strayVariantFiles: [String] = []
     /// Photos whose files are there but whose thumbnails are not (catalogued before thumbnails, or removed).
     public var missingThumbnails: [PhotoProblem] = []
@@ -26,6 +29,7 @@ public struct CheckReport: Sendable {
     public var unreadableThumbnails: String?
     /// With repair: what was removed (variant rows without files, stray files) and made.
     public var removedVariantRows = 0
+    public var movedVariantRows = 0
     public var removedStrayFiles = 0
     public var madeThumbnails = 0
     public var removedStrayThumbnails = 0
@@ -42,12 +46,14 @@ public struct CheckReport: Sendable {
     public var isClean: Bool {
         integrity == "ok" && missingPhotos.isEmpty && changedPhotos.isEmpty
             && variantsWithoutFiles.count == removedVariantRows && strayVariantFiles.count == removedStrayFiles
+            && movedVariants.count == movedVariantRows
     }
 }
 
 /// Verifies the catalogue against the disk and changes nothing unless asked to repair. A repair only
 /// removes what is certainly dead: variant rows whose files are gone and files under `variants/` that
-/// no row records. Photos whose files are missing or changed are reported, never removed: the drive
+/// no row records; a variant whose file moved with the library folder is neither, and a repair records
+/// its new place. Photos whose files are missing or changed are reported, never removed: the drive
 /// may be unmounted, and `gallery import` analyses changed files again. Thumbnails are a cache: a
 /// repair makes the missing ones and removes those of no catalogued content.
 public struct CatalogueCheck: Sendable {
@@ -102,9 +108,17 @@ public struct CatalogueCheck: Sendable {
         }
         let variants = try catalogue.allVariants()
         let inScope = Set(photos.map(\.id))
-        report.variantsWithoutFiles = variants.filter { (scope == nil || inScope.contains($0.photoID)) && !fileSystem.exists($0.path) }
+        var movedTo: [String: String] = [:]
+        for variant in variants where (scope == nil || inScope.contains(variant.photoID)) && !fileSystem.exists(variant.path) {
+            if let moved = VariantSpec.relocated(variant.path, inVariants: variantsDirectory), fileSystem.exists(moved) {
+                report.movedVariants.append(variant)
+                movedTo[variant.path] = moved
+            } else {
+                report.variantsWithoutFiles.append(variant)
+            }
+        }
         if scope == nil {
-            let recorded = Set(variants.map(\.path))
+            let recorded = Set(variants.map(\.path)).union(movedTo.values)
             report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
             report.strayThumbnails = keptThumbnails.subtracting(photos.map(\.facts.sha256)).sorted()
                 + fileSystem.walk([oldThumbnailsDirectory]).files.map(\.path).sorted()
@@ -113,6 +127,12 @@ public struct CatalogueCheck: Sendable {
             for variant in report.variantsWithoutFiles {
                 try catalogue.removeVariant(atPath: variant.path)
                 report.removedVariantRows += 1
+            }
+            for variant in report.movedVariants {
+                var moved = variant
+                moved.path = movedTo[variant.path]!
+                try catalogue.recordVariant(moved)
+                report.movedVariantRows += 1
             }
             for path in report.strayVariantFiles {
                 try fileSystem.remove(path)

@@ -160,6 +160,15 @@ public struct ProcessingService: Sendable {
         }
     }
 
+    /// Whether `variant`'s file moved with the library folder (recorded under its old place, found under
+    /// the new one); if so, its record now says where it is, and it need not be made again.
+    func followedTheLibrary(_ variant: Variant) -> Bool {
+        guard let moved = VariantSpec.relocated(variant.path, inVariants: variantsDirectory), fileSystem.exists(moved) else { return false }
+        var followed = variant
+        followed.path = moved
+        return (try? catalogue.recordVariant(followed)) != nil
+    }
+
     /// One photo: read and decode it once, then each missing variant.
     func process(_ photo: CataloguedPhoto, options: ProcessingOptions) throws(PhotoFailure) -> Outcome {
         var outcome = Outcome()
@@ -170,7 +179,11 @@ public struct ProcessingService: Sendable {
         var missing: [VariantSpec] = []
         for spec in specs {
             let existing = try? catalogue.variant(spec)
-            if let existing, fileSystem.exists(existing.path) { outcome.unchanged += 1 } else { missing.append(spec) }
+            if let existing, fileSystem.exists(existing.path) || followedTheLibrary(existing) {
+                outcome.unchanged += 1
+            } else {
+                missing.append(spec)
+            }
         }
         guard !missing.isEmpty else { return outcome }
 

@@ -120,6 +120,16 @@ public struct VariantSpec: Equatable, Sendable {
         (libraryDirectory as NSString).appendingPathComponent("variants")
     }
 
+    /// Where a variant recorded at `recorded` is now when its library folder was moved or renamed: the same
+    /// `<two hex>/<hash>/<file>` under the library's `variantsDirectory` (nil when that is `recorded` itself,
+    /// or `recorded` is no variant's path).
+    public static func relocated(_ recorded: String, inVariants variantsDirectory: String) -> String? {
+        let parts = (recorded as NSString).pathComponents
+        guard parts.count >= 4, parts[parts.count - 3].count == 2, parts[parts.count - 2].hasPrefix(parts[parts.count - 3]) else { return nil }
+        let moved = parts.suffix(3).reduce(variantsDirectory) { ($0 as NSString).appendingPathComponent($1) }
+        return moved == recorded ? nil : moved
+    }
+
     /// The variant's file: `<variants>/<first two hex of the photo's hash>/<hash>/<kind>-<key hash>.<ext>`,
     /// so renaming or moving an original does not lose its variants, and each parameter set has its own file.
     public func path(inVariants variantsDirectory: String, hasher: any ContentHashing) -> String {

@@ -275,12 +275,16 @@ public struct GalleryServer: Sendable {
     func variant(_ id: PhotoID, kind: String) throws -> Response {
         guard SplashMode(rawValue: kind) != nil else { throw GalleryRequestError.invalid("A variant is show or hide.") }
         let photo = try photo(id)
-        guard let variant = photo.variants.last(where: { $0.kind == kind }),
-              path(variant.path, isWithin: VariantSpec.directory(inLibrary: libraryDirectory)),
-              let data = try? fileSystem.contents(of: variant.path) else {
+        let variants = VariantSpec.directory(inLibrary: libraryDirectory)
+        guard let variant = photo.variants.last(where: { $0.kind == kind }) else {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }
-        return Self.image(data, type: variant.path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+        // Recorded under the library folder's old place when the folder was moved: the same file under the new.
+        let place = fileSystem.exists(variant.path) ? variant.path : VariantSpec.relocated(variant.path, inVariants: variants) ?? variant.path
+        guard path(place, isWithin: variants), let data = try? fileSystem.contents(of: place) else {
+            throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
+        }
+        return Self.image(data, type: place.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
     }
 
     func originalData(of photo: CataloguedPhoto) throws -> Data {

@@ -119,6 +119,57 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertFalse(repaired.isClean, "the missing and changed photos are still there to be dealt with")
     }
 
+    /// The library folder moved: every variant file from `/library` to `/moved`, the rows still naming the old place.
+    func moveLibrary() throws {
+        for file in files.walk(["/library/variants"]).files {
+            files["/moved" + file.path.dropFirst("/library".count)] = files[file.path]
+            try files.remove(file.path)
+        }
+    }
+
+    func testVariantsThatMovedWithTheLibraryAreNeitherMissingNorStrayAndARepairRecordsTheirPlace() async throws {
+        _ = try await library()
+        try moveLibrary()
+        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/moved", thumbnails: thumbnails)
+
+        let report = try check.run(repair: false)
+        XCTAssertEqual(report.movedVariants.count, 6)
+        XCTAssertEqual(report.variantsWithoutFiles, [])
+        XCTAssertEqual(report.strayVariantFiles, [], "the moved files are the rows' own")
+        XCTAssertFalse(report.isClean)
+        XCTAssertTrue(catalogue.variants.allSatisfy { $0.path.hasPrefix("/library/") }, "nothing changed without --repair")
+
+        let repaired = try check.run(repair: true)
+        XCTAssertEqual(repaired.movedVariantRows, 6)
+        XCTAssertEqual(repaired.removedVariantRows + repaired.removedStrayFiles, 0)
+        XCTAssertTrue(repaired.isClean)
+        XCTAssertEqual(catalogue.variants.count, 6)
+        XCTAssertTrue(catalogue.variants.allSatisfy { $0.path.hasPrefix("/moved/variants/") && files[$0.path] != nil })
+        XCTAssertTrue(try check.run(repair: false).isClean)
+    }
+
+    func testProcessingFindsVariantsThatMovedWithTheLibraryAndMakesNoneAgain() async throws {
+        let photos = try await library()
+        try moveLibrary()
+        let decodes = codec.decodeCount
+        let summary = try await ProcessingService(fileSystem: files, decoder: codec, encoder: RecordingEncoder(), exifReader: FakeExifReader(),
+                                                  hasher: CryptoHasher(), catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(),
+                                                  libraryDirectory: "/moved").process(photos)
+        XCTAssertEqual(summary.made.count, 0)
+        XCTAssertEqual(summary.unchanged, 6)
+        XCTAssertEqual(codec.decodeCount, decodes, "nothing decoded: nothing made again")
+        XCTAssertTrue(catalogue.variants.allSatisfy { $0.path.hasPrefix("/moved/variants/") })
+    }
+
+    func testAMovedVariantIsFoundUnderTheLibrarysVariantsByItsLastThreeParts() {
+        let sha = String(repeating: "ab", count: 32)
+        XCTAssertEqual(VariantSpec.relocated("/old/lib/variants/ab/\(sha)/show-1.jpg", inVariants: "/new/variants"),
+                       "/new/variants/ab/\(sha)/show-1.jpg")
+        XCTAssertNil(VariantSpec.relocated("/new/variants/ab/\(sha)/show-1.jpg", inVariants: "/new/variants"), "already there")
+        XCTAssertNil(VariantSpec.relocated("/photos/trip/ab/img.jpg", inVariants: "/new/variants"), "no variant's path")
+        XCTAssertNil(VariantSpec.relocated("ab/\(sha)", inVariants: "/new/variants"))
+    }
+
     func testADamagedCatalogueIsReportedAndNeitherWalkedNorRepaired() async throws {
         _ = try await library()
         try files.remove("/photos/a.jpg")

@@ -70,6 +70,29 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(try catalogue.photos(matching: PhotoQuery()).count, 2)
     }
 
+    func testVariantsThatMovedWithTheLibraryAreSaidAndARepairRecordsWhereTheyAre() throws {
+        // The rows name the library's old place (it was /old before it was moved to /library).
+        for var variant in try catalogue.allVariants() {
+            variant.path = variant.path.replacingOccurrences(of: "/library/", with: "/old/")
+            try catalogue.recordVariant(variant)
+        }
+        XCTAssertThrowsError(try CheckCommand.parse([]).run(in: environment()))
+        XCTAssertEqual(spy.output.lines[2...3], ["variants: 0 without a file, 0 stray files",
+                                                 "  4 variants moved with the library folder (recorded at their old place); --repair records the new one"])
+        spy.output.clear()
+
+        try CheckCommand.parse(["--repair", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual((json["movedVariants"] as? [String])?.count, 4)
+        XCTAssertEqual(json["movedVariantRows"] as? Int, 4)
+        XCTAssertEqual(json["removedStrayFiles"] as? Int, 0)
+        XCTAssertEqual(json["clean"] as? Bool, true)
+        XCTAssertTrue(try catalogue.allVariants().allSatisfy { $0.path.hasPrefix("/library/variants/") && files[$0.path] != nil })
+        spy.output.clear()
+        try CheckCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines[2], "variants: 0 without a file, 0 stray files")
+    }
+
     func testForgettingMissingPhotosIsARepairThatLeavesACleanCatalogue() throws {
         XCTAssertThrowsError(try CheckCommand.parse(["--forget-missing"])) { error in
             XCTAssertEqual(CheckCommand.message(for: error), "--forget-missing is a repair: give --repair too.")

@@ -94,6 +94,24 @@ final class GallerySafetyTests: XCTestCase {
         XCTAssertFalse(fixture.fileSystem.exists("/etc/passwd"))
     }
 
+    func testAVariantRecordedBeforeTheLibraryFolderMovedIsServedFromItsNewPlaceOnly() async throws {
+        let id = fixture.ids["bus"]!
+        func recorded(_ kind: String, at path: String) throws {
+            try fixture.catalogue.recordVariant(Variant(photoID: id, kind: kind, parameters: #"{"method":"object"}"#, path: path, fileSize: 12,
+                                                        pixelSize: PixelSize(width: 40, height: 30), sha256: "v" + kind,
+                                                        createdAt: Date(timeIntervalSince1970: 1_700_000_000)))
+        }
+        try recorded("show", at: "/old-library/variants/bu/bus/show-1.jpg")
+        try await execute("/photos/\(id)/variants/show") { response in
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.text, "show picture")
+        }
+        try recorded("hide", at: "/old-library/variants/../../etc/passwd")
+        try await execute("/photos/\(id)/variants/hide") { response in
+            XCTAssertEqual(response.status, .notFound)
+        }
+    }
+
     func testAChangeFromAnotherSiteIsRefused() async throws {
         try await execute("/", method: .post, headers: [HTTPField.Name("Origin")!: "http://evil.example"]) { response in
             XCTAssertEqual(response.status, .forbidden)

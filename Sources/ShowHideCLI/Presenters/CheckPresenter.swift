@@ -14,9 +14,11 @@ struct CheckPresenter {
         var missingPhotos: [PhotoJSON]
         var changedPhotos: [PhotoJSON]
         var variantsWithoutFiles: [String]
+        var movedVariants: [String]
         var strayVariantFiles: [String]
         var removedVariantRows: Int
         var removedStrayFiles: Int
+        var movedVariantRows: Int
         var missingThumbnails: [PhotoJSON]
         var strayThumbnails: [String]
         var unreadableThumbnails: String?
@@ -38,8 +40,10 @@ struct CheckPresenter {
                 integrity: report.integrity, photos: report.photos,
                 missingPhotos: report.missingPhotos.map { .init(id: $0.id, path: $0.path) },
                 changedPhotos: report.changedPhotos.map { .init(id: $0.id, path: $0.path) },
-                variantsWithoutFiles: report.variantsWithoutFiles.map(\.path), strayVariantFiles: report.strayVariantFiles,
+                variantsWithoutFiles: report.variantsWithoutFiles.map(\.path), movedVariants: report.movedVariants.map(\.path),
+                strayVariantFiles: report.strayVariantFiles,
                 removedVariantRows: report.removedVariantRows, removedStrayFiles: report.removedStrayFiles,
+                movedVariantRows: report.movedVariantRows,
                 missingThumbnails: report.missingThumbnails.map { .init(id: $0.id, path: $0.path) }, strayThumbnails: report.strayThumbnails,
                 unreadableThumbnails: report.unreadableThumbnails,
                 madeThumbnails: report.madeThumbnails, removedStrayThumbnails: report.removedStrayThumbnails,
@@ -62,6 +66,11 @@ struct CheckPresenter {
         console.print("variants: \(report.variantsWithoutFiles.count) without a file, \(report.strayVariantFiles.count) stray files")
         for variant in report.variantsWithoutFiles { console.print("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)") }
         for path in report.strayVariantFiles { console.print("  stray: \(path)") }
+        if !report.movedVariants.isEmpty {
+            console.print("  \(counted(report.movedVariants.count, "variant")) moved with the library folder (recorded at their old place)"
+                + (report.movedVariantRows > 0 ? "" : "; --repair records the new one"))
+        }
+        if report.movedVariantRows > 0 { console.print("repaired: recorded the new place of \(counted(report.movedVariantRows, "variant"))") }
         if report.removedVariantRows + report.removedStrayFiles > 0 {
             console.print("repaired: removed \(counted(report.removedVariantRows, "variant row")) and \(counted(report.removedStrayFiles, "stray file"))")
         }
