@@ -23,7 +23,12 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
     /// The 1-based number of the write transaction that throws instead of committing.
     public var failingWrite: Int?
 
+    /// What `isReadOnly` says: a catalogue this user may only read.
+    public var readOnly = false
+
     public init() {}
+
+    public var isReadOnly: Bool { readOnly }
 
     public var writes: Int { lock.withLock { writeCount } }
     public var allPhotos: [CataloguedPhoto] { lock.withLock { state.photos.values.sorted { $0.id < $1.id } } }

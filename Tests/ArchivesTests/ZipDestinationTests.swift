@@ -68,6 +68,18 @@ final class ZipDestinationTests: XCTestCase {
         XCTAssertEqual(try entries(of: path), ["n.jpg": Data("new".utf8)])
     }
 
+    func testAFolderIsNoZipFileToNumberOrReplace() throws {
+        // `--zip exports/`: before, `exports_2` was written, a zip without its extension, beside the folder.
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for policy in [ConflictPolicy.unique, .overwrite, .skip] {
+            XCTAssertThrowsError(try ZipDestination(path: directory, onConflict: policy, modified: Date())) { error in
+                XCTAssertEqual(error as? ExportError, .cannotWrite(directory, "it is a folder; name the zip file, such as \(directory!)/photos.zip"))
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: (directory as NSString).deletingLastPathComponent)
+            .filter { $0.hasPrefix((directory as NSString).lastPathComponent + "_") }, [])
+    }
+
     func testAnArchiveThatCannotBeCreatedIsAClearError() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: directory + "/file"))

@@ -87,6 +87,28 @@ final class ProcessCommandTests: XCTestCase {
         XCTAssertEqual((json["failures"] as? [[String: String]])?.first?["reason"], "the file is gone: import its new place, or forget it with showhide gallery remove 2")
     }
 
+    func testAReadOnlyCatalogueIsRefusedBeforeAnyWork() async throws {
+        let readOnly = FakeCatalogue()
+        readOnly.readOnly = true
+        let environment = AppEnvironment.fake(console: spy.console, files: files, catalogue: readOnly)
+        do {
+            try await ProcessCommand.parse(["--all"]).run(in: environment)
+            XCTFail("a read-only catalogue was processed")
+        } catch {
+            XCTAssertEqual(error as? ExitCode, ExitStatus.unavailable)
+        }
+        XCTAssertEqual(spy.errors.lines, ["showhide: the catalogue /library/catalogue.sqlite is read-only and this command changes it; "
+                                          + "copy the library somewhere writable, or use a command that only reads"])
+        XCTAssertEqual(readOnly.writes, 0)
+        XCTAssertFalse(files.writtenPaths.contains { $0.hasPrefix("/library/variants") })
+        spy.errors.clear()
+        XCTAssertThrowsError(try CheckCommand.parse(["--repair"]).run(in: environment)) { error in
+            XCTAssertEqual(error as? ExitCode, ExitStatus.unavailable)
+        }
+        XCTAssertEqual(spy.errors.lines.count, 1)
+        XCTAssertNoThrow(try CheckCommand.parse([]).run(in: environment), "a check without repair only reads")
+    }
+
     func testAnUnknownIDExitsWithStatusTwo() async throws {
         do {
             try await ProcessCommand.parse(["9"]).run(in: environment())

@@ -50,6 +50,7 @@ struct CheckCommand: EnvironmentCommand {
             environment.console.warn("showhide: \(error.plainDescription)")
             throw ExitStatus.of(error)
         }
+        if repair { try library.refuseReadOnly(catalogue, in: environment) }
         let report = try environment.catalogueCheck(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
             .run(repair: repair, forgetMissing: forgetMissing, scope: scope.isEmpty ? nil : scope.query(in: environment, sort: .imported))
         try CheckPresenter(console: environment.console).present(report, asJSON: json)

@@ -33,6 +33,15 @@ struct LibraryOptions: ParsableArguments {
         return (environment.homeDirectory as NSString).appendingPathComponent(".local/share/showhide")
     }
 
+    /// A command that changes the catalogue refuses, before any work, one this user may only read: said as
+    /// such (exit 69), rather than as each photo's failure to write.
+    func refuseReadOnly(_ catalogue: any PhotoCatalogue, in environment: AppEnvironment) throws {
+        guard catalogue.isReadOnly else { return }
+        let error = CatalogueError.readOnly(path: (directory(in: environment) as NSString).appendingPathComponent(SQLiteCatalogue.fileName))
+        environment.console.warn("showhide: \(error.plainDescription)")
+        throw ExitStatus.of(error)
+    }
+
     /// The opened catalogue; created only by `opening: .creatingWhenMissing` (import). When it cannot
     /// be opened, the reason goes to standard error and the command ends (exit 69, or 65 when damaged).
     func openCatalogue(in environment: AppEnvironment, opening: CatalogueOpening = .existingOnly) throws -> any PhotoCatalogue {

@@ -70,6 +70,7 @@ struct ProcessCommand: EnvironmentCommand {
 
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment)
+        try library.refuseReadOnly(catalogue, in: environment)
         var photos: [CataloguedPhoto] = []
         if ids.isEmpty {
             photos = try catalogue.photos(matching: filters.query(in: environment, sort: .imported))
