@@ -76,7 +76,7 @@ struct ListCommand: EnvironmentCommand {
 
     @OptionGroup var filters: PhotoFilterOptions
 
-    @Option(name: .long, help: "Order: taken, imported or name.")
+    @Option(name: .long, help: "Order: taken, imported, name or newest.")
     var sort: PhotoSort = .taken
 
     @Flag(name: .long, help: "Print JSON instead of a table.")
