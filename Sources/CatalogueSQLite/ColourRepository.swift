@@ -134,7 +134,9 @@ struct ColourRepository {
     struct Hit {
         var photoID: PhotoID
         var score: Double
-        var lab: Lab
+        /// nil for a name the photo's palette holds no colour of (its weight comes from the whole analysis):
+        /// the catalogue then looks among the photo's accent candidates.
+        var lab: Lab?
         var name: ColourName
         var coverage: Double
         var deltaE: Double?
@@ -175,7 +177,7 @@ struct ColourRepository {
             ORDER BY photo_id, weight DESC
             """, arguments: StatementArguments([name.rawValue]) + StatementArguments(ranked.map(\.id)))
             .map { ($0["photo_id"] as PhotoID, Lab(l: $0["lab_l"], a: $0["lab_a"], b: $0["lab_b"])) }) { first, _ in first }
-        return ranked.map { Hit(photoID: $0.id, score: $0.weight, lab: heaviest[$0.id] ?? name.focalLab, name: name,
+        return ranked.map { Hit(photoID: $0.id, score: $0.weight, lab: heaviest[$0.id], name: name,
                                 coverage: $0.weight, deltaE: nil) }
     }
 

@@ -238,9 +238,13 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             let hits = try ColourRepository(db: db).search(search)
             let photos = Dictionary(uniqueKeysWithValues: try PhotoRepository(db: db).photos(ids: hits.map(\.photoID)).map { ($0.id, $0) })
             return hits.compactMap { hit in
-                photos[hit.photoID].map {
-                    ColourMatch(photo: $0, score: hit.score, matchedLab: hit.lab, matchedName: hit.name,
-                                coverage: hit.coverage, deltaE: hit.deltaE)
+                photos[hit.photoID].map { photo in
+                    // The photo's own colour of that name, where its palette has none: an accent candidate's
+                    // (a red motorcycle's), else the name's focal colour.
+                    let colours = photo.facts.colours
+                    let own = hit.lab ?? ([colours?.accent].compactMap { $0 } + (colours?.candidates ?? [])).first { $0.name == hit.name }?.lab
+                    return ColourMatch(photo: photo, score: hit.score, matchedLab: own ?? hit.name.focalLab, matchedName: hit.name,
+                                       coverage: hit.coverage, deltaE: hit.deltaE)
                 }
             }
         }

@@ -181,6 +181,18 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertEqual(stored.hueFamilies, 3)
     }
 
+    func testANameMatchShowsThePhotosOwnColourOfThatNameNotAStandIn() throws {
+        // Red weighs 5% of the photo by its whole analysis, but no palette entry is red: the red candidate is its red.
+        let red = Lab(RGBA(red: 212, green: 56, blue: 47)), grey = Lab(RGBA(red: 128, green: 128, blue: 128))
+        let candidate = Accent(lab: red, hue: red.lch.h, coverage: 0.05, name: .red, saliency: 0.6, contrast: 50, regions: 1, compactness: 0.8)
+        let colours = ColourAnalysis(palette: [PaletteEntry(lab: grey, weight: 1, name: .grey)], accent: candidate,
+                                     nameWeights: [.red: 0.05, .grey: 0.95], candidates: [candidate], hueFamilies: 1)
+        try catalogue.write { try $0.insertPhoto(path: "/p/bike.jpg", stamp: stamp, facts: .sample(sha: "c", colours: colours), importedAt: day) }
+        let match = try XCTUnwrap(try catalogue.search(ColourSearch(target: .name(.red), minimumCoverage: 0.01)).first)
+        XCTAssertEqual(match.matchedLab.hex, red.hex, "not red's focal colour, \(ColourName.red.focalLab.hex)")
+        XCTAssertEqual(try catalogue.search(ColourSearch(target: .name(.grey), minimumCoverage: 0.01)).first?.matchedLab.hex, grey.hex)
+    }
+
     func testSearchByNameRanksByTheNamesShareOfThePalette() throws {
         try makeLibrary()
         let matches = try catalogue.search(ColourSearch(target: .name(.red)))
