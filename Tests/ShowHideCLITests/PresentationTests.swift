@@ -45,6 +45,11 @@ final class PresentationTests: XCTestCase {
         XCTAssertNil(Console.standard(environment: [:], isTerminal: { _ in false }, terminalWidth: { _ in 100 }).width)
         XCTAssertEqual(Console.standard(environment: ["COLUMNS": "60"], isTerminal: { _ in false }).width, 60,
                        "COLUMNS set by hand is honoured in a pipe too")
+        // The progress bar's line fits standard error's terminal, whatever standard output is.
+        let errorsOnly: (Int32) -> Bool = { $0 == STDERR_FILENO }
+        XCTAssertEqual(Console.standard(environment: [:], isTerminal: errorsOnly, terminalWidth: { $0 == STDERR_FILENO ? 44 : nil }).errorsWidth, 44)
+        XCTAssertEqual(Console.standard(environment: ["COLUMNS": "40"], isTerminal: errorsOnly, terminalWidth: { _ in 44 }).errorsWidth, 40)
+        XCTAssertNil(Console.standard(environment: ["COLUMNS": "40"], isTerminal: { _ in false }).errorsWidth, "no bar is drawn there")
     }
 
     func testCameraNamesDoNotRepeatTheMake() {

@@ -10,6 +10,15 @@ final class ProgressAndDetailTests: XCTestCase {
         XCTAssertEqual(ProgressBar.line(completed: 25, total: 100, elapsed: 5, width: 10), "[==>       ] 25/100  5.0/s  ETA 0:15")
         XCTAssertEqual(ProgressBar.line(completed: 100, total: 100, elapsed: 10, width: 10), "[==========] 100/100  10.0/s")
         XCTAssertEqual(ProgressBar.line(completed: 0, total: 0, elapsed: 0, width: 4), "[====] 0/0  0.0/s")
+        // Narrowed to the terminal: the whole line where it fits in all but the last column, a shorter bar, the counts alone.
+        let whole = ProgressBar.line(completed: 25, total: 100, elapsed: 5, width: 30)
+        XCTAssertEqual(ProgressBar.fitted(completed: 25, total: 100, elapsed: 5, columns: nil), whole)
+        XCTAssertEqual(ProgressBar.fitted(completed: 25, total: 100, elapsed: 5, columns: whole.count + 1), whole)
+        XCTAssertEqual(ProgressBar.fitted(completed: 25, total: 100, elapsed: 5, columns: 40), "[===>         ] 25/100  5.0/s  ETA 0:15")
+        XCTAssertEqual(ProgressBar.fitted(completed: 25, total: 100, elapsed: 5, columns: 20), "25/100")
+        for columns in [10, 20, 31, 40, 59, 80] {
+            XCTAssertLessThan(ProgressBar.fitted(completed: 1234, total: 99999, elapsed: 3, columns: columns).count, columns)
+        }
     }
 
     func testTheProgressBarRedrawsAtMostTenTimesASecond() {

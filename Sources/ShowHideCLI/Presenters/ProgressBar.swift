@@ -11,7 +11,8 @@ final class ProgressBar: ImportProgress, @unchecked Sendable {
     private let lock = NSLock()
     private var started: Date?
     private var lastDrawn: Date?
-    private let width = 30
+    /// The bar's width where the terminal has room for it all.
+    static let width = 30
 
     init(console: Console, clock: any WallClock) {
         self.console = console
@@ -26,13 +27,26 @@ final class ProgressBar: ImportProgress, @unchecked Sendable {
         // Redraw at most ten times a second, and always at the end.
         if let lastDrawn, now.timeIntervalSince(lastDrawn) < 0.1, completed < total { return }
         lastDrawn = now
-        console.errors.write("\r" + Self.line(completed: completed, total: total, elapsed: now.timeIntervalSince(started!), width: width))
+        console.errors.write("\r" + Self.fitted(completed: completed, total: total, elapsed: now.timeIntervalSince(started!),
+                                                 columns: console.errorsWidth))
     }
 
     func finish() {
         lock.lock()
         defer { lock.unlock() }
         if lastDrawn != nil { console.errors.write("\r\u{1B}[K") }
+    }
+
+    /// `line` narrowed to fit `columns` less one (a line that fills the last column wraps on some
+    /// terminals, and every redraw would then start a new line): the bar shorter, down to 5; then the
+    /// counts alone.
+    static func fitted(completed: Int, total: Int, elapsed: TimeInterval, columns: Int?) -> String {
+        guard let columns else { return line(completed: completed, total: total, elapsed: elapsed, width: width) }
+        for barWidth in stride(from: width, through: 5, by: -1) {
+            let text = line(completed: completed, total: total, elapsed: elapsed, width: barWidth)
+            if text.count < columns { return text }
+        }
+        return String("\(completed)/\(total)".prefix(max(1, columns - 1)))
     }
 
     /// "[=========>          ]  120/500  24.0/s  ETA 0:16"

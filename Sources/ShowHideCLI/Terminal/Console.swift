@@ -36,15 +36,18 @@ public struct Console: Sendable {
     public let usesColour: Bool
     /// The columns tables must fit in; nil when output is not a terminal (a pipe gets whole lines).
     public let width: Int?
+    /// The columns of the terminal standard error draws on (`COLUMNS` first), for the progress bar's line.
+    public let errorsWidth: Int?
     let text: TerminalText
 
     public init(output: any TextOutput, errors: any TextOutput, errorsIsTerminal: Bool = false, usesColour: Bool = false,
-                width: Int? = nil) {
+                width: Int? = nil, errorsWidth: Int? = nil) {
         self.output = output
         self.errors = errors
         self.errorsIsTerminal = errorsIsTerminal
         self.usesColour = usesColour
         self.width = width
+        self.errorsWidth = errorsWidth
         text = TerminalText()
     }
 
@@ -54,13 +57,14 @@ public struct Console: Sendable {
                                 isTerminal: (Int32) -> Bool = { isatty($0) == 1 },
                                 terminalWidth: (Int32) -> Int? = Console.terminalWidth) -> Console {
         let colourAllowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-        let outputIsTerminal = isTerminal(STDOUT_FILENO)
+        let outputIsTerminal = isTerminal(STDOUT_FILENO), errorsIsTerminal = isTerminal(STDERR_FILENO)
         let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         return Console(
             output: FileDescriptorOutput(descriptor: STDOUT_FILENO), errors: FileDescriptorOutput(descriptor: STDERR_FILENO),
-            errorsIsTerminal: isTerminal(STDERR_FILENO),
+            errorsIsTerminal: errorsIsTerminal,
             usesColour: colourAllowed && outputIsTerminal,
-            width: outputIsTerminal ? columns ?? terminalWidth(STDOUT_FILENO) : columns
+            width: outputIsTerminal ? columns ?? terminalWidth(STDOUT_FILENO) : columns,
+            errorsWidth: errorsIsTerminal ? columns ?? terminalWidth(STDERR_FILENO) : nil
         )
     }
 
