@@ -79,7 +79,7 @@ public struct PNGCodec: Sendable {
             for chunk in PNGChunkHeaders(bytes) {
                 if chunk.type == "IEND" { return }
                 guard chunk.end <= bytes.count else {
-                    throw CodecError.corrupt(.png, "the \(chunk.type) chunk claims \(chunk.length) bytes, but the file holds \(max(0, bytes.count - chunk.dataStart - 4)) more")
+                    throw CodecError.corrupt(.png, "the \(chunk.type) chunk claims \(chunk.length) bytes, but only \(max(0, bytes.count - chunk.dataStart - 4)) follow it in the file: the file is cut short or damaged")
                 }
             }
         }
