@@ -23,6 +23,6 @@ public struct VariantJSON: Encodable {
         width = variant.pixelSize.width
         height = variant.pixelSize.height
         params = VariantSpec.parameterValues(ofKey: variant.parameters)
-        method = variant.parameters.contains(#""method":"object""#) ? "object" : "hue"
+        method = VariantSpec.method(ofKey: variant.parameters)
     }
 }

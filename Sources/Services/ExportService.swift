@@ -91,6 +91,9 @@ public struct ExportedFile: Equatable, Sendable, Codable {
     public var variant: ExportVariant
     /// The splash parameters of a show or hide file.
     public var parameters: [String: Double]?
+    /// How a show or hide file was made: "object" or "hue" (nil for an original, and in manifests written
+    /// before it was recorded).
+    public var method: String?
     public var size: Int
     public var width: Int
     public var height: Int
@@ -100,12 +103,13 @@ public struct ExportedFile: Equatable, Sendable, Codable {
     public var kept: Bool
 
     public init(file: String, photo: PhotoID, originalPath: String, variant: ExportVariant, parameters: [String: Double]?,
-                size: Int, width: Int, height: Int, sha256: String, kept: Bool = false) {
+                method: String? = nil, size: Int, width: Int, height: Int, sha256: String, kept: Bool = false) {
         self.file = file
         self.photo = photo
         self.originalPath = originalPath
         self.variant = variant
         self.parameters = parameters
+        self.method = method
         self.size = size
         self.width = width
         self.height = height
@@ -293,6 +297,7 @@ public struct ExportService: Sendable {
         var format: ImageFormat
         var pixelSize: PixelSize
         var parameters: [String: Double]?
+        var method: String?
         /// The file's size when it exists; else about what a variant of the photo weighs (its original's).
         var bytes: Int64
     }
@@ -327,7 +332,8 @@ public struct ExportService: Sendable {
         guard let spec = VariantSpec.spec(for: photo, kind: kind, options: options.processing) else { return nil }
         let made = (try? catalogue.variant(spec)) ?? nil
         return Source(path: made?.path, format: photo.facts.format.variantFormat, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
-                      parameters: VariantSpec.parameterValues(ofKey: spec.key), bytes: made?.fileSize ?? photo.stamp.size)
+                      parameters: VariantSpec.parameterValues(ofKey: spec.key), method: VariantSpec.method(ofKey: spec.key),
+                      bytes: made?.fileSize ?? photo.stamp.size)
     }
 
     private func outputFormat(_ source: Source, _ options: ExportOptions) -> ImageFormat {
@@ -461,7 +467,7 @@ public struct ExportService: Sendable {
 
     private func file(_ name: String, _ photo: CataloguedPhoto, _ variant: ExportVariant, _ source: Source, data: Data,
                       pixelSize: PixelSize, kept: Bool) -> ExportedFile {
-        ExportedFile(file: name, photo: photo.id, originalPath: photo.path, variant: variant, parameters: source.parameters,
+        ExportedFile(file: name, photo: photo.id, originalPath: photo.path, variant: variant, parameters: source.parameters, method: source.method,
                      size: data.count, width: pixelSize.width, height: pixelSize.height, sha256: hasher.sha256(data), kept: kept)
     }
 
@@ -480,11 +486,11 @@ public struct ExportService: Sendable {
         func field(_ text: String) -> String {
             text.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
-        var lines = ["file,photo,original_path,variant,parameters,size,width,height,sha256,kept"]
+        var lines = ["file,photo,original_path,variant,parameters,method,size,width,height,sha256,kept"]
         for file in files {
             let parameters = file.parameters.map { $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";") } ?? ""
             lines.append([field(file.file), String(file.photo), field(file.originalPath), file.variant.rawValue, field(parameters),
-                          String(file.size), String(file.width), String(file.height), file.sha256, String(file.kept)].joined(separator: ","))
+                          file.method ?? "", String(file.size), String(file.width), String(file.height), file.sha256, String(file.kept)].joined(separator: ","))
         }
         return Data((lines.joined(separator: "\n") + "\n").utf8)
     }

@@ -109,6 +109,11 @@ public struct VariantSpec: Equatable, Sendable {
     /// cuts; 2, grown through the wider window (the keys of variants of grown regions alone have none).
     static let objectMaskRevision = 17
 
+    /// How a key's variant was made: "object", or "hue" (every key from before object mode is one).
+    public static func method(ofKey key: String) -> String {
+        key.contains(#""method":"object""#) ? SplashMethod.object.rawValue : SplashMethod.hue.rawValue
+    }
+
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(key.utf8)) as? [String: Any] else { return [:] }

@@ -115,17 +115,21 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(summary.madeVariants, 2)
         XCTAssertTrue(destination.finished)
         let csv = String(decoding: try XCTUnwrap(destination.files["manifest.csv"]), as: UTF8.self).split(separator: "\n")
-        XCTAssertEqual(csv.first, "file,photo,original_path,variant,parameters,size,width,height,sha256,kept")
+        XCTAssertEqual(csv.first, "file,photo,original_path,variant,parameters,method,size,width,height,sha256,kept")
         XCTAssertEqual(csv.count, 5)
-        XCTAssertTrue(csv[3].hasPrefix("Canon/1-original-red.jpg,1,/photos/bus.jpg,original,,"), String(csv[3]))
+        XCTAssertTrue(csv[3].hasPrefix("Canon/1-original-red.jpg,1,/photos/bus.jpg,original,,,"), String(csv[3]))
+        // How each show and hide file was made is in the manifest: the object mode, which is the default.
+        let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(destination.files["manifest.json"]))
+        XCTAssertEqual(manifest.filter { $0.variant != .original }.map(\.method), ["object", "object"])
+        XCTAssertEqual(manifest.filter { $0.variant == .original }.map(\.method), [nil, nil])
     }
 
     func testManifestCSVQuotesWhatNeedsIt() {
         let file = ExportedFile(file: "a.jpg", photo: 3, originalPath: "/p/a, \"b\".jpg", variant: .show, parameters: ["hue": 20, "feather": 10],
-                                size: 5, width: 2, height: 1, sha256: "ab")
+                                method: "hue", size: 5, width: 2, height: 1, sha256: "ab")
         XCTAssertEqual(String(decoding: ExportService.manifestCSV([file]), as: UTF8.self),
-                       "file,photo,original_path,variant,parameters,size,width,height,sha256,kept\n"
-                       + "a.jpg,3,\"/p/a, \"\"b\"\".jpg\",show,feather=10.0;hue=20.0,5,2,1,ab,false\n")
+                       "file,photo,original_path,variant,parameters,method,size,width,height,sha256,kept\n"
+                       + "a.jpg,3,\"/p/a, \"\"b\"\".jpg\",show,feather=10.0;hue=20.0,hue,5,2,1,ab,false\n")
     }
 
     func testNamesNeverCollideAndExistingFilesAreNotReplacedBySurprise() async throws {
