@@ -109,11 +109,13 @@ public struct CatalogueCheck: Sendable {
         let variants = try catalogue.allVariants()
         let inScope = Set(photos.map(\.id))
         var movedTo: [String: String] = [:]
-        for variant in variants where (scope == nil || inScope.contains(variant.photoID)) && !fileSystem.exists(variant.path) {
+        // A row naming another place than this library's variants folder, whose file is in this one: the
+        // folder was moved, renamed or copied (the old place may still hold the original library's file).
+        for variant in variants where scope == nil || inScope.contains(variant.photoID) {
             if let moved = VariantSpec.relocated(variant.path, inVariants: variantsDirectory), fileSystem.exists(moved) {
                 report.movedVariants.append(variant)
                 movedTo[variant.path] = moved
-            } else {
+            } else if !fileSystem.exists(variant.path) {
                 report.variantsWithoutFiles.append(variant)
             }
         }

@@ -160,8 +160,9 @@ public struct ProcessingService: Sendable {
         }
     }
 
-    /// Whether `variant`'s file moved with the library folder (recorded under its old place, found under
-    /// the new one); if so, its record now says where it is, and it need not be made again.
+    /// Whether `variant`'s file moved with the library folder (recorded under another place, found in this
+    /// library's: the folder moved, renamed or copied); if so, its record now says where it is, and it
+    /// need not be made again.
     func followedTheLibrary(_ variant: Variant) -> Bool {
         guard let moved = VariantSpec.relocated(variant.path, inVariants: variantsDirectory), fileSystem.exists(moved) else { return false }
         var followed = variant
@@ -179,7 +180,7 @@ public struct ProcessingService: Sendable {
         var missing: [VariantSpec] = []
         for spec in specs {
             let existing = try? catalogue.variant(spec)
-            if let existing, fileSystem.exists(existing.path) || followedTheLibrary(existing) {
+            if let existing, followedTheLibrary(existing) || fileSystem.exists(existing.path) {
                 outcome.unchanged += 1
             } else {
                 missing.append(spec)

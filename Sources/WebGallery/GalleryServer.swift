@@ -279,8 +279,8 @@ public struct GalleryServer: Sendable {
         guard let variant = photo.variants.last(where: { $0.kind == kind }) else {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }
-        // Recorded under the library folder's old place when the folder was moved: the same file under the new.
-        let place = fileSystem.exists(variant.path) ? variant.path : VariantSpec.relocated(variant.path, inVariants: variants) ?? variant.path
+        // Recorded under another place when the library folder was moved or copied: the same file in this one.
+        let place = VariantSpec.relocated(variant.path, inVariants: variants).flatMap { fileSystem.exists($0) ? $0 : nil } ?? variant.path
         guard path(place, isWithin: variants), let data = try? fileSystem.contents(of: place) else {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }

@@ -148,6 +148,20 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertTrue(try check.run(repair: false).isClean)
     }
 
+    func testACopiedLibrarysVariantsAreItsOwnNotStrayWhileTheOriginalStillHoldsItsFiles() async throws {
+        // Copied, not moved: the rows name the original library's files, which are still there. A repair of
+        // the copy must not take its own files for strays and delete them.
+        _ = try await library()
+        for file in files.walk(["/library/variants"]).files { files["/copy" + file.path.dropFirst("/library".count)] = files[file.path] }
+        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/copy", thumbnails: thumbnails)
+        let repaired = try check.run(repair: true)
+        XCTAssertEqual(repaired.strayVariantFiles, [])
+        XCTAssertEqual(repaired.movedVariantRows, 6)
+        XCTAssertEqual(files.walk(["/copy/variants"]).files.count, 6)
+        XCTAssertTrue(catalogue.variants.allSatisfy { $0.path.hasPrefix("/copy/variants/") })
+        XCTAssertEqual(files.walk(["/library/variants"]).files.count, 6, "the original library's files are not touched")
+    }
+
     func testProcessingFindsVariantsThatMovedWithTheLibraryAndMakesNoneAgain() async throws {
         let photos = try await library()
         try moveLibrary()
