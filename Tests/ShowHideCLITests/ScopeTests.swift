@@ -42,6 +42,24 @@ final class ScopeTests: XCTestCase {
         try XCTUnwrap(try catalogue.photos(matching: PhotoQuery(paths: [path])).first?.id)
     }
 
+    func testAPathThatIsNowhereIsSaidWhenNothingWasChosen() async throws {
+        // Mistyped: not on disk, nothing catalogued under it.
+        XCTAssertEqual(try listed(["--in", "trpi"]), [])
+        XCTAssertEqual(spy.errors.lines.filter { $0.hasPrefix("showhide: --in") },
+                       ["showhide: --in trpi: no such folder or file, and no catalogued photo is under it"])
+        spy.errors.clear()
+        try await ProcessCommand.parse(["--in", "/nowhere", "--mode", "hue"]).run(in: environment())
+        XCTAssertTrue(spy.errors.lines.contains("showhide: --in /nowhere: no such folder or file, and no catalogued photo is under it"))
+        spy.errors.clear()
+        // Gone from disk but catalogued (an unmounted drive): its photos are chosen, and nothing is said.
+        try files.remove("/other/e.jpg")
+        XCTAssertEqual(try listed(["--in", "/other"]), ["/other/e.jpg"])
+        // On disk, with nothing catalogued under it: not "nowhere" either.
+        files["/empty/readme.txt"] = Data("x".utf8)
+        XCTAssertEqual(try listed(["--in", "/empty"]), [])
+        XCTAssertFalse(spy.errors.text.contains("--in"), spy.errors.text)
+    }
+
     func testListTakesFoldersAtAnyDepthFilesAndRelativePaths() throws {
         XCTAssertEqual(try listed(["--in", "trip"]), ["/lib/trip/a.jpg", "/lib/trip/day2/b.jpg"], "relative to the working directory")
         XCTAssertEqual(try listed(["--in", "/lib/trip/", "/other"]), ["/lib/trip/a.jpg", "/lib/trip/day2/b.jpg", "/other/e.jpg"])

@@ -86,8 +86,9 @@ struct ListCommand: EnvironmentCommand {
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
-        let query = filters.query(in: environment, sort: sort)
-        try PhotoPresenter(console: environment.console).presentList(try catalogue.photos(matching: query), asJSON: json)
+        let photos = try catalogue.photos(matching: filters.query(in: environment, sort: sort))
+        filters.scope.sayPathsThatAreNowhere(found: photos.count, in: environment)
+        try PhotoPresenter(console: environment.console).presentList(photos, asJSON: json)
     }
 }
 
@@ -124,6 +125,16 @@ struct ScopeOptions: ParsableArguments {
     /// "YYYY-MM-DD" with a real month and a day that month has (no 2008-02-30).
     static func isDay(_ text: String) -> Bool {
         text.count == 10 && ExifDateTime(exif: text + " 00:00:00") != nil
+    }
+
+    /// When a scope chose no photo, says which of its `--in` paths are nowhere: not on this disk, and no
+    /// photo catalogued under them (a path mistyped, or the folder given relative to another one). A
+    /// path that is gone but holds catalogued photos (an unmounted drive) chooses them, and is not said.
+    func sayPathsThatAreNowhere(found: Int, in environment: AppEnvironment) {
+        guard found == 0 else { return }
+        for path in paths where !environment.fileSystem.exists(environment.absolutePath(path)) {
+            environment.console.warn("showhide: --in \(path): no such folder or file, and no catalogued photo is under it")
+        }
     }
 
     /// The query of this scope; paths made absolute against the working directory, as import stores
