@@ -21,11 +21,11 @@ public final class ZipDestination: ExportDestination {
         let files = FileManager.default
         var chosen = path
         var isFolder: ObjCBool = false
-        // A folder is no zip file to replace or number: `--zip exports/` meant a file inside it.
-        if files.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw ExportError.cannotWrite(path, "it is a folder; name the zip file, such as \((path as NSString).appendingPathComponent("photos.zip"))")
-        }
-        if files.fileExists(atPath: path) {
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            // A folder is no zip file to replace or number: `--zip exports/` meant a file inside it.
+            if isFolder.boolValue {
+                throw ExportError.cannotWrite(path, "it is a folder; name the zip file, such as \((path as NSString).appendingPathComponent("photos.zip"))")
+            }
             switch onConflict {
             case .overwrite: break
             case .skip: throw ExportError.destinationExists(path)

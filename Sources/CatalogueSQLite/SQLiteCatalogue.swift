@@ -10,6 +10,11 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     /// The catalogue's file name inside the library folder.
     public static let fileName = "catalogue.sqlite"
 
+    /// The catalogue's file in the library folder `libraryDirectory`.
+    public static func path(inLibrary libraryDirectory: String) -> String {
+        (libraryDirectory as NSString).appendingPathComponent(fileName)
+    }
+
     let writer: any DatabaseWriter
     /// The database file, for the messages of errors.
     let path: String
@@ -21,7 +26,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     /// read-only mount, another user's library) is opened for reading, and writing to it fails
     /// with `CatalogueError.readOnly`.
     public convenience init(libraryDirectory: String, opening: CatalogueOpening = .creatingWhenMissing) throws {
-        let path = (libraryDirectory as NSString).appendingPathComponent(Self.fileName)
+        let path = Self.path(inLibrary: libraryDirectory)
         var isFolder: ObjCBool = false
         let folderExists = FileManager.default.fileExists(atPath: libraryDirectory, isDirectory: &isFolder)
         if folderExists && !isFolder.boolValue { throw CatalogueError.notAFolder(path: libraryDirectory) }

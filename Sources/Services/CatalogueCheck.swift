@@ -108,19 +108,19 @@ public struct CatalogueCheck: Sendable {
         }
         let variants = try catalogue.allVariants()
         let inScope = Set(photos.map(\.id))
-        var movedTo: [String: String] = [:]
+        var moves: [(variant: Variant, to: String)] = []
         // A row naming another place than this library's variants folder, whose file is in this one: the
         // folder was moved, renamed or copied (the old place may still hold the original library's file).
         for variant in variants where scope == nil || inScope.contains(variant.photoID) {
-            if let moved = VariantSpec.relocated(variant.path, inVariants: variantsDirectory), fileSystem.exists(moved) {
-                report.movedVariants.append(variant)
-                movedTo[variant.path] = moved
+            if let moved = VariantSpec.fileMovedWithTheLibrary(variant.path, inVariants: variantsDirectory, fileSystem: fileSystem) {
+                moves.append((variant, moved))
             } else if !fileSystem.exists(variant.path) {
                 report.variantsWithoutFiles.append(variant)
             }
         }
+        report.movedVariants = moves.map(\.variant)
         if scope == nil {
-            let recorded = Set(variants.map(\.path)).union(movedTo.values)
+            let recorded = Set(variants.map(\.path)).union(moves.map(\.to))
             report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
             report.strayThumbnails = keptThumbnails.subtracting(photos.map(\.facts.sha256)).sorted()
                 + fileSystem.walk([oldThumbnailsDirectory]).files.map(\.path).sorted()
@@ -130,9 +130,9 @@ public struct CatalogueCheck: Sendable {
                 try catalogue.removeVariant(atPath: variant.path)
                 report.removedVariantRows += 1
             }
-            for variant in report.movedVariants {
+            for (variant, to) in moves {
                 var moved = variant
-                moved.path = movedTo[variant.path]!
+                moved.path = to
                 try catalogue.recordVariant(moved)
                 report.movedVariantRows += 1
             }

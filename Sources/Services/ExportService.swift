@@ -332,7 +332,7 @@ public struct ExportService: Sendable {
         guard let spec = VariantSpec.spec(for: photo, kind: kind, options: options.processing) else { return nil }
         let made = (try? catalogue.variant(spec)) ?? nil
         return Source(path: made?.path, format: photo.facts.format.variantFormat, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
-                      parameters: VariantSpec.parameterValues(ofKey: spec.key), method: VariantSpec.method(ofKey: spec.key),
+                      parameters: VariantSpec.parameterValues(ofKey: spec.key), method: spec.splash.method.rawValue,
                       bytes: made?.fileSize ?? photo.stamp.size)
     }
 

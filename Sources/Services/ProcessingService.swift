@@ -164,7 +164,9 @@ public struct ProcessingService: Sendable {
     /// library's: the folder moved, renamed or copied); if so, its record now says where it is, and it
     /// need not be made again.
     func followedTheLibrary(_ variant: Variant) -> Bool {
-        guard let moved = VariantSpec.relocated(variant.path, inVariants: variantsDirectory), fileSystem.exists(moved) else { return false }
+        guard let moved = VariantSpec.fileMovedWithTheLibrary(variant.path, inVariants: variantsDirectory, fileSystem: fileSystem) else {
+            return false
+        }
         var followed = variant
         followed.path = moved
         return (try? catalogue.recordVariant(followed)) != nil

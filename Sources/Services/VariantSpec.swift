@@ -135,6 +135,12 @@ public struct VariantSpec: Equatable, Sendable {
         return moved == recorded ? nil : moved
     }
 
+    /// The file of a variant recorded at `recorded` when it lies elsewhere in this library than recorded
+    /// (`relocated`, and there): the library folder was moved, renamed or copied. Nil otherwise.
+    public static func fileMovedWithTheLibrary(_ recorded: String, inVariants variantsDirectory: String, fileSystem: any FileSystem) -> String? {
+        relocated(recorded, inVariants: variantsDirectory).flatMap { fileSystem.exists($0) ? $0 : nil }
+    }
+
     /// The variant's file: `<variants>/<first two hex of the photo's hash>/<hash>/<kind>-<key hash>.<ext>`,
     /// so renaming or moving an original does not lose its variants, and each parameter set has its own file.
     public func path(inVariants variantsDirectory: String, hasher: any ContentHashing) -> String {

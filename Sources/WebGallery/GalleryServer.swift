@@ -280,7 +280,7 @@ public struct GalleryServer: Sendable {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }
         // Recorded under another place when the library folder was moved or copied: the same file in this one.
-        let place = VariantSpec.relocated(variant.path, inVariants: variants).flatMap { fileSystem.exists($0) ? $0 : nil } ?? variant.path
+        let place = VariantSpec.fileMovedWithTheLibrary(variant.path, inVariants: variants, fileSystem: fileSystem) ?? variant.path
         guard path(place, isWithin: variants), let data = try? fileSystem.contents(of: place) else {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }

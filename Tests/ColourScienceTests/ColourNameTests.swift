@@ -81,7 +81,8 @@ final class ColourNameTests: XCTestCase {
             ("#FF0000", .red), ("#B22222", .red), ("#FFA500", .orange), ("#FF7F50", .orange), ("#FFFF00", .yellow),
             ("#FFD700", .yellow), ("#808000", .yellow), ("#008000", .green), ("#228B22", .green), ("#6B8E23", .green),
             ("#556B2F", .green), ("#9ACD32", .green), ("#0000FF", .blue), ("#000080", .blue), ("#87CEEB", .blue),
-            ("#1F5AA6", .blue), ("#800080", .purple), ("#8A2BE2", .purple), ("#FFC0CB", .pink), ("#FF69B4", .pink), ("#8B4513", .brown), ("#A0522D", .brown), ("#000000", .black),
+            ("#1F5AA6", .blue), ("#800080", .purple), ("#8A2BE2", .purple), ("#FFC0CB", .pink), ("#FF69B4", .pink),
+            ("#8B4513", .brown), ("#A0522D", .brown), ("#000000", .black),
             ("#111111", .black), ("#FFFFFF", .white), ("#F5F5F5", .white), ("#808080", .grey), ("#A9A9A9", .grey),
             ("#555555", .grey),
         ]

@@ -122,6 +122,11 @@ final class ExportServiceTests: XCTestCase {
         let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(destination.files["manifest.json"]))
         XCTAssertEqual(manifest.filter { $0.variant != .original }.map(\.method), ["object", "object"])
         XCTAssertEqual(manifest.filter { $0.variant == .original }.map(\.method), [nil, nil])
+        // …and a hue-mode export says hue.
+        let hue = SpyDestination()
+        _ = try await service().export(photos, options: ExportOptions(variants: [.show], processing: ProcessingOptions(method: .hue)), to: hue)
+        let hueManifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(hue.files["manifest.json"]))
+        XCTAssertEqual(hueManifest.map(\.method), ["hue"])
     }
 
     func testManifestCSVQuotesWhatNeedsIt() {

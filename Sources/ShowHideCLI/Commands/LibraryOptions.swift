@@ -37,7 +37,7 @@ struct LibraryOptions: ParsableArguments {
     /// such (exit 69), rather than as each photo's failure to write.
     func refuseReadOnly(_ catalogue: any PhotoCatalogue, in environment: AppEnvironment) throws {
         guard catalogue.isReadOnly else { return }
-        let error = CatalogueError.readOnly(path: (directory(in: environment) as NSString).appendingPathComponent(SQLiteCatalogue.fileName))
+        let error = CatalogueError.readOnly(path: SQLiteCatalogue.path(inLibrary: directory(in: environment)))
         environment.console.warn("showhide: \(error.plainDescription)")
         throw ExitStatus.of(error)
     }
