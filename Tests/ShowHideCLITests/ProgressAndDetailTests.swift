@@ -16,6 +16,8 @@ final class ProgressAndDetailTests: XCTestCase {
         XCTAssertEqual(ProgressBar.fitted(completed: 25, total: 100, elapsed: 5, columns: whole.count + 1), whole)
         XCTAssertEqual(ProgressBar.fitted(completed: 25, total: 100, elapsed: 5, columns: 40), "[===>         ] 25/100  5.0/s  ETA 0:15")
         XCTAssertEqual(ProgressBar.fitted(completed: 25, total: 100, elapsed: 5, columns: 20), "25/100")
+        XCTAssertEqual(ProgressBar.fitted(completed: 1234, total: 99999, elapsed: 3, columns: 10), "1234", "no total cut to 9999")
+        XCTAssertEqual(ProgressBar.fitted(completed: 1234, total: 99999, elapsed: 3, columns: 4), "")
         for columns in [10, 20, 31, 40, 59, 80] {
             XCTAssertLessThan(ProgressBar.fitted(completed: 1234, total: 99999, elapsed: 3, columns: columns).count, columns)
         }

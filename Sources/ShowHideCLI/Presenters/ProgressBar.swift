@@ -39,14 +39,14 @@ final class ProgressBar: ImportProgress, @unchecked Sendable {
 
     /// `line` narrowed to fit `columns` less one (a line that fills the last column wraps on some
     /// terminals, and every redraw would then start a new line): the bar shorter, down to 5; then the
-    /// counts alone.
+    /// counts alone; then the count done alone; never a number cut short (1234/9999 for 1234/99999).
     static func fitted(completed: Int, total: Int, elapsed: TimeInterval, columns: Int?) -> String {
         guard let columns else { return line(completed: completed, total: total, elapsed: elapsed, width: width) }
         for barWidth in stride(from: width, through: 5, by: -1) {
             let text = line(completed: completed, total: total, elapsed: elapsed, width: barWidth)
             if text.count < columns { return text }
         }
-        return String("\(completed)/\(total)".prefix(max(1, columns - 1)))
+        return ["\(completed)/\(total)", "\(completed)"].first { $0.count < columns } ?? ""
     }
 
     /// "[=========>          ]  120/500  24.0/s  ETA 0:16"
