@@ -191,16 +191,21 @@ final class TerminalTextTests: XCTestCase {
             "12  b.jpg                calm",
         ])
         XCTAssertTrue(fitted.allSatisfy { $0.count <= 40 }, "\(fitted)")
-        XCTAssertEqual(table.render(width: 5), [
-            "ID  FILE          WHY",
-            "7   IMG_20…9.jpg  one vivid",
-            "                  red",
-            "                  subject",
-            "                  (4% of the",
-            "                  frame),",
-            "                  strong",
-            "                  contrast",
-            "12  b.jpg         calm",
-        ], "too narrow: columns stop at their floors")
+        let records = table.render(width: 24)
+        XCTAssertEqual(records, [
+            "ID    7",
+            "FILE  IMG_20240…6789.jpg",
+            "WHY   one vivid red",
+            "      subject (4% of the",
+            "      frame), strong",
+            "      contrast",
+            "",
+            "ID    12",
+            "FILE  b.jpg",
+            "WHY   calm",
+        ], "too narrow for the columns at their floors: a record for each row")
+        XCTAssertTrue(records.allSatisfy { $0.count <= 24 }, "\(records)")
+        XCTAssertEqual(table.render(width: 30).first, "ID  FILE            WHY", "a table while its floors fit")
+        XCTAssertEqual(table.render(width: 5)[1], "FILE  IMG_2….jpg", "values keep ten columns however narrow")
     }
 }

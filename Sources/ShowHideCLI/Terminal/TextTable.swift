@@ -2,7 +2,8 @@ import Foundation
 
 /// A plain-text table with left-aligned columns, for human-readable listings. Given a width (the
 /// terminal's), it fits it: columns marked `.elide` lose the middle of their text, columns marked
-/// `.wrap` continue on the next lines, the others keep their width.
+/// `.wrap` continue on the next lines, the others keep their width. Where even that is too wide, each
+/// row becomes a record of its own, a line for each column under its heading.
 struct TextTable {
     enum Fit {
         case keep
@@ -31,6 +32,7 @@ struct TextTable {
     /// The table, one string per line, without trailing spaces, within `width` columns when it can be.
     func render(width: Int? = nil, bold: (String) -> String = { $0 }) -> [String] {
         let widths = columnWidths(fitting: width)
+        if let width, widths.reduce(0, +) + 2 * (widths.count - 1) > width { return records(width: width, bold: bold) }
         func lines(_ cells: [String]) -> [String] {
             let columns: [[String]] = cells.enumerated().map { column, cell in
                 guard column < widths.count, TerminalText.width(cell) > widths[column] else { return [cell] }
@@ -51,6 +53,29 @@ struct TextTable {
             }
         }
         return [bold(lines(headers).joined())] + rows.flatMap(lines)
+    }
+
+    /// Each row as a record, for a terminal too narrow for the table at its narrowest: a line for each
+    /// column, its heading then its value (elided or continued on the next lines as in the table), and
+    /// a blank line between rows.
+    func records(width: Int, bold: (String) -> String) -> [String] {
+        let labelWidth = headers.map(TerminalText.width).max() ?? 0
+        // Narrower than a wrapped column's floor, values would be cut to letters.
+        let valueWidth = max(width - labelWidth - 2, Self.narrowestWrapped)
+        let indent = String(repeating: " ", count: labelWidth + 2)
+        return rows.enumerated().flatMap { number, row -> [String] in
+            let fields = zip(headers, row).enumerated().flatMap { column, field -> [String] in
+                let (header, cell) = field
+                // A value that must keep its width (an id, a date) continues on the next line rather than run off.
+                let parts = fits[column] == .elide ? [TerminalText.elided(cell, to: valueWidth)]
+                    : TerminalText.wrapped(cell, to: valueWidth)
+                let label = bold(header) + String(repeating: " ", count: labelWidth - TerminalText.width(header) + 2)
+                return parts.enumerated().map { index, part in
+                    String(((index == 0 ? label : indent) + part).reversed().drop { $0 == " " }.reversed())
+                }
+            }
+            return number == 0 ? fields : [""] + fields
+        }
     }
 
     /// Each column's width: its widest cell, or less for elided and wrapped columns when the table
