@@ -59,6 +59,7 @@ public struct CheckReport: Sendable {
 public struct CatalogueCheck: Sendable {
     private let fileSystem: any FileSystem
     private let catalogue: any PhotoCatalogue
+    private let libraryDirectory: String
     private let variantsDirectory: String
     private let thumbnails: ThumbnailStore
     private let oldThumbnailsDirectory: String
@@ -67,6 +68,7 @@ public struct CatalogueCheck: Sendable {
         self.fileSystem = fileSystem
         self.catalogue = catalogue
         self.thumbnails = thumbnails
+        self.libraryDirectory = libraryDirectory
         variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
         oldThumbnailsDirectory = (libraryDirectory as NSString).appendingPathComponent("thumbnails")
     }
@@ -82,7 +84,7 @@ public struct CatalogueCheck: Sendable {
         guard report.isSound else { return report }
         let query = scope ?? PhotoQuery(sort: .imported)
         if repair && forgetMissing {
-            report.forgotten = try RemovalService(fileSystem: fileSystem, catalogue: catalogue).removeMissing(in: query)
+            report.forgotten = try RemovalService(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory).removeMissing(in: query)
         }
         let photos = try catalogue.photos(matching: query)
         report.photos = photos.count
@@ -109,13 +111,15 @@ public struct CatalogueCheck: Sendable {
         let variants = try catalogue.allVariants()
         let inScope = Set(photos.map(\.id))
         var moves: [(variant: Variant, to: String)] = []
-        // A row naming another place than this library's variants folder, whose file is in this one: the
-        // folder was moved, renamed or copied (the old place may still hold the original library's file).
+        // A row naming another place than this library's variants folder: the folder was moved, renamed,
+        // copied or restored from a backup. Its file is the one in this library's folder, if there; the
+        // old place may still hold another library's.
         for variant in variants where scope == nil || inScope.contains(variant.photoID) {
-            if let moved = VariantSpec.fileMovedWithTheLibrary(variant.path, inVariants: variantsDirectory, fileSystem: fileSystem) {
-                moves.append((variant, moved))
-            } else if !fileSystem.exists(variant.path) {
+            let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory)
+            if !fileSystem.exists(file) {
                 report.variantsWithoutFiles.append(variant)
+            } else if file != variant.path {
+                moves.append((variant, file))
             }
         }
         report.movedVariants = moves.map(\.variant)

@@ -160,15 +160,16 @@ public struct ProcessingService: Sendable {
         }
     }
 
-    /// Whether `variant`'s file moved with the library folder (recorded under another place, found in this
-    /// library's: the folder moved, renamed or copied); if so, its record now says where it is, and it
-    /// need not be made again.
-    func followedTheLibrary(_ variant: Variant) -> Bool {
-        guard let moved = VariantSpec.fileMovedWithTheLibrary(variant.path, inVariants: variantsDirectory, fileSystem: fileSystem) else {
-            return false
-        }
+    /// Whether `variant`'s file is in this library, so that it need not be made again. One recorded under
+    /// another place (the library folder moved, renamed, copied or restored) counts only when the same
+    /// file is in this library's variants folder, and its record then says so; a file at the old place
+    /// is another library's.
+    func hasItsFile(_ variant: Variant) -> Bool {
+        let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory)
+        guard fileSystem.exists(file) else { return false }
+        guard file != variant.path else { return true }
         var followed = variant
-        followed.path = moved
+        followed.path = file
         return (try? catalogue.recordVariant(followed)) != nil
     }
 
@@ -182,7 +183,7 @@ public struct ProcessingService: Sendable {
         var missing: [VariantSpec] = []
         for spec in specs {
             let existing = try? catalogue.variant(spec)
-            if let existing, followedTheLibrary(existing) || fileSystem.exists(existing.path) {
+            if let existing, hasItsFile(existing) {
                 outcome.unchanged += 1
             } else {
                 missing.append(spec)

@@ -28,8 +28,10 @@ public struct RemovalSummary: Sendable {
 public struct RemovalService: Sendable {
     private let fileSystem: any FileSystem
     private let catalogue: any PhotoCatalogue
+    private let variantsDirectory: String
 
-    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue) {
+    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String) {
+        self.variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
         self.fileSystem = fileSystem
         self.catalogue = catalogue
     }
@@ -93,7 +95,8 @@ public struct RemovalService: Sendable {
     }
 
     private func deleteVariantFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
-        let outcome = fileSystem.removeFiles(photos.flatMap(\.variants).map(\.path))
+        // Only this library's files: a copied library's rows may still name the original's.
+        let outcome = fileSystem.removeFiles(photos.flatMap(\.variants).map { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) })
         summary.variantFilesDeleted = outcome.removed
         summary.variantFilesLeft = outcome.left
     }

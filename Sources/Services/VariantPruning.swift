@@ -16,8 +16,10 @@ public struct PruneSummary: Sendable {
 public struct VariantPruning: Sendable {
     private let fileSystem: any FileSystem
     private let catalogue: any PhotoCatalogue
+    private let variantsDirectory: String
 
-    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue) {
+    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String) {
+        self.variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
         self.fileSystem = fileSystem
         self.catalogue = catalogue
     }
@@ -41,7 +43,8 @@ public struct VariantPruning: Sendable {
         try catalogue.write { writer in
             for variant in summary.removed { try writer.removeVariant(atPath: variant.path) }
         }
-        summary.filesLeft = fileSystem.removeFiles(summary.removed.map(\.path)).left
+        // Only this library's files: a copied library's rows may still name the original's.
+        summary.filesLeft = fileSystem.removeFiles(summary.removed.map { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) }).left
         return summary
     }
 }

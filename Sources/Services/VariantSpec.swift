@@ -135,10 +135,12 @@ public struct VariantSpec: Equatable, Sendable {
         return moved == recorded ? nil : moved
     }
 
-    /// The file of a variant recorded at `recorded` when it lies elsewhere in this library than recorded
-    /// (`relocated`, and there): the library folder was moved, renamed or copied. Nil otherwise.
-    public static func fileMovedWithTheLibrary(_ recorded: String, inVariants variantsDirectory: String, fileSystem: any FileSystem) -> String? {
-        relocated(recorded, inVariants: variantsDirectory).flatMap { fileSystem.exists($0) ? $0 : nil }
+    /// The file of a variant recorded at `recorded`, in this library: the same `<two hex>/<hash>/<file>`
+    /// under its own variants folder (`relocated`), there or not. A library folder moved, renamed, copied or
+    /// restored from a backup keeps rows naming the old place, whose file, when it is still there, is
+    /// another library's: never this one's to read, keep or delete.
+    public static func file(recordedAt recorded: String, inVariants variantsDirectory: String) -> String {
+        relocated(recorded, inVariants: variantsDirectory) ?? recorded
     }
 
     /// The variant's file: `<variants>/<first two hex of the photo's hash>/<hash>/<kind>-<key hash>.<ext>`,

@@ -130,8 +130,8 @@ public struct AppEnvironment: Sendable {
                         jobRunner: jobRunner, thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
     }
 
-    func removalService(catalogue: any PhotoCatalogue) -> RemovalService {
-        RemovalService(fileSystem: fileSystem, catalogue: catalogue)
+    func removalService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> RemovalService {
+        RemovalService(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory)
     }
 
     func exportService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ExportService {
@@ -150,8 +150,8 @@ public struct AppEnvironment: Sendable {
                        thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
     }
 
-    func variantPruning(catalogue: any PhotoCatalogue) -> VariantPruning {
-        VariantPruning(fileSystem: fileSystem, catalogue: catalogue)
+    func variantPruning(catalogue: any PhotoCatalogue, libraryDirectory: String) -> VariantPruning {
+        VariantPruning(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory)
     }
 
     func galleryServer(catalogue: any PhotoCatalogue, libraryDirectory: String, settings: GallerySettings) -> GalleryServer {

@@ -280,7 +280,7 @@ public struct GalleryServer: Sendable {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }
         // Recorded under another place when the library folder was moved or copied: the same file in this one.
-        let place = VariantSpec.fileMovedWithTheLibrary(variant.path, inVariants: variants, fileSystem: fileSystem) ?? variant.path
+        let place = VariantSpec.file(recordedAt: variant.path, inVariants: variants)
         guard path(place, isWithin: variants), let data = try? fileSystem.contents(of: place) else {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }

@@ -175,6 +175,57 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertTrue(catalogue.variants.allSatisfy { $0.path.hasPrefix("/moved/variants/") })
     }
 
+    func testARestoredLibrarysVariantsHaveNoFileThoughTheOriginalsAreThereAndARepairLeavesThemAlone() async throws {
+        _ = try await library()
+        let original = files.walk(["/library/variants"]).files.map(\.path)
+        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/restored", thumbnails: thumbnails)
+
+        let report = try check.run(repair: false)
+        XCTAssertEqual(report.variantsWithoutFiles.count, 6, "the original library's files are not this one's")
+        XCTAssertEqual(report.movedVariants, [])
+        let repaired = try check.run(repair: true)
+        XCTAssertEqual(repaired.removedVariantRows, 6)
+        XCTAssertEqual(files.walk(["/library/variants"]).files.map(\.path), original, "the original library's files are not touched")
+    }
+
+    func testProcessingARestoredLibraryMakesItsVariantsInItsOwnFolder() async throws {
+        let photos = try await library()
+        let original = files.walk(["/library/variants"]).files.map(\.path)
+        let summary = try await ProcessingService(fileSystem: files, decoder: codec, encoder: RecordingEncoder(), exifReader: FakeExifReader(),
+                                                  hasher: CryptoHasher(), catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(),
+                                                  libraryDirectory: "/restored").process(photos)
+        XCTAssertEqual(summary.made.count, 6, "the original library's files are not this one's")
+        XCTAssertEqual(summary.unchanged, 0)
+        XCTAssertTrue(catalogue.variants.allSatisfy { $0.path.hasPrefix("/restored/variants/") && files[$0.path] != nil })
+        XCTAssertEqual(files.walk(["/library/variants"]).files.map(\.path), original)
+    }
+
+    func testRemovingOrPruningInACopiedLibraryDeletesOnlyItsOwnFiles() async throws {
+        let photos = try await library()
+        for file in files.walk(["/library/variants"]).files { files["/copy" + file.path.dropFirst("/library".count)] = files[file.path] }
+        let original = files.walk(["/library/variants"]).files.map(\.path)
+
+        let first = try XCTUnwrap(try catalogue.photo(id: photos[0].id))
+        let removal = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/copy").remove([first])
+        XCTAssertEqual(removal.variantFilesDeleted, 2)
+        XCTAssertEqual(files.walk(["/copy/variants"]).files.count, 4)
+        XCTAssertEqual(files.walk(["/library/variants"]).files.map(\.path), original, "the original library's files are not touched")
+
+        // An older parameter set of photo 2, recorded at the original's place and copied: pruning deletes the copy's.
+        let old = try XCTUnwrap(catalogue.variants.first { $0.photoID == photos[1].id })
+        var older = old
+        older.parameters = "{}"
+        older.createdAt = old.createdAt.addingTimeInterval(-60)
+        older.path = (old.path as NSString).deletingLastPathComponent + "/show-older.jpg"
+        files[older.path] = Data([1])
+        files["/copy" + older.path.dropFirst("/library".count)] = Data([1])
+        try catalogue.recordVariant(older)
+        let pruned = try VariantPruning(fileSystem: files, catalogue: catalogue, libraryDirectory: "/copy").prune(photos: nil)
+        XCTAssertEqual(pruned.removed.map(\.path), [older.path])
+        XCTAssertNil(files["/copy" + older.path.dropFirst("/library".count)])
+        XCTAssertNotNil(files[older.path], "the original library's file is not touched")
+    }
+
     func testAMovedVariantIsFoundUnderTheLibrarysVariantsByItsLastThreeParts() {
         let sha = String(repeating: "ab", count: 32)
         XCTAssertEqual(VariantSpec.relocated("/old/lib/variants/ab/\(sha)/show-1.jpg", inVariants: "/new/variants"),

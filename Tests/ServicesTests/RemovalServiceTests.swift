@@ -28,7 +28,7 @@ final class RemovalServiceTests: XCTestCase {
         let photos = try await importLibrary(["/photos/a.jpg", "/photos/b.jpg"])
         let a = try XCTUnwrap(photos["/photos/a.jpg"]), b = try XCTUnwrap(photos["/photos/b.jpg"])
 
-        let summary = try RemovalService(fileSystem: files, catalogue: catalogue).remove([a])
+        let summary = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").remove([a])
 
         XCTAssertEqual(summary.removed.map(\.id), [a.id])
         XCTAssertEqual(summary.removed.map(\.path), ["/photos/a.jpg"])
@@ -54,7 +54,7 @@ final class RemovalServiceTests: XCTestCase {
         let living = c.duplicatePaths[0]
         files[d.duplicatePaths[0]] = nil                   // a gone duplicate: forgotten, the photo stays
 
-        let summary = try RemovalService(fileSystem: files, catalogue: catalogue).removeMissing()
+        let summary = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").removeMissing()
 
         XCTAssertEqual(summary.removed.map(\.id), [a.id])
         XCTAssertEqual(summary.moved.map(\.id), [c.id])
@@ -66,7 +66,7 @@ final class RemovalServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.photo(id: d.id)?.duplicatePaths, [])
         XCTAssertNotNil(files["/library/variants/\(c.id)-show.jpg"], "a moved photo keeps its variants")
 
-        let again = try RemovalService(fileSystem: files, catalogue: catalogue).removeMissing()
+        let again = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").removeMissing()
         XCTAssertTrue(again.removed.isEmpty && again.moved.isEmpty && again.forgottenDuplicates.isEmpty)
     }
 
@@ -75,7 +75,7 @@ final class RemovalServiceTests: XCTestCase {
         let a = try XCTUnwrap(photos["/photos/a.jpg"])
         files.undeletable = ["/library/variants/\(a.id)-show.jpg"]
 
-        let summary = try RemovalService(fileSystem: files, catalogue: catalogue).remove([a])
+        let summary = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").remove([a])
 
         XCTAssertEqual(summary.variantFilesDeleted, 0)
         XCTAssertEqual(summary.variantFilesLeft.map(\.path), ["/library/variants/\(a.id)-show.jpg"])

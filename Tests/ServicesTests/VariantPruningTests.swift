@@ -34,14 +34,14 @@ final class VariantPruningTests: XCTestCase {
         }
         files.undeletable = ["/v/1-show-10.jpg"]
 
-        let summary = try VariantPruning(fileSystem: files, catalogue: catalogue).prune(photos: [1])
+        let summary = try VariantPruning(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").prune(photos: [1])
 
         XCTAssertEqual(summary.removed.map(\.path), ["/v/1-show-10.jpg"])
         XCTAssertEqual(summary.filesLeft.map(\.path), ["/v/1-show-10.jpg"], "named, and left for check --repair")
         XCTAssertEqual(Set(catalogue.variants.map(\.path)), ["/v/1-show-30.jpg", "/v/2-show-10.jpg", "/v/2-show-30.jpg"])
 
         files.undeletable = []
-        let everyone = try VariantPruning(fileSystem: files, catalogue: catalogue).prune(photos: nil)
+        let everyone = try VariantPruning(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").prune(photos: nil)
         XCTAssertEqual(everyone.removed.map(\.path), ["/v/2-show-10.jpg"])
         XCTAssertNil(files["/v/2-show-10.jpg"])
         XCTAssertNotNil(files["/v/2-show-30.jpg"])

@@ -39,7 +39,7 @@ struct RemoveCommand: EnvironmentCommand {
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
-        let service = environment.removalService(catalogue: catalogue)
+        let service = environment.removalService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let query = scope.query(in: environment, sort: .imported)
         let summary: RemovalSummary
         if missing {

@@ -30,7 +30,7 @@ struct VariantsCommand: EnvironmentCommand {
         let photos = ids.isEmpty ? nil : Set(try ids.map { try environment.photo(id: $0, in: catalogue).id })
         let presenter = VariantsPresenter(console: environment.console)
         if prune {
-            let summary = try environment.variantPruning(catalogue: catalogue).prune(photos: photos)
+            let summary = try environment.variantPruning(catalogue: catalogue, libraryDirectory: library.directory(in: environment)).prune(photos: photos)
             try presenter.present(summary, asJSON: json)
         } else {
             try presenter.present(try catalogue.allVariants().filter { photos?.contains($0.photoID) ?? true }, asJSON: json)
