@@ -286,11 +286,26 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         } catch CatalogueError.damaged {
             return "damaged beyond reading (SQLite's integrity check cannot read its pages)"
         }
-        guard problems != ["ok"], let first = problems.first else { return "ok" }
-        return problems.count == 1 ? first : "\(problems.count) problems, the first: \(first)"
+        return Self.summary(ofIntegrityCheck: problems)
+    }
+
+    /// `PRAGMA integrity_check`'s rows in one line: "ok", the one problem, or how many and the first. SQLite
+    /// may put many problems in one row, a line each under a "*** in database main ***" heading.
+    static func summary(ofIntegrityCheck rows: [String]) -> String {
+        guard rows != ["ok"] else { return "ok" }
+        let lines = rows.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
+            .filter { !$0.hasPrefix("*** in database") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        guard let first = lines.first else { return "damaged (SQLite's integrity check names no page)" }
+        return lines.count == 1 ? first : "\(lines.count) problems, the first: \(first)"
     }
 
     public func backup(to path: String, replacing: Bool) throws -> CatalogueBackup {
+        // Renamed over the catalogue (or its WAL) while this and other processes have it open, the copy
+        // would tear it.
+        if Self.names(path, theCatalogueAt: self.path) {
+            throw CatalogueError.cannotWriteBackup(path: path, reason: "that is the catalogue itself, which a copy cannot replace "
+                + "while it is open; name a file outside the library folder")
+        }
         if !replacing && FileManager.default.fileExists(atPath: path) { throw CatalogueError.backupExists(path: path) }
         let temporary = path + "." + UUID().uuidString + ".partial"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) } }
@@ -320,6 +335,23 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         }
         var info = stat()
         return CatalogueBackup(path: path, photos: photos, bytes: stat(path, &info) == 0 ? Int(info.st_size) : 0)
+    }
+
+    /// Whether `path` names the catalogue at `catalogue` or one of SQLite's files beside it (`-wal`, `-shm`,
+    /// `-journal`), however spelt: through a link to its folder, or a link or a hard link to the file.
+    static func names(_ path: String, theCatalogueAt catalogue: String) -> Bool {
+        func resolved(_ path: String) -> String {
+            let folder = (path as NSString).deletingLastPathComponent
+            guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return path }
+            defer { free(real) }
+            return (String(cString: real) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+        }
+        let own = ["", "-wal", "-shm", "-journal"].map { catalogue + $0 }
+        let target = resolved(path)
+        if own.contains(where: { resolved($0) == target }) { return true }
+        var named = stat(), file = stat()
+        guard stat(path, &named) == 0 else { return false }
+        return own.contains { stat($0, &file) == 0 && file.st_dev == named.st_dev && file.st_ino == named.st_ino }
     }
 
     /// Why a new database file could not be made at `path`: the folder's state, in words.

@@ -345,6 +345,17 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(CatalogueError.corruptRow(table: "photo", reason: "r").errorDescription,
                        "the catalogue holds an unreadable photo row: r; run showhide gallery check")
     }
+
+    func testAnIntegrityCheckIsSaidInOneLineHoweverSQLiteGroupsItsProblems() {
+        XCTAssertEqual(SQLiteCatalogue.summary(ofIntegrityCheck: ["ok"]), "ok")
+        // As SQLite 3 reported a page whose cells point outside it: two problems in one row, under a heading.
+        XCTAssertEqual(SQLiteCatalogue.summary(ofIntegrityCheck: [
+            "*** in database main ***\nOn tree page 30 cell 1: Offset 43947 out of range 152..4092\nOn tree page 30 cell 0: Offset 43947 out of range 152..4092",
+            "row 3 missing from index photo_path",
+        ]), "3 problems, the first: On tree page 30 cell 1: Offset 43947 out of range 152..4092")
+        XCTAssertEqual(SQLiteCatalogue.summary(ofIntegrityCheck: ["row 3 missing from index photo_path"]), "row 3 missing from index photo_path")
+        XCTAssertEqual(SQLiteCatalogue.summary(ofIntegrityCheck: ["*** in database main ***\n"]), "damaged (SQLite's integrity check names no page)")
+    }
 }
 
 extension PhotoFacts {

@@ -141,4 +141,22 @@ extension CatalogueStateBinaryTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".partial") }
         XCTAssertEqual(leftovers, [])
     }
+
+    func testABackupIsNeverWrittenOverTheCatalogueItselfHoweverItIsNamed() throws {
+        let catalogue = (library as NSString).appendingPathComponent("catalogue.sqlite")
+        let linkedFolder = directory.appendingPathComponent("linked").path
+        try FileManager.default.createSymbolicLink(atPath: linkedFolder, withDestinationPath: library)
+        let hardLink = directory.appendingPathComponent("hard.sqlite").path
+        try FileManager.default.linkItem(atPath: catalogue, toPath: hardLink)
+        for name in [catalogue, library + "/./catalogue.sqlite", linkedFolder + "/catalogue.sqlite", catalogue + "-wal", hardLink] {
+            let run = try binary.run(["gallery", "backup", name, "--overwrite", "--library", library])
+            XCTAssertEqual(run.status, 73, name)
+            XCTAssertTrue(run.errors.hasPrefix("showhide: cannot write the backup "), run.errors)
+            XCTAssertTrue(run.errors.hasSuffix(": that is the catalogue itself, which a copy cannot replace while it is open; "
+                + "name a file outside the library folder\n"), run.errors)
+        }
+        let check = try binary.run(["gallery", "check", "--json", "--library", library])
+        XCTAssertEqual(check.status, 0, check.errors)
+        XCTAssertTrue(check.output.contains(#""photos":40"#) || check.output.contains(#""photos" : 40"#), check.output)
+    }
 }
