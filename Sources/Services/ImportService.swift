@@ -137,6 +137,16 @@ public struct ImportService: Sendable {
         case photo(PhotoFacts, thumbnail: Data?)
     }
 
+    /// Whether `path` is one of the library's own files: its catalogue and thumbnail databases (with
+    /// SQLite's files beside them), its variants, and the thumbnails folder an earlier version kept.
+    /// Other files in the library folder are the user's photos, and imported.
+    func isLibrarysOwn(_ path: String) -> Bool {
+        guard let libraryDirectory, path.hasPrefix(libraryDirectory) else { return false }
+        let inside = path.dropFirst(libraryDirectory.count)
+        if inside.hasPrefix("variants/") || inside.hasPrefix("thumbnails/") { return true }
+        return !inside.contains("/") && (inside.hasPrefix("catalogue.sqlite") || inside.hasPrefix("thumbnails.sqlite"))
+    }
+
     /// Imports every photo under `roots`: files already catalogued with the same stamp are skipped
     /// unread, the rest are read once, hashed, and (new content) decoded once at analysis size, on
     /// `options.jobs` cores; results are written in batched transactions in walk order.
@@ -155,7 +165,7 @@ public struct ImportService: Sendable {
         var summary = ImportSummary()
         var walk = fileSystem.walk(roots)
         // Variants imported as photos would be made variants of in their turn, at each import.
-        if let libraryDirectory { walk.files.removeAll { $0.path.hasPrefix(libraryDirectory) } }
+        walk.files.removeAll { isLibrarysOwn($0.path) }
         summary.found = walk.files.count
         let known = try catalogue.knownStamps()
         let recordedFailures = try catalogue.failures()

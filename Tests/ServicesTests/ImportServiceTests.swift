@@ -171,13 +171,22 @@ final class ImportServiceTests: XCTestCase {
         files["/photos/a.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "a")
         files["/photos/showhide/variants/ab/abc/show-1.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "show")
         files["/photos/showhide-old/b.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "b")
+        files["/photos/showhide/thumbnails/ab.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "thumbnail")
+        files["/photos/showhide/catalogue.sqlite"] = Data("SQLite format 3\0".utf8)
+        files["/photos/showhide/thumbnails.sqlite-wal"] = Data([0])
+        // The user's own photos kept in the library folder are theirs.
+        files["/photos/showhide/mine/c.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "c")
+        files["/photos/showhide/d.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "d")
         let importing = ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
                                       catalogue: catalogue, clock: clock, jobRunner: jobRunner, libraryDirectory: "/photos/showhide")
 
         let summary = try await importing.importPhotos(from: ["/photos"])
 
-        XCTAssertEqual(summary.found, 2, "a folder whose name only begins like the library's is not it")
-        XCTAssertEqual(summary.imported, 2)
+        XCTAssertEqual(summary.found, 4, "a folder whose name only begins like the library's is not it")
+        XCTAssertEqual(summary.imported, 4)
+        XCTAssertEqual(summary.failed, 0)
+        XCTAssertNotNil(photo(at: "/photos/showhide/mine/c.jpg"))
+        XCTAssertNotNil(photo(at: "/photos/showhide/d.jpg"))
         XCTAssertNotNil(photo(at: "/photos/a.jpg"))
         XCTAssertNotNil(photo(at: "/photos/showhide-old/b.jpg"))
         XCTAssertNil(photo(at: "/photos/showhide/variants/ab/abc/show-1.jpg"))
