@@ -137,6 +137,9 @@ public struct ImportService: Sendable {
         case photo(PhotoFacts, thumbnail: Data?)
     }
 
+    /// How a file that could not be read fails; what stopped it may be mended without changing the file.
+    static let unreadableReason = "cannot read the file: "
+
     /// Whether `path` is one of the library's own files: its catalogue and thumbnail databases (with
     /// SQLite's files beside them), its variants, and the thumbnails folder an earlier version kept.
     /// Other files in the library folder are the user's photos, and imported.
@@ -170,18 +173,22 @@ public struct ImportService: Sendable {
         let known = try catalogue.knownStamps()
         let recordedFailures = try catalogue.failures()
         let failedBefore = Dictionary(recordedFailures.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        // A file that failed and has not changed since would fail the same way: it is not read again.
+        // A file that failed and has not changed since would fail the same way: it is not read again. One
+        // that could not be read is, as what stopped it (its permissions, the disk) may have changed.
         summary.stillFailing = walk.files.compactMap { file in
-            failedBefore[file.path].flatMap { $0.stamp == file.stamp ? $0 : nil }
+            failedBefore[file.path].flatMap { $0.stamp == file.stamp && !$0.reason.hasPrefix(Self.unreadableReason) ? $0 : nil }
         }
         let stillFailingPaths = Set(summary.stillFailing.map(\.path))
         let pending = walk.files.filter { known[$0.path] != $0.stamp && !stillFailingPaths.contains($0.path) }
         summary.unchanged = walk.files.count - pending.count - stillFailingPaths.count
 
-        // Failures recorded under these folders whose files are gone since: nothing is left to fail.
-        let stale = recordedFailures.map(\.path).filter { failed in
-            roots.contains { path(failed, isWithin: $0) } && !fileSystem.exists(failed)
-        }
+        // Failures recorded under these folders whose files are gone since, and folders this walk read:
+        // nothing is left to fail.
+        let problemPaths = Set(walk.problems.map(\.path))
+        let stale = recordedFailures.filter { failed in
+            roots.contains { path(failed.path, isWithin: $0) }
+                && (!fileSystem.exists(failed.path) || (failed.stamp == nil && !problemPaths.contains(failed.path)))
+        }.map(\.path)
         if !stale.isEmpty { try catalogue.write { writer in try stale.forEach(writer.clearFailure) } }
 
         // A folder that still cannot be read for the reason recorded is still failing; otherwise a new failure.
@@ -245,7 +252,7 @@ public struct ImportService: Sendable {
         do {
             data = try fileSystem.contents(of: file.path)
         } catch {
-            return .failed("cannot read the file: \(error.plainDescription)")
+            return .failed(Self.unreadableReason + error.plainDescription)
         }
         // Camera raw files first: many start as TIFF does.
         let fileExtension = (file.path as NSString).pathExtension

@@ -16,6 +16,8 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     private var reads: [String] = []
     /// Paths that may be asked for and are expected to be missing.
     public var expectedMissing: Set<String> = []
+    /// Files a walk lists whose reading fails with "permission denied", as one of mode 000 does.
+    public var unreadable: Set<String> = []
 
     public init(files: [String: Data] = [:]) {
         self.files = files
@@ -34,6 +36,7 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         reads.append(path)
+        if unreadable.contains(path) { throw Undeletable(path: path) }
         guard let data = files[path] else {
             if !expectedMissing.contains(path) { XCTFail("unexpected read of \(path)") }
             throw Missing(path: path)
@@ -66,6 +69,7 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    /// "permission denied": a file that may not be read or removed.
     public struct Undeletable: Error, LocalizedError {
         public let path: String
         public var errorDescription: String? { "permission denied" }

@@ -100,6 +100,24 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(third.failures.map(\.reason), ["input/output error"], "another reason is a new failure")
     }
 
+    func testAFileOrFolderThatCouldNotBeReadIsTriedAgainAndLeavesTheListOnceItIsRead() async throws {
+        files["/lib/locked.jpg"] = FakePhoto.data(seed: "locked")
+        files["/lib/unread/u.jpg"] = FakePhoto.data(seed: "u")
+        files.unreadable = ["/lib/locked.jpg"]
+        files.walkProblems = [WalkProblem(path: "/lib/unread", reason: "cannot read the folder: permission denied")]
+        let first = try await importLibrary()
+        XCTAssertEqual(first.failures.map(\.path).sorted(), ["/lib/locked.jpg", "/lib/unread"])
+        XCTAssertEqual(first.failures.first { $0.path == "/lib/locked.jpg" }?.reason, "cannot read the file: permission denied")
+
+        // Its permissions mended, neither file nor folder changed.
+        files.unreadable = []
+        files.walkProblems = []
+        let second = try await importLibrary()
+        XCTAssertEqual(second.stillFailing, [])
+        XCTAssertNotNil(photo(at: "/lib/locked.jpg"))
+        XCTAssertEqual(try catalogue.failures(), [], "both leave the list")
+    }
+
     func testAKnownBadFileIsNotReadAgainUntilItChanges() async throws {
         files["/lib/bad.jpg"] = FakePhoto.broken(reason: "corrupt JPEG data: bad Huffman code")
         files["/lib/good.jpg"] = FakePhoto.data(seed: "good")
