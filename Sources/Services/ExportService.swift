@@ -276,7 +276,11 @@ public struct ExportService: Sendable {
                 // Nothing was written; an archive started for the names is taken away.
                 destination.abandon()
             } else {
-                let manifest = Self.merged(previous: previous, current: summary.files, holds: destination.contains)
+                // An earlier file is listed only while its name still holds the bytes it listed.
+                let manifest = Self.merged(previous: previous, current: summary.files) { file in
+                    guard let data = (try? destination.existing(file.file)) ?? nil else { return false }
+                    return data.count == file.size && hasher.sha256(data) == file.sha256
+                }
                 try destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)
                 // A CSV manifest from before is kept in step with the JSON one, asked for or not.
                 if options.csvManifest || hadCSV { try destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
@@ -428,11 +432,11 @@ public struct ExportService: Sendable {
         }
     }
 
-    /// The files the destination holds after this export: the earlier manifest's that are still there
-    /// and that this export did not write again (marked kept), then this export's.
-    static func merged(previous: [ExportedFile], current: [ExportedFile], holds: (String) -> Bool) -> [ExportedFile] {
+    /// The files the destination holds after this export: the earlier manifest's that are still there as
+    /// listed and that this export did not write again (marked kept), then this export's.
+    static func merged(previous: [ExportedFile], current: [ExportedFile], holds: (ExportedFile) -> Bool) -> [ExportedFile] {
         let names = Set(current.map(\.file))
-        let carried = previous.filter { !names.contains($0.file) && holds($0.file) }.map { file in
+        let carried = previous.filter { !names.contains($0.file) && holds($0) }.map { file in
             var file = file
             file.kept = true
             return file

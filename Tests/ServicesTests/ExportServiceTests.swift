@@ -202,7 +202,13 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(Array(files.writtenPaths.dropFirst(writes)), ["/out/manifest.json", "/out/manifest.csv"])
         XCTAssertNil(files["/out/undated_fog_original_2.jpg"])
 
-        // A file the folder no longer holds leaves the manifest.
+        // A file whose name now holds other bytes, and one the folder no longer holds, leave the manifest.
+        files["/out/undated_fog_original.jpg"] = Data("junk".utf8)
+        _ = try await service().export([bus], options: ExportOptions(variants: [.original]),
+                                       to: FolderDestination(directory: "/out", fileSystem: files))
+        let replaced = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(replaced.map(\.file), ["2021-06-01_bus_original.jpg"])
+        files["/out/undated_fog_original.jpg"] = files["/photos/fog.jpg"]
         try files.remove("/out/2021-06-01_bus_original.jpg")
         _ = try await service().export([fog], options: ExportOptions(variants: [.original]),
                                        to: FolderDestination(directory: "/out", fileSystem: files))
