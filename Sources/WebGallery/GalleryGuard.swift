@@ -38,7 +38,8 @@ struct GalleryGuard: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        return response
+        // Every GET route answers HEAD too (`GalleryServer.router`): the same status and headers, no body.
+        return request.method == .head ? response.createHeadResponse() : response
     }
 
     /// The response that refuses the request, or nil when it may go on.

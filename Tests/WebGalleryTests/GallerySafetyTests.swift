@@ -36,6 +36,21 @@ final class GallerySafetyTests: XCTestCase {
         }
     }
 
+    func testHEADAnswersAsGETWithoutTheBody() async throws {
+        for uri in ["/", "/photos/1", "/photos/1/thumbnail", "/api/photos", "/static/gallery.js", "/no/such/page"] {
+            try await fixture.test(GallerySettings()) { client in
+                let got = try await client.execute(uri: uri, method: .get)
+                try await client.execute(uri: uri, method: .head) { response in
+                    XCTAssertEqual(response.status, got.status, uri)
+                    XCTAssertEqual(response.headers[.contentType], got.headers[.contentType], uri)
+                    XCTAssertEqual(response.headers[.contentLength], got.headers[.contentLength] ?? String(got.body.readableBytes), uri)
+                    XCTAssertEqual(response.body.readableBytes, 0, uri)
+                    XCTAssertEqual(response.headers[.xContentTypeOptions], "nosniff", uri)
+                }
+            }
+        }
+    }
+
     func testNoPageCarriesAScriptOfItsOwn() async throws {
         for uri in ["/", "/inspire", "/photos/1", "/photos/3", "/?colour=zzz", "/no/such/page"] {
             try await execute(uri) { response in
