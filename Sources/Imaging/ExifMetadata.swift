@@ -78,6 +78,13 @@ public struct ExifDateTime: Equatable, Sendable, Encodable {
         self.offset = offset
     }
 
+    /// Whether `text` is a day as "YYYY-MM-DD" with a real month and a day that month has (no 2008-02-30):
+    /// the `since` and `until` of the command line and of the web gallery alike.
+    public static func isDay(_ text: String) -> Bool {
+        text.count == 10 && text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            && ExifDateTime(exif: text + " 00:00:00") != nil
+    }
+
     /// How many days `month` has in `year` (Gregorian): a 30 February is no date.
     public static func days(inMonth month: Int, of year: Int) -> Int {
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)

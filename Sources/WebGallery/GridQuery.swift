@@ -143,11 +143,8 @@ public struct GridQuery: Equatable, Sendable {
 
     static func day(_ text: String?, _ name: String) throws(GalleryRequestError) -> String? {
         guard let text else { return nil }
-        let parts = text.split(separator: "-")
-        guard text.count == 10, parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day) else {
-            throw .invalid("\(name): give a day as YYYY-MM-DD.")
-        }
+        // As on the command line: a day that month has (no 2008-02-30).
+        guard ExifDateTime.isDay(text) else { throw .invalid("\(name): give a day as YYYY-MM-DD.") }
         return text
     }
 

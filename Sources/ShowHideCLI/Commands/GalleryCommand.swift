@@ -123,9 +123,7 @@ struct ScopeOptions: ParsableArguments {
     var isEmpty: Bool { paths.isEmpty && since == nil && until == nil && camera == nil }
 
     /// "YYYY-MM-DD" with a real month and a day that month has (no 2008-02-30).
-    static func isDay(_ text: String) -> Bool {
-        text.count == 10 && ExifDateTime(exif: text + " 00:00:00") != nil
-    }
+    static func isDay(_ text: String) -> Bool { ExifDateTime.isDay(text) }
 
     /// When a scope chose no photo, says which of its `--in` paths are nowhere: not on this disk, and no
     /// photo catalogued under them (a path mistyped, or the folder given relative to another one). A
