@@ -37,6 +37,28 @@ final class ProgressAndDetailTests: XCTestCase {
         XCTAssertFalse(spy.errors.text.contains(" 1/10"))
     }
 
+    func testTheProgressBarUsesNoTerminalControlButTheCarriageReturn() {
+        let spy = SpyConsole(errorsIsTerminal: true)
+        let clock = FakeClock()
+        let bar = ProgressBar(console: spy.console, clock: clock)
+        bar.update(completed: 0, total: 1000)
+        clock.advance(by: 1)
+        bar.update(completed: 500, total: 1000)
+        clock.advance(by: 1)
+        bar.update(completed: 1000, total: 1000) // no ETA now: shorter than the line before
+        bar.finish()
+        let text = spy.errors.text
+        XCTAssertFalse(text.contains("\u{1B}"), "a dumb terminal shows no escape")
+        let lines = text.components(separatedBy: "\r").filter { !$0.isEmpty }
+        XCTAssertEqual(lines.count, 4)
+        XCTAssertTrue(lines[1].contains("ETA"))
+        XCTAssertLessThan(lines[2].trimmingCharacters(in: .whitespaces).count, lines[1].count)
+        XCTAssertEqual(lines[2].count, lines[1].count, "the shorter line is padded over the longer one")
+        XCTAssertEqual(lines[3], String(repeating: " ", count: lines[2].trimmingCharacters(in: .whitespaces).count),
+                       "the end blanks the last line, to write on")
+        XCTAssertTrue(text.hasSuffix("\r"))
+    }
+
     func testAFinishedBarThatNeverDrewWritesNothing() {
         let spy = SpyConsole(errorsIsTerminal: true)
         ProgressBar(console: spy.console, clock: FakeClock()).finish()

@@ -11,6 +11,9 @@ final class ProgressBar: ImportProgress, @unchecked Sendable {
     private let lock = NSLock()
     private var started: Date?
     private var lastDrawn: Date?
+    /// The columns the last line drawn took, overwritten with spaces when the next is shorter: no
+    /// terminal control but the carriage return, which a dumb terminal has too.
+    private var lastLength = 0
     /// The bar's width where the terminal has room for it all.
     static let width = 30
 
@@ -27,14 +30,15 @@ final class ProgressBar: ImportProgress, @unchecked Sendable {
         // Redraw at most ten times a second, and always at the end.
         if let lastDrawn, now.timeIntervalSince(lastDrawn) < 0.1, completed < total { return }
         lastDrawn = now
-        console.errors.write("\r" + Self.fitted(completed: completed, total: total, elapsed: now.timeIntervalSince(started!),
-                                                 columns: console.errorsWidth))
+        let text = Self.fitted(completed: completed, total: total, elapsed: now.timeIntervalSince(started!), columns: console.errorsWidth)
+        console.errors.write("\r" + text + String(repeating: " ", count: max(0, lastLength - text.count)))
+        lastLength = text.count
     }
 
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if lastDrawn != nil { console.errors.write("\r\u{1B}[K") }
+        if lastDrawn != nil { console.errors.write("\r" + String(repeating: " ", count: lastLength) + "\r") }
     }
 
     /// `line` narrowed to fit `columns` less one (a line that fills the last column wraps on some
