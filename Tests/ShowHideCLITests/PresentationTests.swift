@@ -167,6 +167,12 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.wrapped("one vivid red subject (4% of the frame)", to: 14),
                        ["one vivid red", "subject (4% of", "the frame)"])
         XCTAssertEqual(TerminalText.wrapped("abcdefghijklmnop", to: 6), ["abcdef", "ghijkl", "mnop"])
+        // Emoji and CJK take two columns each, as terminals draw them.
+        XCTAssertEqual(TerminalText.width("café ☕ cup.png"), 15)
+        XCTAssertEqual(TerminalText.width("👩‍👩‍👧 東京.jpg"), 11)
+        XCTAssertEqual(TerminalText.width("❤️ x"), 4, "a heart shown as a picture")
+        XCTAssertEqual(TerminalText.elided("東京東京東京東京.jpg", to: 9), "東京….jpg")
+        XCTAssertEqual(TerminalText.wrapped("東京東京東京", to: 5), ["東京", "東京", "東京"])
         let swatch = text.mark("48;2;1;2;3") + "\u{00A0}\u{00A0}" + text.mark("0")
         XCTAssertEqual(TerminalText.wrapped(String(repeating: swatch, count: 5) + " grey", to: 6),
                        [String(repeating: swatch, count: 5), "grey"], "a swatch is never cut")

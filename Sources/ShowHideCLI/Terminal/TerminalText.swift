@@ -60,22 +60,51 @@ struct TerminalText {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    /// The columns `text` takes once rendered: escapes counted as written, marks as nothing.
+    /// The columns `text` takes once rendered: escapes counted as written, marks as nothing, a wide
+    /// character (an emoji, a CJK ideograph) as two.
     static func width(_ text: String) -> Int {
         var width = 0
         var inMark = false
         for character in escaped(text) {
-            if character == markStart { inMark = true } else if character == markEnd { inMark = false } else if !inMark { width += 1 }
+            if character == markStart { inMark = true } else if character == markEnd { inMark = false } else if !inMark {
+                width += columns(of: character)
+            }
         }
         return width
+    }
+
+    /// The columns a character takes in a terminal: two for emoji shown as pictures and for the East Asian
+    /// wide and full-width blocks (Unicode's East_Asian_Width W and F, by their main ranges), else one.
+    static func columns(of character: Character) -> Int {
+        guard let first = character.unicodeScalars.first, first.value >= 0x1100 else { return 1 }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation { return 2 }
+        switch first.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3,
+             0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
     }
 
     /// `text` cut to `width` columns by dropping its middle: "IMG_2024…0001.jpg".
     static func elided(_ text: String, to width: Int) -> String {
         let text = escaped(text)
-        guard text.count > width, width >= 3 else { return text }
+        guard Self.width(text) > width, width >= 3 else { return text }
         let tail = (width - 1) / 2, head = width - 1 - tail
-        return text.prefix(head) + "…" + text.suffix(tail)
+        return String(leading(text, columns: head)) + "…" + String(leading(String(text.reversed()), columns: tail).reversed())
+    }
+
+    /// The longest start of `text` that takes at most `columns` columns.
+    static func leading(_ text: String, columns: Int) -> Substring {
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            used += Self.columns(of: text[index])
+            guard used <= columns else { break }
+            end = text.index(after: index)
+        }
+        return text[..<end]
     }
 
     /// `text` broken into lines of at most `width` columns, between words where it can be.
@@ -89,8 +118,9 @@ struct TerminalText {
             while Self.width(word) > width && !word.contains(Self.markStart) {
                 if !line.isEmpty { lines.append(line); line = "" }
                 let cut = escaped(word)
-                lines.append(String(cut.prefix(width)))
-                word = String(cut.dropFirst(width))
+                let piece = leading(cut, columns: max(width, columns(of: cut.first!)))
+                lines.append(String(piece))
+                word = String(cut[piece.endIndex...])
             }
             if line.isEmpty { line = word } else if Self.width(line) + 1 + Self.width(word) <= width { line += " " + word } else {
                 lines.append(line)
