@@ -35,6 +35,12 @@ public final class ZipDestination: ExportDestination {
                 chosen = FileNameTemplate.numbered(path, number)
             }
         }
+        // FileManager says "file exists" when a folder on the way is a file: say which.
+        var folder = (chosen as NSString).deletingLastPathComponent
+        while !folder.isEmpty && folder != "/" && !files.fileExists(atPath: folder) { folder = (folder as NSString).deletingLastPathComponent }
+        if !folder.isEmpty, files.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ExportError.cannotWrite(chosen, "\(folder) is a file, not a folder")
+        }
         location = chosen
         temporary = chosen + partialFileSuffix
         self.modified = modified

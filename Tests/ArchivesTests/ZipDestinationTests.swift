@@ -83,9 +83,10 @@ final class ZipDestinationTests: XCTestCase {
     func testAnArchiveThatCannotBeCreatedIsAClearError() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data().write(to: URL(fileURLWithPath: directory + "/file"))
-        XCTAssertThrowsError(try ZipDestination(path: directory + "/file/set.zip", onConflict: .unique, modified: Date())) { error in
-            XCTAssertTrue((error as? LocalizedError)?.errorDescription?.hasPrefix("cannot write \(self.directory!)/file/set.zip") == true,
-                          "\(error)")
+        for path in [directory + "/file/set.zip", directory + "/file/deeper/set.zip"] {
+            XCTAssertThrowsError(try ZipDestination(path: path, onConflict: .unique, modified: Date())) { error in
+                XCTAssertEqual(error as? ExportError, .cannotWrite(path, "\(self.directory!)/file is a file, not a folder"), "not 'file exists'")
+            }
         }
     }
 }

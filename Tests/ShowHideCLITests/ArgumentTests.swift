@@ -22,7 +22,7 @@ final class ArgumentTests: XCTestCase {
         XCTAssertEqual(message(ListCommand.self, ["--limit", "0"]), "--limit takes 1 or more, not 0.")
         XCTAssertEqual(message(InspireCommand.self, ["--limit", "-3"]), "--limit takes 1 or more, not -3.")
         XCTAssertEqual(message(ProcessCommand.self, ["--all", "--tolerance", "-5"]), "--tolerance and --feather take degrees from 0 to 180.")
-        XCTAssertEqual(message(SearchCommand.self, ["--colour", "red", "--within", "-3"]), "--within takes a ΔE00 between 0 and 100.")
+        XCTAssertEqual(message(SearchCommand.self, ["--colour", "red", "--within", "-3"]), "--within takes a ΔE00 above 0 and at most 100.")
         XCTAssertEqual(message(ProcessCommand.self, ["--all", "--jobs", "-2"]), "--jobs must be at least 1, not -2.")
         XCTAssertEqual(message(ProcessCommand.self, ["--all", "--hue", "-10"]), "accepted", "a hue of −10° is 350°")
         XCTAssertEqual(message(ListCommand.self, ["--limit", "3"]), "accepted")

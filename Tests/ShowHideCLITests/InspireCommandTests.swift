@@ -77,7 +77,7 @@ final class InspireCommandTests: XCTestCase {
 
         try await InspireCommand.parse(["--colour", "blue"]).run(in: environment())
         XCTAssertEqual(spy.output.lines, [])
-        XCTAssertEqual(spy.errors.lines, ["No photo has an accent colour to splash."])
+        XCTAssertEqual(spy.errors.lines, ["No photo with a blue accent would make a striking splash."])
     }
 
     func testThePageAndItsPicturesAreWrittenAndLinkedRelatively() async throws {

@@ -68,7 +68,7 @@ final class ProcessCommandTests: XCTestCase {
 
     func testProcessesSkipsTheGreyPhotoAndSaysSo() async throws {
         try await ProcessCommand.parse(["--all"]).run(in: environment())
-        XCTAssertEqual(spy.output.lines, ["made 2 variants of 2 photos, unchanged 0, skipped 1, failed 0 in 0.00 s"])
+        XCTAssertEqual(spy.output.lines, ["2 photos in 0.00 s: made 2 variants of 1 photo, 0 variants already there, 1 photo skipped, 0 failed"])
         XCTAssertEqual(spy.errors.lines, ["skipped: photo 1: no accent colour (no colour stands out)"])
         XCTAssertTrue(files.writtenPaths.allSatisfy { $0.hasPrefix("/library/variants/") }, "\(files.writtenPaths)")
     }

@@ -116,7 +116,7 @@ struct ExportCommand: EnvironmentCommand {
         if (to == nil) == (zip == nil) { throw ValidationError("Give --to DIR or --zip FILE (one of them).") }
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
-        guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
+        guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 above 0 and at most 100.") }
         if let minCoverage {
             guard colour != nil else { throw ValidationError("--min-coverage goes with --colour.") }
             guard (0...100).contains(minCoverage) else { throw ValidationError("--min-coverage takes a percentage from 0 to 100.") }

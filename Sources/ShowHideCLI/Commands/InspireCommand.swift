@@ -61,7 +61,7 @@ struct InspireCommand: EnvironmentCommand {
         let ranking = try InspirationService.ranking(in: catalogue, matching: query, colour: target)
         let entries = try InspirationService.entries(ranking, 0..<(filters.limit ?? Self.defaultLimit), in: catalogue)
         guard let html else {
-            try InspirationPresenter(console: environment.console).present(entries, asJSON: json)
+            try InspirationPresenter(console: environment.console).present(entries, asJSON: json, colour: colour?.text)
             return
         }
         let page = environment.absolutePath(html)

@@ -42,7 +42,7 @@ struct SearchCommand: EnvironmentCommand {
     var target: ColourTarget { colour.target }
 
     func validate() throws {
-        guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 between 0 and 100.") }
+        guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 above 0 and at most 100.") }
         guard (0...100).contains(minCoverage) else { throw ValidationError("--min-coverage takes a percentage from 0 to 100.") }
     }
 

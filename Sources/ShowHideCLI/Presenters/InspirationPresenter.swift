@@ -9,13 +9,16 @@ import Services
 struct InspirationPresenter {
     let console: Console
 
-    func present(_ entries: [InspirationEntry], asJSON: Bool) throws {
+    /// - Parameter colour: the colour the list was asked for, as the user wrote it (nil: any).
+    func present(_ entries: [InspirationEntry], asJSON: Bool, colour: String? = nil) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(entries.map(InspirationEntryJSON.init)))
             return
         }
         guard !entries.isEmpty else {
-            console.warn("No photo has an accent colour to splash.")
+            // A photo with an accent can still be no splash (a busy scene, a colour filling the frame): it scores 0.
+            console.warn(colour.map { "No photo with a \($0) accent would make a striking splash." }
+                         ?? "No photo has an accent colour that would make a striking splash.")
             return
         }
         var table = TextTable(headers: ["#", "ID", "FILE", "SCORE", "WHY", "COLOURS"], fits: [.keep, .keep, .elide, .keep, .wrap, .wrap])
