@@ -53,6 +53,9 @@ public final class ZipDestination: ExportDestination {
         }
     }
 
+    /// An archive cut short is not one: an interrupted export takes it away.
+    public var keepsAPart: Bool { false }
+
     public func contains(_ name: String) -> Bool {
         names.contains(name)
     }

@@ -74,11 +74,21 @@ public protocol ExportDestination: AnyObject {
     func finish() throws
     /// Removes what an export that failed had started (an archive's temporary file).
     func abandon()
+    /// Whether part of it is worth keeping when the export is interrupted: a folder's files are, with a
+    /// manifest of them; an archive is written whole or not at all.
+    var keepsAPart: Bool { get }
 }
 
 /// Makes show and hide variants: the processing service, or a fake in tests.
 public protocol VariantMaking: Sendable {
-    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress,
+                 interruption: any Interruption) async throws -> ProcessingSummary
+}
+
+extension VariantMaking {
+    public func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
+        try await process(photos, options: options, progress: progress, interruption: NoInterruption())
+    }
 }
 
 extension ProcessingService: VariantMaking {}
@@ -128,6 +138,8 @@ public struct ExportSummary: Sendable {
     public var failures: [(photoID: PhotoID, path: String, reason: String)] = []
     public var madeVariants = 0
     public var seconds = 0.0
+    /// Stopped by Ctrl-C: a folder keeps the files written and a manifest of them; an archive is not written.
+    public var interrupted = false
 
     public var written: [ExportedFile] { files.filter { !$0.kept } }
     public var kept: [ExportedFile] { files.filter(\.kept) }
@@ -213,7 +225,8 @@ public struct ExportService: Sendable {
     /// - Returns: the files written (or, in a dry run, planned), kept and failed.
     /// - Throws: `ExportError` when the destination cannot be written, and the catalogue's errors.
     public func export(_ photos: [CataloguedPhoto], options: ExportOptions, to destination: any ExportDestination,
-                       progress: any ImportProgress = SilentProgress()) async throws -> ExportSummary {
+                       progress: any ImportProgress = SilentProgress(),
+                       interruption: any Interruption = NoInterruption()) async throws -> ExportSummary {
         let start = clock.now()
         var summary = ExportSummary()
         // An earlier export's manifest is merged with this one's, so it is read before anything is
@@ -226,7 +239,7 @@ public struct ExportService: Sendable {
         if !kinds.isEmpty && !options.dryRun {
             var processing = options.processing
             processing.kinds = kinds
-            let made = try await variantMaker.process(photos, options: processing, progress: SilentProgress())
+            let made = try await variantMaker.process(photos, options: processing, progress: SilentProgress(), interruption: interruption)
             summary.madeVariants = made.made.count
             for failure in made.failures {
                 summary.failures.append((failure.photoID, failure.path, failure.reason))
@@ -239,6 +252,11 @@ public struct ExportService: Sendable {
         progress.update(completed: 0, total: total)
         do {
             for photo in photos where !failed.contains(photo.id) {
+                // Ctrl-C: no photo is started; the one written so far is whole.
+                if interruption.isRequested {
+                    summary.interrupted = true
+                    break
+                }
                 for variant in options.variants {
                     defer {
                         done += 1
@@ -272,8 +290,8 @@ public struct ExportService: Sendable {
                 }
             }
             progress.finish()
-            if options.dryRun {
-                // Nothing was written; an archive started for the names is taken away.
+            if options.dryRun || (summary.interrupted && !destination.keepsAPart) {
+                // Nothing was written, or an archive cut short: what was started is taken away.
                 destination.abandon()
             } else {
                 // An earlier file is listed only while its name still holds the bytes it listed.
@@ -529,5 +547,7 @@ public final class FolderDestination: ExportDestination {
     }
 
     public func finish() throws {}
+    public var keepsAPart: Bool { true }
+
     public func abandon() {}
 }

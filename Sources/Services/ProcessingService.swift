@@ -68,11 +68,13 @@ public struct ProcessingSummary: Equatable, Sendable {
     /// Photos that could not be processed, with the reason.
     public var failures: [(photoID: PhotoID, path: String, reason: String)] = []
     public var seconds: Double = 0
+    /// Stopped by Ctrl-C before every photo was done: what was made is kept.
+    public var interrupted = false
 
     public init() {}
 
     public static func == (lhs: ProcessingSummary, rhs: ProcessingSummary) -> Bool {
-        lhs.made == rhs.made && lhs.unchanged == rhs.unchanged && lhs.seconds == rhs.seconds
+        lhs.made == rhs.made && lhs.unchanged == rhs.unchanged && lhs.seconds == rhs.seconds && lhs.interrupted == rhs.interrupted
             && lhs.skipped.map(\.photoID) == rhs.skipped.map(\.photoID) && lhs.failures.map(\.photoID) == rhs.failures.map(\.photoID)
     }
 }
@@ -113,16 +115,19 @@ public struct ProcessingService: Sendable {
     ///   - options: what the variants keep (accent, candidate, colour or hue), the splash's method and
     ///     tolerances, the JPEG quality and how many photos are processed at once.
     ///   - progress: told after each photo.
+    ///   - interruption: once requested (Ctrl-C), no photo is started; those started are finished.
     /// - Returns: the variants made, those already made, the photos skipped (no accent) and failed.
     /// - Throws: the catalogue's errors (`CatalogueError`); a photo's own failure is in the summary.
     public func process(_ photos: [CataloguedPhoto], options: ProcessingOptions = ProcessingOptions(),
-                        progress: any ImportProgress = SilentProgress()) async throws -> ProcessingSummary {
+                        progress: any ImportProgress = SilentProgress(),
+                        interruption: any Interruption = NoInterruption()) async throws -> ProcessingSummary {
         let start = clock.now()
         removeLeftovers()
         var summary = ProcessingSummary()
         progress.update(completed: 0, total: photos.count)
         var completed = 0
-        try await jobRunner.forEach(photos, jobs: options.jobs, job: { self.attempt($0, options: options) }) { photo, result in
+        try await jobRunner.forEach(photos, jobs: options.jobs, interruption: interruption,
+                                    job: { self.attempt($0, options: options) }) { photo, result in
             switch result {
             case let .success(outcome):
                 summary.made += outcome.made
@@ -135,6 +140,7 @@ public struct ProcessingService: Sendable {
             progress.update(completed: completed, total: photos.count)
         }
         progress.finish()
+        summary.interrupted = completed < photos.count
         summary.made.sort { ($0.photoID, $0.kind) < ($1.photoID, $1.kind) }
         summary.failures.sort { $0.photoID < $1.photoID }
         summary.skipped.sort { $0.photoID < $1.photoID }

@@ -26,11 +26,13 @@ final class SpyDestination: ExportDestination {
     }
     func finish() throws { finished = true }
     func abandon() { abandoned = true }
+    var keepsAPart = true
 }
 
 /// Variant making that must not happen.
 struct UnexpectedVariantMaker: VariantMaking {
-    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress,
+                 interruption: any Interruption) async throws -> ProcessingSummary {
         XCTFail("unexpected processing of \(photos.count) photos")
         return ProcessingSummary()
     }
@@ -78,6 +80,30 @@ final class ExportServiceTests: XCTestCase {
             "/photos/bus.jpg": FakePhoto.data(width: 40, height: 30, seed: "bus", make: "Canon", takenAt: "2021:06:01 10:20:30", colour: "#D01020"),
             "/photos/fog.jpg": FakePhoto.data(width: 40, height: 30, seed: "fog", colour: "#808080"),
         ])
+    }
+
+    func testAnInterruptedExportKeepsAFoldersFilesWithTheirManifestAndTakesAnArchiveAway() async throws {
+        let photos = try await twoPhotos()
+        let options = ExportOptions(variants: [.original])
+        // Ctrl-C once the first photo is written: the second is not started.
+        let folder = try await service(maker: UnexpectedVariantMaker()).export(photos, options: options,
+                                                                               to: FolderDestination(directory: "/out", fileSystem: files),
+                                                                               interruption: CountdownInterruption(allowing: 1))
+        XCTAssertTrue(folder.interrupted)
+        XCTAssertEqual(folder.written.count, 1)
+        let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(manifest.map(\.file), folder.written.map(\.file), "the manifest lists what was written")
+
+        let archive = SpyDestination()
+        archive.keepsAPart = false
+        let cut = try await service(maker: UnexpectedVariantMaker()).export(photos, options: options, to: archive,
+                                                                            interruption: CountdownInterruption(allowing: 1))
+        XCTAssertTrue(cut.interrupted)
+        XCTAssertTrue(archive.abandoned)
+        XCTAssertFalse(archive.finished, "an archive cut short is taken away")
+
+        let whole = try await service(maker: UnexpectedVariantMaker()).export(photos, options: options, to: SpyDestination())
+        XCTAssertFalse(whole.interrupted)
     }
 
     func testExportsShowVariantsNamedFromTheTemplateWithAManifest() async throws {

@@ -17,7 +17,8 @@ final class FakeVariantMaker: VariantMaking, @unchecked Sendable {
         self.catalogue = catalogue
     }
 
-    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress,
+                 interruption: any Interruption) async throws -> ProcessingSummary {
         calls += 1
         for photo in photos {
             for spec in VariantSpec.specs(for: photo, options: options) ?? [] {

@@ -89,6 +89,33 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(json["dryRun"] as? Bool, false)
     }
 
+    func testAnInterruptedExportSaysWhatItKeptAndExitsWith130() async throws {
+        var interrupted = environment()
+        interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
+        do {
+            try await ExportCommand.parse(["--all", "--to", "/o", "--variant", "original"]).run(in: interrupted)
+            XCTFail("an interrupted export exits with 130")
+        } catch let exit as ExitCode {
+            XCTAssertEqual(exit, ExitStatus.interrupted)
+        }
+        XCTAssertTrue(spy.output.lines.first?.hasPrefix("exported 1 file (") == true, spy.output.text)
+        XCTAssertEqual(spy.errors.lines.last, "interrupted: the files written are kept, and listed in its manifest; run the same command to go on")
+        let manifest = try JSONSerialization.jsonObject(with: try XCTUnwrap(files["/o/manifest.json"])) as? [[String: Any]]
+        XCTAssertEqual(manifest?.count, 1)
+
+        // An archive cut short is taken away, and the summary says none of it was exported.
+        spy.output.clear()
+        spy.errors.clear()
+        var summary = ExportSummary()
+        summary.files = [ExportedFile(file: "a.jpg", photo: 1, originalPath: "/lib/a.jpg", variant: .original, parameters: nil,
+                                      size: 10, width: 1, height: 1, sha256: "")]
+        summary.interrupted = true
+        try ExportPresenter(console: spy.console).present(summary, destination: "/z/set.zip", dryRun: false, asJSON: false, keepsAPart: false)
+        XCTAssertEqual(spy.output.lines, ["exported no file to /z/set.zip (it held 1 file when interrupted), made 0 variants, kept 0, "
+                                          + "without an accent 0, failed 0 in 0.00 s"])
+        XCTAssertEqual(spy.errors.lines, ["interrupted: the zip file is not written (an archive is made whole or not at all); the variants made are kept"])
+    }
+
     func testADryRunListsWhatWouldBeWritten() async throws {
         try await ExportCommand.parse(["--id", "2", "--id", "1", "--to", "/o", "--dry-run"]).run(in: environment())
         XCTAssertEqual(spy.output.lines, ["would write 2020-05-06_red_show.jpg (photo 2, show, variant to be made)",

@@ -73,6 +73,23 @@ final class ProcessCommandTests: XCTestCase {
         XCTAssertTrue(files.writtenPaths.allSatisfy { $0.hasPrefix("/library/variants/") }, "\(files.writtenPaths)")
     }
 
+    func testAnInterruptedRunSaysWhatItKeptAndExitsWith130AndTheSameCommandGoesOn() async throws {
+        var interrupted = environment()
+        interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
+        do {
+            try await ProcessCommand.parse(["--all", "--jobs", "1"]).run(in: interrupted)
+            XCTFail("an interrupted run exits with 130")
+        } catch let exit as ExitCode {
+            XCTAssertEqual(exit, ExitStatus.interrupted)
+        }
+        XCTAssertEqual(spy.output.lines, ["2 photos in 0.00 s: made 0 variants of 0 photos, 0 variants already there, 1 photo skipped, 0 failed"])
+        XCTAssertEqual(spy.errors.lines, ["skipped: photo 1: no accent colour (no colour stands out)",
+                                          "interrupted: the variants made are kept (0 variants); run the same command to go on"])
+        spy.output.clear()
+        try await ProcessCommand.parse(["--all"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["2 photos in 0.00 s: made 2 variants of 1 photo, 0 variants already there, 1 photo skipped, 0 failed"])
+    }
+
     func testJSONSummaryAndFailures() async throws {
         files["/lib/red.jpg"] = nil
         files.expectedMissing = ["/lib/red.jpg"]

@@ -77,7 +77,8 @@ final class VariantMakerSpy: VariantMaking, @unchecked Sendable {
 
     var made: [(photos: [PhotoID], options: ProcessingOptions)] { lock.withLock { calls } }
 
-    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress) async throws -> ProcessingSummary {
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress,
+                 interruption: any Interruption) async throws -> ProcessingSummary {
         if !expected { XCTFail("unexpected processing of \(photos.map(\.id))") }
         lock.withLock { calls.append((photos.map(\.id), options)) }
         return ProcessingSummary()

@@ -154,9 +154,11 @@ struct ExportCommand: EnvironmentCommand {
                                      + "\(counted(estimate.files, "file")), about \(ExportPresenter.size(estimate.bytes)), "
                                      + "to \(destination.location)"
                                      + (estimate.withoutAccent == 0 ? "" : " (\(counted(estimate.withoutAccent, "photo")) without an accent colour)"))
-            let summary = try await service.export(photos, options: options, to: destination, progress: environment.progress())
+            let summary = try await service.export(photos, options: options, to: destination, progress: environment.progress(),
+                                                   interruption: environment.listenForInterruption())
             try ExportPresenter(console: environment.console).present(summary, destination: destination.location,
-                                                                     dryRun: dryRun, asJSON: json)
+                                                                     dryRun: dryRun, asJSON: json, keepsAPart: destination.keepsAPart)
+            if summary.interrupted { throw ExitStatus.interrupted }
             if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
         } catch let error as ExportError {
             environment.console.warn("showhide: \(error.plainDescription)")

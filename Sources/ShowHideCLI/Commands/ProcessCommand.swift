@@ -81,8 +81,10 @@ struct ProcessCommand: EnvironmentCommand {
         let service = environment.processingService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let options = splash.processing(target: try splash.target(given: given), quality: quality,
                                         jobs: jobs.count(in: environment))
-        let summary = try await service.process(photos, options: options, progress: environment.progress())
+        let summary = try await service.process(photos, options: options, progress: environment.progress(),
+                                                interruption: environment.listenForInterruption())
         try ProcessPresenter(console: environment.console).present(summary, photos: photos.count, asJSON: json)
+        if summary.interrupted { throw ExitStatus.interrupted }
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
     }
 }

@@ -28,9 +28,11 @@ struct ExportPresenter {
         var withoutAccent: [Int64]
         var failures: [FailureJSON]
         var seconds: Double
+        var interrupted: Bool
     }
 
-    func present(_ summary: ExportSummary, destination: String, dryRun: Bool, asJSON: Bool) throws {
+    /// - Parameter keepsAPart: whether the destination kept what was written when interrupted (a folder does).
+    func present(_ summary: ExportSummary, destination: String, dryRun: Bool, asJSON: Bool, keepsAPart: Bool = true) throws {
         if asJSON {
             let json = SummaryJSON(
                 destination: destination, dryRun: dryRun, files: summary.files,
@@ -38,7 +40,7 @@ struct ExportPresenter {
                 written: summary.written.count, kept: summary.kept.count, bytes: summary.bytesWritten,
                 madeVariants: summary.madeVariants, withoutAccent: summary.withoutAccent,
                 failures: summary.failures.map { FailureJSON(photo: $0.photoID, path: $0.path, reason: $0.reason) },
-                seconds: (summary.seconds * 100).rounded() / 100)
+                seconds: (summary.seconds * 100).rounded() / 100, interrupted: summary.interrupted)
             console.printJSON(try JSONOutput.encode(json))
             return
         }
@@ -55,10 +57,19 @@ struct ExportPresenter {
         for failure in summary.failures {
             console.warn("failed: photo \(failure.photoID) \(failure.path): \(failure.reason)")
         }
-        console.print("exported \(counted(summary.written.count, "file")) (\(Self.megabytes(summary.bytesWritten))) to \(destination), "
+        // An archive cut short is taken away: none of the files in it were exported.
+        let exported = summary.interrupted && !keepsAPart
+            ? "exported no file to \(destination) (it held \(counted(summary.written.count, "file")) when interrupted), "
+            : "exported \(counted(summary.written.count, "file")) (\(Self.megabytes(summary.bytesWritten))) to \(destination), "
+        console.print(exported
                       + "made \(counted(summary.madeVariants, "variant")), kept \(summary.kept.count), "
                       + "without an accent \(summary.withoutAccent.count), failed \(summary.failures.count) "
                       + "in \(String(format: "%.2f", summary.seconds)) s")
+        if summary.interrupted {
+            console.warn(keepsAPart
+                ? "interrupted: the files written are kept, and listed in its manifest; run the same command to go on"
+                : "interrupted: the zip file is not written (an archive is made whole or not at all); the variants made are kept")
+        }
     }
 
     /// Bytes as people read them: "56 bytes", "340 kB", "116.2 MB", "2.4 GB".

@@ -16,6 +16,7 @@ struct ProcessPresenter {
         var skipped: [SkippedJSON]
         var failures: [FailureJSON]
         var seconds: Double
+        var interrupted: Bool
     }
 
     struct SkippedJSON: Encodable {
@@ -29,7 +30,7 @@ struct ProcessPresenter {
                 photos: photos, made: summary.made.map(VariantJSON.init), unchanged: summary.unchanged,
                 skipped: summary.skipped.map { SkippedJSON(id: $0.photoID, reason: $0.reason) },
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
-                seconds: (summary.seconds * 1000).rounded() / 1000)))
+                seconds: (summary.seconds * 1000).rounded() / 1000, interrupted: summary.interrupted)))
             return
         }
         for skipped in summary.skipped {
@@ -43,5 +44,8 @@ struct ProcessPresenter {
         console.print("\(counted(photos, "photo"))" + String(format: " in %.2f s: ", summary.seconds)
             + "made \(counted(summary.made.count, "variant")) of \(counted(madeFor, "photo")), \(counted(summary.unchanged, "variant")) already there, "
             + "\(counted(summary.skipped.count, "photo")) skipped, \(summary.failures.count) failed")
+        if summary.interrupted {
+            console.warn("interrupted: the variants made are kept (\(counted(summary.made.count, "variant"))); run the same command to go on")
+        }
     }
 }
