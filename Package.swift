@@ -144,7 +144,8 @@ let package = Package(
         // spies for services; helpers for command tests.
         .target(name: "Fixtures", dependencies: ["Imaging", "ColourScience", "CHEIF"]),
         .target(name: "TestSupport", dependencies: ["Fixtures", "Imaging", "ColourScience", "Catalogue", "Services"]),
-        .target(name: "CLITestSupport", dependencies: ["TestSupport", "Imaging", "Catalogue", "Services", "ShowHideCLI"]),
+        .target(name: "CLITestSupport", dependencies: ["TestSupport", "Imaging", "Catalogue", "Services", "ShowHideCLI",
+                                                 .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "ColourScienceTests", dependencies: ["ColourScience", "Imaging", "TestSupport"]),
         .target(

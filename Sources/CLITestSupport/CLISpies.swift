@@ -1,3 +1,4 @@
+import ArgumentParser
 import Catalogue
 import Foundation
 import Imaging
@@ -76,4 +77,17 @@ extension AppEnvironment {
     }
 
     struct UnexpectedZip: Error {}
+}
+
+/// Runs a command's `body`, which must end by throwing the exit status `status`.
+public func assertExits(with status: ExitCode, _ why: String, file: StaticString = #filePath, line: UInt = #line,
+                        _ body: () async throws -> Void) async {
+    do {
+        try await body()
+        XCTFail("exited 0: \(why)", file: file, line: line)
+    } catch let exit as ExitCode {
+        XCTAssertEqual(exit, status, why, file: file, line: line)
+    } catch {
+        XCTFail("\(error), not exit status \(status.rawValue): \(why)", file: file, line: line)
+    }
 }

@@ -92,11 +92,8 @@ final class ExportCommandTests: XCTestCase {
     func testAnInterruptedExportSaysWhatItKeptAndExitsWith130() async throws {
         var interrupted = environment()
         interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
-        do {
+        await assertExits(with: ExitStatus.interrupted, "an interrupted export exits with 130") {
             try await ExportCommand.parse(["--all", "--to", "/o", "--variant", "original"]).run(in: interrupted)
-            XCTFail("an interrupted export exits with 130")
-        } catch let exit as ExitCode {
-            XCTAssertEqual(exit, ExitStatus.interrupted)
         }
         XCTAssertTrue(spy.output.lines.first?.hasPrefix("exported 1 file (") == true, spy.output.text)
         XCTAssertEqual(spy.errors.lines.last, "interrupted: the files written are kept, and listed in its manifest; run the same command to go on")

@@ -91,11 +91,8 @@ final class GalleryCommandTests: XCTestCase {
     func testImportPrintsOneSummaryLineAndListsFailures() async throws {
         addPhotos()
         let command = try ImportCommand.parse(["/lib", "--library", "/l"])
-        do {
+        await assertExits(with: ExitStatus.someFilesFailed, "a file failed: exit status 1") {
             try await command.run(in: environment())
-            XCTFail("a file failed: exit status 1")
-        } catch let exit as ExitCode {
-            XCTAssertEqual(exit, ExitStatus.someFilesFailed)
         }
         XCTAssertEqual(openedLibraries.all, ["/l"])
         XCTAssertEqual(spy.output.lines, ["imported 2, unchanged 0, moved 0, duplicates 0, failed 1, skipped 1 (not photos) in 0.00 s"])
@@ -115,11 +112,8 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines, ["imported 0, unchanged 2, moved 0, duplicates 0, failed 0, still failing 1 "
                                           + "(unchanged: `gallery failures` lists them), skipped 1 (not photos) in 0.00 s"])
         XCTAssertEqual(spy.errors.lines, [], "nothing new to say about it")
-        do {
+        await assertExits(with: ExitStatus.someFilesFailed, "--strict counts a file still failing") {
             try await ImportCommand.parse(["/lib", "--strict"]).run(in: environment())
-            XCTFail("--strict counts a file still failing")
-        } catch let exit as ExitCode {
-            XCTAssertEqual(exit, ExitStatus.someFilesFailed)
         }
         spy.output.clear()
         try await ImportCommand.parse(["/lib", "--json"]).run(in: environment())
@@ -134,11 +128,8 @@ final class GalleryCommandTests: XCTestCase {
         for name in ["a", "b", "c"] { files["/lib/\(name).jpg"] = FakePhoto.data(seed: name) }
         var interrupted = environment()
         interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
-        do {
+        await assertExits(with: ExitStatus.interrupted, "an interrupted import exits with 130") {
             try await ImportCommand.parse(["/lib", "--jobs", "1"]).run(in: interrupted)
-            XCTFail("an interrupted import exits with 130")
-        } catch let exit as ExitCode {
-            XCTAssertEqual(exit, ExitStatus.interrupted)
         }
         XCTAssertEqual(spy.output.lines, ["imported 1, unchanged 0, moved 0, duplicates 0, failed 0 in 0.00 s"])
         XCTAssertEqual(spy.errors.lines, ["interrupted: what was read is kept (1 photo imported); run the same command again to go on from there"])
@@ -250,11 +241,8 @@ final class GalleryCommandTests: XCTestCase {
     func testACatalogueThatCannotBeOpenedExitsWith69() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         let command = try ImportCommand.parse(["/lib"])
-        do {
+        await assertExits(with: ExitStatus.unavailable, "expected exit 69") {
             try await command.run(in: environment(failingOpen: true))
-            XCTFail("expected exit 69")
-        } catch let exit as ExitCode {
-            XCTAssertEqual(exit, ExitStatus.unavailable)
         }
         XCTAssertEqual(spy.errors.lines, ["showhide: cannot open the catalogue /home/ada/.local/share/showhide/catalogue.sqlite: disk I/O error"])
     }

@@ -76,11 +76,8 @@ final class ProcessCommandTests: XCTestCase {
     func testAnInterruptedRunSaysWhatItKeptAndExitsWith130AndTheSameCommandGoesOn() async throws {
         var interrupted = environment()
         interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
-        do {
+        await assertExits(with: ExitStatus.interrupted, "an interrupted run exits with 130") {
             try await ProcessCommand.parse(["--all", "--jobs", "1"]).run(in: interrupted)
-            XCTFail("an interrupted run exits with 130")
-        } catch let exit as ExitCode {
-            XCTAssertEqual(exit, ExitStatus.interrupted)
         }
         XCTAssertEqual(spy.output.lines, ["2 photos in 0.00 s: made 0 variants of 0 photos, 0 variants already there, 1 photo skipped, 0 failed"])
         XCTAssertEqual(spy.errors.lines, ["skipped: photo 1: no accent colour (no colour stands out)",
@@ -93,11 +90,8 @@ final class ProcessCommandTests: XCTestCase {
     func testJSONSummaryAndFailures() async throws {
         files["/lib/red.jpg"] = nil
         files.expectedMissing = ["/lib/red.jpg"]
-        do {
+        await assertExits(with: ExitStatus.someFilesFailed, "the file is missing: exit 1") {
             try await ProcessCommand.parse(["2", "--json"]).run(in: environment())
-            XCTFail("the file is missing: exit 1")
-        } catch let exit as ExitCode {
-            XCTAssertEqual(exit, ExitStatus.someFilesFailed)
         }
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
         XCTAssertEqual(json["photos"] as? Int, 1)
@@ -127,11 +121,8 @@ final class ProcessCommandTests: XCTestCase {
     }
 
     func testAnUnknownIDExitsWithStatusTwo() async throws {
-        do {
+        await assertExits(with: ExitStatus.notFound, "expected exit 2") {
             try await ProcessCommand.parse(["9"]).run(in: environment())
-            XCTFail("expected exit 2")
-        } catch let exit as ExitCode {
-            XCTAssertEqual(exit, ExitStatus.notFound)
         }
     }
 
