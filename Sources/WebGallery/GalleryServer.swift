@@ -213,11 +213,17 @@ public struct GalleryServer: Sendable {
         }
         let photos = try ids.map { try photo($0) }
         let path = "\(libraryDirectory)/exports/gallery-\(UUID().uuidString).zip"
-        _ = try await exporter.exportShowVariants(of: photos, toZip: path)
+        let summary = try await exporter.exportShowVariants(of: photos, toZip: path)
         defer { try? fileSystem.remove(path) }
+        // A photo without an accent has no show picture: the file is named for the pictures it holds.
+        let pictures = summary.files.count
+        guard pictures > 0 else {
+            throw GalleryRequestError.invalid(photos.count == 1 ? "This photo has no accent colour to splash: there is no show picture to download."
+                                              : "None of these photos has an accent colour to splash: there is no show picture to download.")
+        }
         let data = try fileSystem.contents(of: path)
         var response = Self.image(data, type: "application/zip")
-        response.headers[.contentDisposition] = "attachment; filename=\"showhide-show-\(photos.count)-photos.zip\""
+        response.headers[.contentDisposition] = "attachment; filename=\"showhide-show-\(pictures)-\(pictures == 1 ? "photo" : "photos").zip\""
         response.headers[.cacheControl] = "no-store"
         return response
     }

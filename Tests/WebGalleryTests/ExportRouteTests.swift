@@ -21,8 +21,13 @@ final class ExporterSpy: GalleryExporting, @unchecked Sendable {
 
     func exportShowVariants(of photos: [CataloguedPhoto], toZip path: String) async throws -> ExportSummary {
         lock.withLock { asked.append((photos.map(\.id), path)) }
-        try files.writeAtomically(Data("PK zip of \(photos.count)".utf8), to: path)
-        return ExportSummary()
+        // A show picture of each photo with an accent, as the export makes.
+        let pictured = photos.filter { $0.facts.colours?.accent != nil }
+        try files.writeAtomically(Data("PK zip of \(pictured.count)".utf8), to: path)
+        var summary = ExportSummary()
+        summary.files = pictured.map { ExportedFile(file: "\($0.id)_show.jpg", photo: $0.id, originalPath: $0.path, variant: .show,
+                                                    parameters: nil, size: 1, width: 1, height: 1, sha256: "") }
+        return summary
     }
 }
 
@@ -59,6 +64,17 @@ final class ExportRouteTests: XCTestCase {
             }
         }
         XCTAssertEqual(exporter.calls.map(\.photos), [[bus, sea]], "each photo once, in the order ticked")
+        let snow = fixture.ids["snow"]!
+        try await test(exporter) { client in
+            // Named for the pictures it holds: the snow has no accent, so no show picture.
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=\(bus)&id=\(snow)")) {
+                XCTAssertEqual($0.headers[.contentDisposition], #"attachment; filename="showhide-show-1-photo.zip""#)
+            }
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=\(snow)")) {
+                XCTAssertEqual($0.status, .badRequest)
+                XCTAssertTrue($0.text.contains("This photo has no accent colour to splash"), $0.text)
+            }
+        }
         let path = try XCTUnwrap(exporter.calls.first?.path)
         XCTAssertTrue(path.hasPrefix("/library/exports/gallery-") && path.hasSuffix(".zip"), path)
         XCTAssertFalse(fixture.fileSystem.exists(path), "the zip is removed once sent")
