@@ -49,7 +49,13 @@ public struct GalleryBrowser: Sendable {
             // Ranked as ids and scores, and only the page's photos read whole.
             let ranking = try InspirationService.ranking(in: catalogue, matching: filters)
             let entries = try InspirationService.entries(ranking, offset..<(offset + size), in: catalogue)
-            return GridPage(items: entries.map { GridItem(photo: $0.photo, inspiration: $0) }, hasNextPage: ranking.count > offset + size)
+            var items = entries.map { GridItem(photo: $0.photo, inspiration: $0) }
+            // A sort leaves no photo out: those with nothing to splash follow, newest first.
+            let ranked = Set(ranking.map(\.photoID))
+            let rest = try catalogue.photos(matching: filters).filter { !ranked.contains($0.id) }
+            let restStart = max(0, offset - ranking.count)
+            items += rest.dropFirst(restStart).prefix(size - items.count).map { GridItem(photo: $0) }
+            return GridPage(items: items, hasNextPage: ranking.count + rest.count > offset + size)
         } else {
             filters.limit = size + 1
             filters.offset = offset
@@ -74,8 +80,10 @@ public struct GalleryBrowser: Sendable {
 
     static func byPotential(_ photos: [CataloguedPhoto], matches: [ColourMatch]) -> [GridItem] {
         let matchByID = Dictionary(matches.map { ($0.photo.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return InspirationService.rank(photos, colour: nil).map {
-            GridItem(photo: $0.photo, match: matchByID[$0.photo.id], inspiration: $0)
-        }
+        let ranked = InspirationService.rank(photos, colour: nil)
+        let rankedIDs = Set(ranked.map(\.photo.id))
+        // A sort leaves no photo out: those with nothing to splash follow, in the order of the matches.
+        return ranked.map { GridItem(photo: $0.photo, match: matchByID[$0.photo.id], inspiration: $0) }
+            + photos.filter { !rankedIDs.contains($0.id) }.map { GridItem(photo: $0, match: matchByID[$0.id]) }
     }
 }

@@ -63,7 +63,8 @@ final class GalleryRoutesTests: XCTestCase {
             ("/?folder=/elsewhere", []),
             ("/?colour=blue&coverage=50", ["sea.jpg"]),
             ("/?colour=red&coverage=50", []),
-            ("/?sort=inspiration", ["bus.jpg", "sea.jpg"]),
+            ("/?sort=inspiration", ["bus.jpg", "sea.jpg", "snow.jpg"]),
+            ("/?colour=grey&sort=inspiration", ["bus.jpg"]),
             ("/?colour=grey&sort=date", ["bus.jpg"]),
             ("/?camera=&since=&colour=", ["sea.jpg", "snow.jpg", "bus.jpg"]),
         ]
@@ -93,6 +94,17 @@ final class GalleryRoutesTests: XCTestCase {
         try await get("/?page=2") { response in
             XCTAssertEqual(Self.photoLinks(response.text).count, 8)
             XCTAssertEqual(Self.photoLinks(response.text).last, "extra0.jpg", "the same day: the earliest imported last")
+        }
+        // By inspiration, the photos with nothing to splash (the snow) follow the ranked ones on the last page.
+        try await get("/?sort=inspiration") { response in
+            XCTAssertEqual(Self.photoLinks(response.text).count, GridQuery.pageSize)
+            XCTAssertFalse(Self.photoLinks(response.text).contains("snow.jpg"))
+            XCTAssertTrue(response.text.contains(#"rel="next""#))
+        }
+        try await get("/?sort=inspiration&page=2") { response in
+            XCTAssertEqual(Self.photoLinks(response.text).count, 8)
+            XCTAssertEqual(Self.photoLinks(response.text).last, "snow.jpg")
+            XCTAssertFalse(response.text.contains(#"rel="next""#))
         }
     }
 
