@@ -156,8 +156,8 @@ public struct GalleryServer: Sendable {
 
     func photoPage(_ id: PhotoID, request: Request) throws -> Response {
         let splash = try SplashQuery(query: request.uri.query)
-        return Self.html(pages.photo(try photo(id), splash: splash, canMakeVariants: variantMaker != nil && !settings.readOnly,
-                                     readOnly: settings.readOnly))
+        return Self.html(pages.photo(withVariantFiles(try photo(id)), splash: splash,
+                                     canMakeVariants: variantMaker != nil && !settings.readOnly, readOnly: settings.readOnly))
     }
 
     // MARK: Changes
@@ -285,7 +285,7 @@ public struct GalleryServer: Sendable {
     /// The newest recorded variant of this kind, read only from inside the library's variants folder.
     func variant(_ id: PhotoID, kind: String) throws -> Response {
         guard SplashMode(rawValue: kind) != nil else { throw GalleryRequestError.invalid("A variant is show or hide.") }
-        let photo = try photo(id)
+        let photo = withVariantFiles(try photo(id))
         let variants = VariantSpec.directory(inLibrary: libraryDirectory)
         guard let variant = photo.variants.last(where: { $0.kind == kind }) else {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
@@ -296,6 +296,15 @@ public struct GalleryServer: Sendable {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }
         return Self.image(data, type: place.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+    }
+
+    /// `photo` with only the variants whose files this library holds: one whose file is gone is neither
+    /// linked nor served (`gallery check` reports it).
+    func withVariantFiles(_ photo: CataloguedPhoto) -> CataloguedPhoto {
+        let variants = VariantSpec.directory(inLibrary: libraryDirectory)
+        var photo = photo
+        photo.variants.removeAll { !fileSystem.exists(VariantSpec.file(recordedAt: $0.path, inVariants: variants)) }
+        return photo
     }
 
     func originalData(of photo: CataloguedPhoto) throws -> Data {
