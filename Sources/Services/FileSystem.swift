@@ -53,6 +53,13 @@ public protocol FileSystem: Sendable {
 }
 
 /// A file or folder the local file system could not write, with the system's reason.
+/// A path that names something other than a file or a folder: a named pipe, a socket, a device.
+public struct NotAFile: Error, Equatable, LocalizedError {
+    public var kind: String
+    public init(kind: String) { self.kind = kind }
+    public var errorDescription: String? { "not a file but \(kind)" }
+}
+
 public struct FileWriteError: Error, Equatable, LocalizedError {
     /// What was being done, with the path: "cannot create the folder /x".
     public var what: String
@@ -74,8 +81,11 @@ public struct LocalFileSystem: FileSystem {
     public init() {}
 
     public func contents(of path: String) throws -> Data {
+        // A named pipe or a device is no photo, and reading one may never end.
+        var info = stat()
+        if stat(path, &info) == 0, let kind = Walker.specialKind(info) { throw NotAFile(kind: kind) }
         // Read, not mapped: a mapped file that shrinks under us would crash the process.
-        try Data(contentsOf: URL(fileURLWithPath: path))
+        return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
     public func exists(_ path: String) -> Bool {
@@ -142,6 +152,9 @@ public struct LocalFileSystem: FileSystem {
                 walker.walkDirectory(root, info: info, ancestors: [])
             } else if Walker.isRegular(info) {
                 walker.result.files.append(FoundFile(path: root, stamp: Walker.stamp(info)))
+            } else if let kind = Walker.specialKind(info) {
+                // Named, so said; inside a folder such a thing is passed over as any other non-photo is.
+                walker.problem(root, NotAFile(kind: kind).errorDescription!)
             }
         }
         return walker.result
@@ -216,6 +229,15 @@ private struct Walker {
 
     static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
     static func isRegular(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFREG }
+    /// What a path that is neither a file nor a folder is, in words; nil for a file or a folder.
+    static func specialKind(_ info: stat) -> String? {
+        switch info.st_mode & S_IFMT {
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: nil
+        }
+    }
 
     static func stamp(_ info: stat) -> FileStamp {
         FileStamp(size: Int64(info.st_size),

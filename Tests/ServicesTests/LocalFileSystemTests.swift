@@ -74,6 +74,20 @@ final class LocalFileSystemTests: XCTestCase {
         ])
     }
 
+    func testANamedPipeIsNoFile() throws {
+        let pipe = root + "/a/pipe.jpg"
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+        // Named, it is a problem said in words; inside a folder, passed over as a non-photo is.
+        XCTAssertEqual(fileSystem.walk([pipe]).problems, [WalkProblem(path: pipe, reason: "not a file but a named pipe")])
+        let walked = fileSystem.walk([root])
+        XCTAssertEqual(walked.files.map(\.path), [], "\(walked.files)")
+        XCTAssertEqual(walked.problems, [])
+        // Read, it fails at once rather than wait for a writer.
+        XCTAssertThrowsError(try fileSystem.contents(of: pipe)) { error in
+            XCTAssertEqual(error as? NotAFile, NotAFile(kind: "a named pipe"))
+        }
+    }
+
     func testLinksThatLeadBackToThemselvesAndNamesThatAreNotUTF8AreProblemsNotLostFiles() throws {
         try manager.createSymbolicLink(atPath: root + "/loop-a.jpg", withDestinationPath: "loop-b.jpg")
         try manager.createSymbolicLink(atPath: root + "/loop-b.jpg", withDestinationPath: "loop-a.jpg")
