@@ -22,6 +22,9 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     public static func sniff<Bytes: Collection>(_ bytes: Bytes) -> ImageFormat? where Bytes.Element == UInt8 {
         if bytes.starts(with: pngSignature) { return .png }
         if bytes.starts(with: jpegSignature) { return .jpeg }
+        // Classic TIFF in either byte order, however short (a cut one is a truncated TIFF); camera raw
+        // files built on TIFF are told apart by `UnsupportedPhotoFormat`, which needs the name's extension as well.
+        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         let head = Array(bytes.prefix(signatureLength))
         guard head.count == 12 else { return nil }
         if String(decoding: head[4..<8], as: UTF8.self) == "ftyp", heifBrands.contains(String(decoding: head[8..<12], as: UTF8.self)) {
@@ -30,9 +33,6 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
         if String(decoding: head[0..<4], as: UTF8.self) == "RIFF", String(decoding: head[8..<12], as: UTF8.self) == "WEBP" {
             return .webp
         }
-        // Classic TIFF in either byte order; camera raw files built on TIFF are told apart by
-        // `UnsupportedPhotoFormat`, which needs the name's extension as well.
-        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         return nil
     }
 

@@ -6,6 +6,9 @@ final class ImageFormatTests: XCTestCase {
         XCTAssertEqual(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]), .jpeg)
         XCTAssertEqual(ImageFormat.sniff([0xFF, 0xD8]), .jpeg)
         XCTAssertEqual(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]), .png)
+        // A TIFF cut short after its signature is still a TIFF (its decoder says it is truncated).
+        XCTAssertEqual(ImageFormat.sniff([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0, 0]), .tiff)
+        XCTAssertEqual(ImageFormat.sniff([0x4D, 0x4D, 0x00, 0x2A]), .tiff)
     }
 
     func testRefusesEverythingElse() {
