@@ -288,6 +288,9 @@ final class ExportServiceTests: XCTestCase {
         // Half the long side: a quarter of the pixels, about a quarter of the bytes.
         let half = exporter.estimate([bus], options: ExportOptions(variants: [.original], maximumLongSide: 20))
         XCTAssertEqual(half.bytes, Int64((Double(bus.stamp.size) / 4).rounded()))
+        // Another format: what that format makes of the pixels (40 × 30), not the JPEG's bytes.
+        XCTAssertEqual(exporter.estimate([bus], options: ExportOptions(variants: [.original], format: .png)).bytes, 1200)
+        XCTAssertEqual(exporter.estimate([bus], options: ExportOptions(variants: [.original], format: .webp, quality: 80)).bytes, 120)
     }
 
     func testFormatAndMaximumSizeReencodeAtTheQuality() async throws {
