@@ -7,6 +7,14 @@ public struct CheckReport: Sendable {
     public struct PhotoProblem: Equatable, Sendable {
         public var id: PhotoID
         public var path: String
+        /// For a photo whose file is gone: a duplicate path of it that is still there.
+        public var copy: String?
+
+        public init(id: PhotoID, path: String, copy: String? = nil) {
+            self.id = id
+            self.path = path
+            self.copy = copy
+        }
     }
 
     /// SQLite's integrity check: "ok", or what is wrong.
@@ -102,7 +110,9 @@ public struct CatalogueCheck: Sendable {
         }
         for photo in photos {
             guard let found = fileSystem.walk([photo.path]).files.first else {
-                report.missingPhotos.append(.init(id: photo.id, path: photo.path))
+                // Its copies are read only here: a file gone is rare, and the listing does not carry them.
+                let copy = try catalogue.photo(id: photo.id)?.duplicatePaths.first(where: fileSystem.exists)
+                report.missingPhotos.append(.init(id: photo.id, path: photo.path, copy: copy))
                 continue
             }
             if found.stamp != photo.stamp { report.changedPhotos.append(.init(id: photo.id, path: photo.path)) }

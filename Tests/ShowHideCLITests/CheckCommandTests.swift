@@ -48,6 +48,24 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(thumbnails.jpegs.count, 2)
     }
 
+    func testAMissingPhotoWhoseCopyIsThereSaysWhereAndHowToMakeItTheFile() async throws {
+        files["/lib/copies/blue.jpg"] = files["/lib/blue.jpg"]
+        try await ImportCommand.parse(["/lib/copies"]).run(in: environment())
+        try files.remove("/lib/blue.jpg")
+        spy.output.clear()
+        await assertExits(with: ExitStatus.someFilesFailed, "a photo's file is missing") {
+            try CheckCommand.parse([]).run(in: environment())
+        }
+        XCTAssertTrue(spy.output.lines.contains("  missing: photo 1 /lib/blue.jpg (the same photo is at /lib/copies/blue.jpg: "
+                                                + "gallery remove --missing makes that its file)"), spy.output.text)
+        spy.output.clear()
+        await assertExits(with: ExitStatus.someFilesFailed, "a photo's file is missing") {
+            try CheckCommand.parse(["--json"]).run(in: environment())
+        }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual((json["missingPhotos"] as? [[String: Any]])?.first?["copy"] as? String, "/lib/copies/blue.jpg")
+    }
+
     func testProblemsAreListedRepairedWhenAskedAndSetTheExitStatus() throws {
         try files.remove("/lib/blue.jpg")
         files["/library/variants/zz/leftover.jpg"] = Data("x".utf8)

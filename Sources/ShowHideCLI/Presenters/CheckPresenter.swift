@@ -31,6 +31,8 @@ struct CheckPresenter {
         struct PhotoJSON: Encodable {
             var id: Int64
             var path: String
+            /// A missing photo's duplicate that is still there.
+            var copy: String?
         }
     }
 
@@ -38,7 +40,7 @@ struct CheckPresenter {
         if asJSON {
             console.printJSON(try JSONOutput.encode(ReportJSON(
                 integrity: report.integrity, photos: report.photos,
-                missingPhotos: report.missingPhotos.map { .init(id: $0.id, path: $0.path) },
+                missingPhotos: report.missingPhotos.map { .init(id: $0.id, path: $0.path, copy: $0.copy) },
                 changedPhotos: report.changedPhotos.map { .init(id: $0.id, path: $0.path) },
                 variantsWithoutFiles: report.variantsWithoutFiles.map(\.path), movedVariants: report.movedVariants.map(\.path),
                 strayVariantFiles: report.strayVariantFiles,
@@ -61,7 +63,10 @@ struct CheckPresenter {
             console.print("repaired: photo \(photo.id) now at its duplicate \(photo.path) (its file was gone)")
         }
         console.print("photos: \(report.photos), missing files \(report.missingPhotos.count), changed since import \(report.changedPhotos.count)")
-        for photo in report.missingPhotos { console.print("  missing: photo \(photo.id) \(photo.path)") }
+        for photo in report.missingPhotos {
+            console.print("  missing: photo \(photo.id) \(photo.path)"
+                + (photo.copy.map { " (the same photo is at \($0): gallery remove --missing makes that its file)" } ?? ""))
+        }
         for photo in report.changedPhotos { console.print("  changed: photo \(photo.id) \(photo.path) (import it again)") }
         console.print("variants: \(report.variantsWithoutFiles.count) without a file, \(report.strayVariantFiles.count) stray files")
         for variant in report.variantsWithoutFiles { console.print("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)") }
