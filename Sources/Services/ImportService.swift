@@ -141,13 +141,14 @@ public struct ImportService: Sendable {
     static let unreadableReason = "cannot read the file: "
 
     /// Whether `path` is one of the library's own files: its catalogue and thumbnail databases (with
-    /// SQLite's files beside them), its variants, and the thumbnails folder an earlier version kept.
-    /// Other files in the library folder are the user's photos, and imported.
+    /// SQLite's files and the migration lock beside them), the web gallery's token, its variants, the
+    /// web gallery's downloads being made, and the thumbnails folder an earlier version kept. Other files
+    /// in the library folder are the user's photos, and imported.
     func isLibrarysOwn(_ path: String) -> Bool {
         guard let libraryDirectory, path.hasPrefix(libraryDirectory) else { return false }
         let inside = path.dropFirst(libraryDirectory.count)
-        if inside.hasPrefix("variants/") || inside.hasPrefix("thumbnails/") { return true }
-        return !inside.contains("/") && (inside.hasPrefix("catalogue.sqlite") || inside.hasPrefix("thumbnails.sqlite"))
+        if ["variants/", "thumbnails/", "exports/"].contains(where: inside.hasPrefix) { return true }
+        return !inside.contains("/") && (["catalogue.sqlite", "thumbnails.sqlite"].contains(where: inside.hasPrefix) || inside == "serve-token")
     }
 
     /// Imports every photo under `roots`: files already catalogued with the same stamp are skipped
@@ -223,12 +224,12 @@ public struct ImportService: Sendable {
                 nextToWrite += 1
             }
             if batch.count >= options.batchSize {
-                try record(batch, into: &summary)
+                try record(batch, into: &summary, failedBefore: failedBefore)
                 batch.removeAll(keepingCapacity: true)
             }
             progress.update(completed: nextToWrite + finished.count, total: pending.count)
         }
-        try record(batch, into: &summary)
+        try record(batch, into: &summary, failedBefore: failedBefore)
         // Files examined after one still out when the import was stopped are not written: the next
         // import examines them again, in order.
         summary.interrupted = nextToWrite < pending.count
@@ -285,7 +286,9 @@ public struct ImportService: Sendable {
 
     /// Writes one batch in one transaction, deciding for each file whether it is new, moved,
     /// a duplicate, or the same as before.
-    private func record(_ batch: [(FoundFile, Examination)], into summary: inout ImportSummary) throws {
+    /// - Parameter failedBefore: the failures recorded before this import, by path.
+    private func record(_ batch: [(FoundFile, Examination)], into summary: inout ImportSummary,
+                        failedBefore: [String: ImportFailure]) throws {
         guard !batch.isEmpty else { return }
         let now = clock.now()
         var outcome = ImportSummary()
@@ -305,7 +308,12 @@ public struct ImportService: Sendable {
                 case let .failed(reason):
                     let failure = ImportFailure(path: file.path, reason: reason, failedAt: now, stamp: file.stamp)
                     try writer.recordFailure(failure)
-                    outcome.failures.append(failure)
+                    // Read again (it could not be read before) and failing as it did: no new failure.
+                    if let known = failedBefore[file.path], known.reason == reason {
+                        outcome.stillFailing.append(known)
+                    } else {
+                        outcome.failures.append(failure)
+                    }
                 case let .knownContent(sha256):
                     try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome)
                 case let .photo(facts, thumbnail):
@@ -333,6 +341,7 @@ public struct ImportService: Sendable {
         summary.skipped += outcome.skipped
         summary.unsupported += outcome.unsupported
         summary.failures += outcome.failures
+        summary.stillFailing += outcome.stillFailing
     }
 
     /// A file whose content the catalogue has: the same file touched, a moved file, or a duplicate.

@@ -108,6 +108,12 @@ final class ImportServiceTests: XCTestCase {
         let first = try await importLibrary()
         XCTAssertEqual(first.failures.map(\.path).sorted(), ["/lib/locked.jpg", "/lib/unread"])
         XCTAssertEqual(first.failures.first { $0.path == "/lib/locked.jpg" }?.reason, "cannot read the file: permission denied")
+        // Still unreadable: tried again, and still failing as before, no new failure.
+        let reads = files.readPaths.count
+        let still = try await importLibrary()
+        XCTAssertEqual(still.failures, [])
+        XCTAssertEqual(still.stillFailing.map(\.path).sorted(), ["/lib/locked.jpg", "/lib/unread"])
+        XCTAssertEqual(files.readPaths.count, reads + 1, "the unreadable file is tried once more")
 
         // Its permissions mended, neither file nor folder changed.
         files.unreadable = []
@@ -192,6 +198,9 @@ final class ImportServiceTests: XCTestCase {
         files["/photos/showhide/thumbnails/ab.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "thumbnail")
         files["/photos/showhide/catalogue.sqlite"] = Data("SQLite format 3\0".utf8)
         files["/photos/showhide/thumbnails.sqlite-wal"] = Data([0])
+        files["/photos/showhide/catalogue.sqlite.migration-lock"] = Data()
+        files["/photos/showhide/serve-token"] = Data("secret".utf8)
+        files["/photos/showhide/exports/gallery-1.zip"] = Data("PK".utf8)
         // The user's own photos kept in the library folder are theirs.
         files["/photos/showhide/mine/c.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "c")
         files["/photos/showhide/d.jpg"] = FakePhoto.data(width: 600, height: 400, seed: "d")
@@ -203,6 +212,7 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(summary.found, 4, "a folder whose name only begins like the library's is not it")
         XCTAssertEqual(summary.imported, 4)
         XCTAssertEqual(summary.failed, 0)
+        XCTAssertEqual(summary.skipped, 0, "left out without a count")
         XCTAssertNotNil(photo(at: "/photos/showhide/mine/c.jpg"))
         XCTAssertNotNil(photo(at: "/photos/showhide/d.jpg"))
         XCTAssertNotNil(photo(at: "/photos/a.jpg"))
