@@ -38,7 +38,7 @@ struct GalleryGuard: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        // Every GET route answers HEAD too (`GalleryServer.router`): the same status and headers, no body.
+        // HEAD is answered as GET (`GalleryServer.router`): the same status and headers, no body, refusals and errors too.
         return request.method == .head ? response.createHeadResponse() : response
     }
 

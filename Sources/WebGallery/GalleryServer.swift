@@ -85,17 +85,13 @@ public struct GalleryServer: Sendable {
     /// Every route, behind the middleware that checks the host, the token and the origin, adds the
     /// security headers and turns errors into pages.
     public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+        // HTTP asks HEAD wherever GET works: each GET route answers it too, without the body.
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.middlewares.add(GalleryGuard(settings: settings, pages: pages))
-        // HTTP asks HEAD wherever GET works: each GET route answers it too, its body dropped by the guard.
-        func get(_ path: RouterPath, use handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
-            router.get(path, use: handler)
-            router.head(path, use: handler)
-        }
-        get("/") { request, _ in try self.grid(request) }
-        get("/inspire") { request, _ in try self.inspiration(request) }
-        get("/photos/:id") { request, context in try self.photoPage(try Self.id(context), request: request) }
-        get("/photos/:id/splash/:kind") { request, context in
+        router.get("/") { request, _ in try self.grid(request) }
+        router.get("/inspire") { request, _ in try self.inspiration(request) }
+        router.get("/photos/:id") { request, context in try self.photoPage(try Self.id(context), request: request) }
+        router.get("/photos/:id/splash/:kind") { request, context in
             try self.splash(try Self.id(context), kind: context.parameters.get("kind") ?? "", request: request)
         }
         router.post("/photos/:id/variants") { request, context in
@@ -103,16 +99,16 @@ public struct GalleryServer: Sendable {
             let parameters = query.queryString
             return Response(status: .seeOther, headers: [.location: "/photos/\(photo.id)" + (parameters.isEmpty ? "" : "?" + parameters)])
         }
-        get("/photos/:id/thumbnail") { _, context in try self.thumbnail(try Self.id(context)) }
-        get("/photos/:id/preview") { _, context in try self.preview(try Self.id(context)) }
-        get("/photos/:id/original") { _, context in try self.original(try Self.id(context)) }
-        get("/photos/:id/variants/:kind") { _, context in
+        router.get("/photos/:id/thumbnail") { _, context in try self.thumbnail(try Self.id(context)) }
+        router.get("/photos/:id/preview") { _, context in try self.preview(try Self.id(context)) }
+        router.get("/photos/:id/original") { _, context in try self.original(try Self.id(context)) }
+        router.get("/photos/:id/variants/:kind") { _, context in
             try self.variant(try Self.id(context), kind: context.parameters.get("kind") ?? "")
         }
         router.post("/export") { request, _ in try await self.export(request) }
-        get("/api/photos") { request, _ in try self.apiPhotos(request) }
-        get("/api/photos/:id") { _, context in try Self.json(PhotoJSON(try self.photo(try Self.id(context)), detailed: true)) }
-        get("/api/inspire") { request, _ in try self.apiInspiration(request) }
+        router.get("/api/photos") { request, _ in try self.apiPhotos(request) }
+        router.get("/api/photos/:id") { _, context in try Self.json(PhotoJSON(try self.photo(try Self.id(context)), detailed: true)) }
+        router.get("/api/inspire") { request, _ in try self.apiInspiration(request) }
         router.post("/photos/:id/subject") { request, context in
             let photo = try await self.chooseSubject(request, id: try Self.id(context))
             return Response(status: .seeOther, headers: [.location: "/photos/\(photo.id)"])
@@ -120,8 +116,8 @@ public struct GalleryServer: Sendable {
         router.post("/api/photos/:id/subject") { request, context in
             try Self.json(PhotoJSON(try await self.chooseSubject(request, id: try Self.id(context)), detailed: true))
         }
-        get("/static/gallery.css") { _, _ in Self.asset(GalleryAssets.css, type: "text/css; charset=utf-8") }
-        get("/static/gallery.js") { _, _ in Self.asset(GalleryAssets.javaScript, type: "text/javascript; charset=utf-8") }
+        router.get("/static/gallery.css") { _, _ in Self.asset(GalleryAssets.css, type: "text/css; charset=utf-8") }
+        router.get("/static/gallery.js") { _, _ in Self.asset(GalleryAssets.javaScript, type: "text/javascript; charset=utf-8") }
         return router
     }
 
