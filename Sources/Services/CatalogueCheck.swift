@@ -125,10 +125,11 @@ public struct CatalogueCheck: Sendable {
         // copied or restored from a backup. Its file is the one in this library's folder, if there; the
         // old place may still hold another library's.
         for variant in variants where scope == nil || inScope.contains(variant.photoID) {
-            let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory)
-            if !fileSystem.exists(file) {
+            guard let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory), fileSystem.exists(file) else {
                 report.variantsWithoutFiles.append(variant)
-            } else if file != variant.path {
+                continue
+            }
+            if file != variant.path {
                 moves.append((variant, file))
             }
         }

@@ -171,8 +171,9 @@ public struct ProcessingService: Sendable {
     /// file is in this library's variants folder, and its record then says so; a file at the old place
     /// is another library's.
     func hasItsFile(_ variant: Variant) -> Bool {
-        let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory)
-        guard fileSystem.exists(file) else { return false }
+        guard let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory), fileSystem.exists(file) else {
+            return false
+        }
         guard file != variant.path else { return true }
         var followed = variant
         followed.path = file

@@ -96,7 +96,7 @@ public struct RemovalService: Sendable {
 
     private func deleteVariantFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
         // Only this library's files: a copied library's rows may still name the original's.
-        let outcome = fileSystem.removeFiles(photos.flatMap(\.variants).map { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) })
+        let outcome = fileSystem.removeFiles(photos.flatMap(\.variants).compactMap { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) })
         summary.variantFilesDeleted = outcome.removed
         summary.variantFilesLeft = outcome.left
     }

@@ -44,7 +44,7 @@ public struct VariantPruning: Sendable {
             for variant in summary.removed { try writer.removeVariant(atPath: variant.path) }
         }
         // Only this library's files: a copied library's rows may still name the original's.
-        summary.filesLeft = fileSystem.removeFiles(summary.removed.map { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) }).left
+        summary.filesLeft = fileSystem.removeFiles(summary.removed.compactMap { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) }).left
         return summary
     }
 }

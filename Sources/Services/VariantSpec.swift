@@ -136,11 +136,11 @@ public struct VariantSpec: Equatable, Sendable {
     }
 
     /// The file of a variant recorded at `recorded`, in this library: the same `<two hex>/<hash>/<file>`
-    /// under its own variants folder (`relocated`), there or not. A library folder moved, renamed, copied or
-    /// restored from a backup keeps rows naming the old place, whose file, when it is still there, is
-    /// another library's: never this one's to read, keep or delete.
-    public static func file(recordedAt recorded: String, inVariants variantsDirectory: String) -> String {
-        relocated(recorded, inVariants: variantsDirectory) ?? recorded
+    /// under its own variants folder (`relocated`), there or not; nil for a row naming no place in it. A
+    /// library folder moved, renamed, copied or restored from a backup keeps rows naming the old place,
+    /// whose file, when it is still there, is another library's: never this one's to read, keep or delete.
+    public static func file(recordedAt recorded: String, inVariants variantsDirectory: String) -> String? {
+        relocated(recorded, inVariants: variantsDirectory) ?? (Services.path(recorded, isWithin: variantsDirectory) ? recorded : nil)
     }
 
     /// The variant's file: `<variants>/<first two hex of the photo's hash>/<hash>/<kind>-<key hash>.<ext>`,

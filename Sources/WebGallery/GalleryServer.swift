@@ -287,8 +287,8 @@ public struct GalleryServer: Sendable {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }
         // Recorded under another place when the library folder was moved or copied: the same file in this one.
-        let place = VariantSpec.file(recordedAt: variant.path, inVariants: variants)
-        guard path(place, isWithin: variants), let data = try? fileSystem.contents(of: place) else {
+        guard let place = VariantSpec.file(recordedAt: variant.path, inVariants: variants), path(place, isWithin: variants),
+              let data = try? fileSystem.contents(of: place) else {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }
         return Self.image(data, type: place.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
@@ -299,7 +299,7 @@ public struct GalleryServer: Sendable {
     func withVariantFiles(_ photo: CataloguedPhoto) -> CataloguedPhoto {
         let variants = VariantSpec.directory(inLibrary: libraryDirectory)
         var photo = photo
-        photo.variants.removeAll { !fileSystem.exists(VariantSpec.file(recordedAt: $0.path, inVariants: variants)) }
+        photo.variants.removeAll { VariantSpec.file(recordedAt: $0.path, inVariants: variants).map(fileSystem.exists) != true }
         return photo
     }
 

@@ -226,6 +226,20 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertNotNil(files[older.path], "the original library's file is not touched")
     }
 
+    func testARowNamingAFileOutsideTheVariantsFolderHasNoFileHereAndItsFileIsNeverDeleted() async throws {
+        let photos = try await library()
+        let first = try XCTUnwrap(try catalogue.photo(id: photos[0].id))
+        var outside = try XCTUnwrap(first.variants.first)
+        outside.path = "/photos/a-show.jpg"
+        outside.parameters = "{}"
+        files[outside.path] = Data([1])
+        try catalogue.recordVariant(outside)
+        XCTAssertTrue(try check().run(repair: false).variantsWithoutFiles.contains(outside))
+        _ = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library")
+            .remove([try XCTUnwrap(try catalogue.photo(id: first.id))])
+        XCTAssertNotNil(files[outside.path], "not this library's file to delete")
+    }
+
     func testAMovedVariantIsFoundUnderTheLibrarysVariantsByItsLastThreeParts() {
         let sha = String(repeating: "ab", count: 32)
         XCTAssertEqual(VariantSpec.relocated("/old/lib/variants/ab/\(sha)/show-1.jpg", inVariants: "/new/variants"),

@@ -10,7 +10,7 @@ final class VariantPruningTests: XCTestCase {
     let catalogue = FakeCatalogue()
 
     func variant(_ photo: PhotoID, _ kind: String, hue: Int, at second: Double) -> Variant {
-        Variant(photoID: photo, kind: kind, parameters: #"{"hue":\#(hue)}"#, path: "/v/\(photo)-\(kind)-\(hue).jpg", fileSize: 1,
+        Variant(photoID: photo, kind: kind, parameters: #"{"hue":\#(hue)}"#, path: "/library/variants/\(photo)-\(kind)-\(hue).jpg", fileSize: 1,
                 pixelSize: PixelSize(width: 1, height: 1), sha256: "", createdAt: Date(timeIntervalSince1970: second))
     }
 
@@ -32,18 +32,18 @@ final class VariantPruningTests: XCTestCase {
             try catalogue.recordVariant(variant)
             files[variant.path] = Data([1])
         }
-        files.undeletable = ["/v/1-show-10.jpg"]
+        files.undeletable = ["/library/variants/1-show-10.jpg"]
 
         let summary = try VariantPruning(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").prune(photos: [1])
 
-        XCTAssertEqual(summary.removed.map(\.path), ["/v/1-show-10.jpg"])
-        XCTAssertEqual(summary.filesLeft.map(\.path), ["/v/1-show-10.jpg"], "named, and left for check --repair")
-        XCTAssertEqual(Set(catalogue.variants.map(\.path)), ["/v/1-show-30.jpg", "/v/2-show-10.jpg", "/v/2-show-30.jpg"])
+        XCTAssertEqual(summary.removed.map(\.path), ["/library/variants/1-show-10.jpg"])
+        XCTAssertEqual(summary.filesLeft.map(\.path), ["/library/variants/1-show-10.jpg"], "named, and left for check --repair")
+        XCTAssertEqual(Set(catalogue.variants.map(\.path)), ["/library/variants/1-show-30.jpg", "/library/variants/2-show-10.jpg", "/library/variants/2-show-30.jpg"])
 
         files.undeletable = []
         let everyone = try VariantPruning(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").prune(photos: nil)
-        XCTAssertEqual(everyone.removed.map(\.path), ["/v/2-show-10.jpg"])
-        XCTAssertNil(files["/v/2-show-10.jpg"])
-        XCTAssertNotNil(files["/v/2-show-30.jpg"])
+        XCTAssertEqual(everyone.removed.map(\.path), ["/library/variants/2-show-10.jpg"])
+        XCTAssertNil(files["/library/variants/2-show-10.jpg"])
+        XCTAssertNotNil(files["/library/variants/2-show-30.jpg"])
     }
 }
