@@ -60,8 +60,9 @@ public struct InspirationService: Sendable {
     /// `chunk` photos at a time and kept as ids and scores only: a catalogue of 100,000 photos held
     /// whole took 470 MB to rank (Docs/Performance.md).
     /// - Throws: the catalogue's errors.
+    /// - Parameter unranked: told of each photo of the query that has nothing to splash, as the pass meets it.
     public static func ranking(in catalogue: any PhotoCatalogue, matching query: PhotoQuery, colour: ColourTarget? = nil,
-                               chunk: Int = 5_000) throws -> [InspirationRank] {
+                               chunk: Int = 5_000, unranked: (CataloguedPhoto) -> Void = { _ in }) throws -> [InspirationRank] {
         var query = query
         // In id order, a chunk at a time; the ranking sorts them all at the end.
         query.sort = .imported
@@ -70,7 +71,13 @@ public struct InspirationService: Sendable {
         var ranks: [InspirationRank] = []
         while true {
             let photos = try catalogue.photos(matching: query)
-            ranks += photos.compactMap { photo in potential(of: photo, colour: colour).map { InspirationRank(photoID: photo.id, potential: $0) } }
+            for photo in photos {
+                if let potential = potential(of: photo, colour: colour) {
+                    ranks.append(InspirationRank(photoID: photo.id, potential: potential))
+                } else {
+                    unranked(photo)
+                }
+            }
             guard photos.count == chunk else { break }
             query.offset += chunk
         }

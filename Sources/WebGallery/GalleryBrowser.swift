@@ -46,15 +46,16 @@ public struct GalleryBrowser: Sendable {
             case .inspiration: items = Self.byPotential(items.map(\.photo), matches: matches)
             }
         } else if query.sort == .inspiration {
-            // Ranked as ids and scores, and only the page's photos read whole.
-            let ranking = try InspirationService.ranking(in: catalogue, matching: filters)
+            // Ranked as ids and scores in one pass, and only the page's photos read whole. A sort leaves no
+            // photo out: those with nothing to splash follow, newest first.
+            var rest: [(id: PhotoID, taken: String?)] = []
+            let ranking = try InspirationService.ranking(in: catalogue, matching: filters) { rest.append(($0.id, $0.facts.exif?.takenAt?.iso8601)) }
             let entries = try InspirationService.entries(ranking, offset..<(offset + size), in: catalogue)
             var items = entries.map { GridItem(photo: $0.photo, inspiration: $0) }
-            // A sort leaves no photo out: those with nothing to splash follow, newest first.
-            let ranked = Set(ranking.map(\.photoID))
-            let rest = try catalogue.photos(matching: filters).filter { !ranked.contains($0.id) }
             let restStart = max(0, offset - ranking.count)
-            items += rest.dropFirst(restStart).prefix(size - items.count).map { GridItem(photo: $0) }
+            for other in Self.newestFirst(rest).dropFirst(restStart).prefix(size - items.count) {
+                if let photo = try catalogue.photo(id: other.id) { items.append(GridItem(photo: photo)) }
+            }
             return GridPage(items: items, hasNextPage: ranking.count + rest.count > offset + size)
         } else {
             filters.limit = size + 1
@@ -68,13 +69,21 @@ public struct GalleryBrowser: Sendable {
 
     /// The listing's `.newest` order: by date taken, newest first; the undated after, the last imported first.
     static func newestFirst(_ items: [GridItem]) -> [GridItem] {
-        items.sorted { first, second in
-            switch (first.photo.facts.exif?.takenAt?.iso8601, second.photo.facts.exif?.takenAt?.iso8601) {
-            case let (one?, two?) where one != two: return one > two
-            case (.some, nil): return true
-            case (nil, .some): return false
-            default: return first.photo.id > second.photo.id
-            }
+        items.sorted { isNewer(($0.photo.id, $0.photo.facts.exif?.takenAt?.iso8601), than: ($1.photo.id, $1.photo.facts.exif?.takenAt?.iso8601)) }
+    }
+
+    /// Photos as ids and dates taken (ISO 8601) in the `.newest` order.
+    static func newestFirst(_ photos: [(id: PhotoID, taken: String?)]) -> [(id: PhotoID, taken: String?)] {
+        photos.sorted { isNewer($0, than: $1) }
+    }
+
+    /// The `.newest` order of two photos, as ids and dates taken.
+    static func isNewer(_ first: (id: PhotoID, taken: String?), than second: (id: PhotoID, taken: String?)) -> Bool {
+        switch (first.taken, second.taken) {
+        case let (one?, two?) where one != two: return one > two
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return first.id > second.id
         }
     }
 

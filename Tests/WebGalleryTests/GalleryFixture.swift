@@ -64,7 +64,9 @@ final class GalleryFixture: @unchecked Sendable {
     }
 
     /// Runs `body` against the gallery's router, no socket.
-    func test(_ settings: GallerySettings = GallerySettings(), _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    @discardableResult
+    func test<Value: Sendable>(_ settings: GallerySettings = GallerySettings(),
+                               _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         try await Application(router: server(settings).router()).test(.router, body)
     }
 }

@@ -106,6 +106,21 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertEqual(Self.photoLinks(response.text).last, "snow.jpg")
             XCTAssertFalse(response.text.contains(#"rel="next""#))
         }
+        // A page that starts among them: every one shown once, newest first (the snow, of 2021, first).
+        for index in 0..<GridQuery.pageSize {
+            try fixture.add(String(format: "grey%03d", index), [fixture.entry("#808080", 1)], taken: "2018:01:01 10:00:00")
+        }
+        var unranked: [String] = []
+        for page in [2, 3] {
+            let text = try await fixture.test(GallerySettings()) { client in
+                try await client.execute(uri: "/?sort=inspiration&page=\(page)", method: .get).text
+            }
+            unranked += Self.photoLinks(text).filter { $0.hasPrefix("grey") || $0 == "snow.jpg" }
+        }
+        XCTAssertEqual(unranked.count, GridQuery.pageSize + 1)
+        XCTAssertEqual(Set(unranked).count, unranked.count, "none twice")
+        XCTAssertEqual(unranked.first, "snow.jpg")
+        XCTAssertEqual(unranked.last, "grey000.jpg", "the same day: the earliest imported last")
     }
 
     func testAWrongParameterIsAClear400() async throws {
