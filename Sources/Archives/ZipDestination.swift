@@ -65,6 +65,10 @@ public final class ZipDestination: ExportDestination {
         nil
     }
 
+    public func size(of name: String) -> Int? {
+        nil
+    }
+
     public func write(_ data: Data, as name: String) throws {
         guard let archive else { throw ExportError.cannotWrite(location, "the archive is closed") }
         do {

@@ -68,6 +68,8 @@ public protocol ExportDestination: AnyObject {
     func contains(_ name: String) -> Bool
     /// The bytes of the file already at `name`, when there is one (a resumed export keeps it).
     func existing(_ name: String) throws -> Data?
+    /// The size of the file at `name`, without reading it; nil when there is none.
+    func size(of name: String) -> Int?
     /// Writes a file; in a folder under a temporary name renamed into place.
     func write(_ data: Data, as name: String) throws
     /// Completes the destination (an archive is renamed into place).
@@ -294,11 +296,10 @@ public struct ExportService: Sendable {
                 // Nothing was written, or an archive cut short: what was started is taken away.
                 destination.abandon()
             } else {
-                // An earlier file is listed only while its name still holds the bytes it listed.
-                let manifest = Self.merged(previous: previous, current: summary.files) { file in
-                    guard let data = (try? destination.existing(file.file)) ?? nil else { return false }
-                    return data.count == file.size && hasher.sha256(data) == file.sha256
-                }
+                // An earlier file is listed only while its name holds a file of the size it listed: one replaced
+                // since, by other bytes, almost always weighs otherwise, and hashing every earlier file of a
+                // large folder at each export would read it all.
+                let manifest = Self.merged(previous: previous, current: summary.files) { destination.size(of: $0.file) == $0.size }
                 try destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)
                 // A CSV manifest from before is kept in step with the JSON one, asked for or not.
                 if options.csvManifest || hadCSV { try destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
@@ -551,6 +552,10 @@ public final class FolderDestination: ExportDestination {
 
     public func existing(_ name: String) throws -> Data? {
         contains(name) ? try fileSystem.contents(of: path(name)) : nil
+    }
+
+    public func size(of name: String) -> Int? {
+        fileSystem.walk([path(name)]).files.first.map { Int($0.stamp.size) }
     }
 
     public func write(_ data: Data, as name: String) throws {

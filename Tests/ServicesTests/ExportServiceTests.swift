@@ -18,6 +18,7 @@ final class SpyDestination: ExportDestination {
 
     func contains(_ name: String) -> Bool { files[name] != nil }
     func existing(_ name: String) throws -> Data? { files[name] }
+    func size(of name: String) -> Int? { files[name]?.count }
     func write(_ data: Data, as name: String) throws {
         if name == failOn { throw ExportError.cannotWrite(name, "disk full") }
         onWrite?(name)
