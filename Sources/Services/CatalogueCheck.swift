@@ -7,13 +7,13 @@ public struct CheckReport: Sendable {
     public struct PhotoProblem: Equatable, Sendable {
         public var id: PhotoID
         public var path: String
-        /// For a photo whose file is gone: a duplicate path of it that is still there.
-        public var copy: String?
+        /// For a photo whose file is gone: its duplicate paths that are still there.
+        public var copies: [String]
 
-        public init(id: PhotoID, path: String, copy: String? = nil) {
+        public init(id: PhotoID, path: String, copies: [String] = []) {
             self.id = id
             self.path = path
-            self.copy = copy
+            self.copies = copies
         }
     }
 
@@ -111,8 +111,8 @@ public struct CatalogueCheck: Sendable {
         for photo in photos {
             guard let found = fileSystem.walk([photo.path]).files.first else {
                 // Its copies are read only here: a file gone is rare, and the listing does not carry them.
-                let copy = try catalogue.photo(id: photo.id)?.duplicatePaths.first(where: fileSystem.exists)
-                report.missingPhotos.append(.init(id: photo.id, path: photo.path, copy: copy))
+                let copies = try catalogue.photo(id: photo.id)?.duplicatePaths.filter(fileSystem.exists) ?? []
+                report.missingPhotos.append(.init(id: photo.id, path: photo.path, copies: copies))
                 continue
             }
             if found.stamp != photo.stamp { report.changedPhotos.append(.init(id: photo.id, path: photo.path)) }

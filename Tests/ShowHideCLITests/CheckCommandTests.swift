@@ -63,7 +63,18 @@ final class CheckCommandTests: XCTestCase {
             try CheckCommand.parse(["--json"]).run(in: environment())
         }
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
-        XCTAssertEqual((json["missingPhotos"] as? [[String: Any]])?.first?["copy"] as? String, "/lib/copies/blue.jpg")
+        XCTAssertEqual((json["missingPhotos"] as? [[String: Any]])?.first?["copies"] as? [String], ["/lib/copies/blue.jpg"])
+        // Two copies: remove --missing makes one of them the file, which check does not pretend to know.
+        files["/lib/blue.jpg"] = files["/lib/copies/blue.jpg"]
+        files["/lib/more/blue.jpg"] = files["/lib/copies/blue.jpg"]
+        try await ImportCommand.parse(["/lib/more"]).run(in: environment())
+        try files.remove("/lib/blue.jpg")
+        spy.output.clear()
+        await assertExits(with: ExitStatus.someFilesFailed, "a photo's file is missing") {
+            try CheckCommand.parse([]).run(in: environment())
+        }
+        XCTAssertTrue(spy.output.lines.contains("  missing: photo 1 /lib/blue.jpg (the same photo is still at 2 places, such as "
+                                                + "/lib/copies/blue.jpg: gallery remove --missing makes one of them its file)"), spy.output.text)
     }
 
     func testProblemsAreListedRepairedWhenAskedAndSetTheExitStatus() throws {

@@ -31,8 +31,8 @@ struct CheckPresenter {
         struct PhotoJSON: Encodable {
             var id: Int64
             var path: String
-            /// A missing photo's duplicate that is still there.
-            var copy: String?
+            /// A missing photo's duplicates that are still there.
+            var copies: [String]?
         }
     }
 
@@ -40,7 +40,7 @@ struct CheckPresenter {
         if asJSON {
             console.printJSON(try JSONOutput.encode(ReportJSON(
                 integrity: report.integrity, photos: report.photos,
-                missingPhotos: report.missingPhotos.map { .init(id: $0.id, path: $0.path, copy: $0.copy) },
+                missingPhotos: report.missingPhotos.map { .init(id: $0.id, path: $0.path, copies: $0.copies) },
                 changedPhotos: report.changedPhotos.map { .init(id: $0.id, path: $0.path) },
                 variantsWithoutFiles: report.variantsWithoutFiles.map(\.path), movedVariants: report.movedVariants.map(\.path),
                 strayVariantFiles: report.strayVariantFiles,
@@ -64,8 +64,14 @@ struct CheckPresenter {
         }
         console.print("photos: \(report.photos), missing files \(report.missingPhotos.count), changed since import \(report.changedPhotos.count)")
         for photo in report.missingPhotos {
-            console.print("  missing: photo \(photo.id) \(photo.path)"
-                + (photo.copy.map { " (the same photo is at \($0): gallery remove --missing makes that its file)" } ?? ""))
+            // Which copy remove --missing makes the photo's file is the catalogue's choice: with several, none is named as it.
+            let copies = switch photo.copies.count {
+            case 0: ""
+            case 1: " (the same photo is at \(photo.copies[0]): gallery remove --missing makes that its file)"
+            default: " (the same photo is still at \(photo.copies.count) places, such as \(photo.copies[0]): "
+                + "gallery remove --missing makes one of them its file)"
+            }
+            console.print("  missing: photo \(photo.id) \(photo.path)" + copies)
         }
         for photo in report.changedPhotos { console.print("  changed: photo \(photo.id) \(photo.path) (import it again)") }
         console.print("variants: \(report.variantsWithoutFiles.count) without a file, \(report.strayVariantFiles.count) stray files")
