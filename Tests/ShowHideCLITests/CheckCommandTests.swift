@@ -48,33 +48,33 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(thumbnails.jpegs.count, 2)
     }
 
+    /// What `gallery check ARGUMENTS` prints when it finds a problem (exit 1).
+    func checkWithProblems(_ arguments: [String] = []) async -> String {
+        spy.output.clear()
+        await assertExits(with: ExitStatus.someFilesFailed, "a photo's file is missing") {
+            try CheckCommand.parse(arguments).run(in: environment())
+        }
+        return spy.output.text
+    }
+
     func testAMissingPhotoWhoseCopyIsThereSaysWhereAndHowToMakeItTheFile() async throws {
         files["/lib/copies/blue.jpg"] = files["/lib/blue.jpg"]
         try await ImportCommand.parse(["/lib/copies"]).run(in: environment())
         try files.remove("/lib/blue.jpg")
-        spy.output.clear()
-        await assertExits(with: ExitStatus.someFilesFailed, "a photo's file is missing") {
-            try CheckCommand.parse([]).run(in: environment())
-        }
-        XCTAssertTrue(spy.output.lines.contains("  missing: photo 1 /lib/blue.jpg (the same photo is at /lib/copies/blue.jpg: "
-                                                + "gallery remove --missing makes that its file)"), spy.output.text)
-        spy.output.clear()
-        await assertExits(with: ExitStatus.someFilesFailed, "a photo's file is missing") {
-            try CheckCommand.parse(["--json"]).run(in: environment())
-        }
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        let text = await checkWithProblems()
+        XCTAssertTrue(text.contains("  missing: photo 1 /lib/blue.jpg (the same photo is at /lib/copies/blue.jpg: "
+                                    + "gallery remove --missing makes that its file)\n"), text)
+        let jsonText = await checkWithProblems(["--json"])
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(jsonText.utf8)) as? [String: Any])
         XCTAssertEqual((json["missingPhotos"] as? [[String: Any]])?.first?["copies"] as? [String], ["/lib/copies/blue.jpg"])
         // Two copies: remove --missing makes one of them the file, which check does not pretend to know.
         files["/lib/blue.jpg"] = files["/lib/copies/blue.jpg"]
         files["/lib/more/blue.jpg"] = files["/lib/copies/blue.jpg"]
         try await ImportCommand.parse(["/lib/more"]).run(in: environment())
         try files.remove("/lib/blue.jpg")
-        spy.output.clear()
-        await assertExits(with: ExitStatus.someFilesFailed, "a photo's file is missing") {
-            try CheckCommand.parse([]).run(in: environment())
-        }
-        XCTAssertTrue(spy.output.lines.contains("  missing: photo 1 /lib/blue.jpg (the same photo is still at 2 places, such as "
-                                                + "/lib/copies/blue.jpg: gallery remove --missing makes one of them its file)"), spy.output.text)
+        let two = await checkWithProblems()
+        XCTAssertTrue(two.contains("  missing: photo 1 /lib/blue.jpg (the same photo is still at 2 places, such as "
+                                   + "/lib/copies/blue.jpg: gallery remove --missing makes one of them its file)\n"), two)
     }
 
     func testProblemsAreListedRepairedWhenAskedAndSetTheExitStatus() throws {
