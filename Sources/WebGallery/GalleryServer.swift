@@ -214,6 +214,10 @@ public struct GalleryServer: Sendable {
         // A photo without an accent has no show picture: the file is named for the pictures it holds.
         let pictures = summary.files.count
         guard pictures > 0 else {
+            // Made for none: each photo had no accent, or its picture could not be made (its file gone, …).
+            if let failure = summary.failures.first {
+                throw GalleryRequestError.invalid("No show picture could be made: photo \(failure.photoID), \(failure.reason).")
+            }
             throw GalleryRequestError.invalid(photos.count == 1 ? "This photo has no accent colour to splash: there is no show picture to download."
                                               : "None of these photos has an accent colour to splash: there is no show picture to download.")
         }

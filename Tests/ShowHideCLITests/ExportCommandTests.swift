@@ -111,6 +111,12 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines, ["exported no file to /z/set.zip (it held 1 file when interrupted), made 0 variants, kept 0, "
                                           + "without an accent 0, failed 0 in 0.00 s"])
         XCTAssertEqual(spy.errors.lines, ["interrupted: the zip file is not written (an archive is made whole or not at all); the variants made are kept"])
+        spy.output.clear()
+        try ExportPresenter(console: spy.console).present(summary, destination: "/z/set.zip", dryRun: false, asJSON: true, keepsAPart: false)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["written"] as? Int, 0, "a script is not told of files in a zip taken away")
+        XCTAssertEqual((json["files"] as? [Any])?.count, 0)
+        XCTAssertEqual(json["interrupted"] as? Bool, true)
     }
 
     func testADryRunListsWhatWouldBeWritten() async throws {

@@ -87,6 +87,28 @@ final class ExportRouteTests: XCTestCase {
         }
     }
 
+    /// An exporter that could make no picture: the photo's file is gone.
+    struct NothingMadeExporter: GalleryExporting {
+        func exportShowVariants(of photos: [CataloguedPhoto], toZip path: String) async throws -> ExportSummary {
+            var summary = ExportSummary()
+            summary.failures = photos.map { ($0.id, $0.path, "the file is gone") }
+            return summary
+        }
+    }
+
+    func testADownloadOfWhichNoPictureCouldBeMadeSaysWhy() async throws {
+        let server = GalleryServer(catalogue: fixture.catalogue, fileSystem: fixture.fileSystem, decoder: fixture.decoder,
+                                   encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil, exporter: NothingMadeExporter(),
+                                   thumbnailCache: fixture.thumbnails, libraryDirectory: fixture.library)
+        let bus = fixture.ids["bus"]!
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=\(bus)")) { response in
+                XCTAssertEqual(response.status, .badRequest)
+                XCTAssertTrue(response.text.contains("No show picture could be made: photo \(bus), the file is gone."), response.text)
+            }
+        }
+    }
+
     func testADownloadThatCannotBeWrittenSaysWhyInWords() async throws {
         let server = GalleryServer(catalogue: fixture.catalogue, fileSystem: fixture.fileSystem, decoder: fixture.decoder,
                                    encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil, exporter: UnwritableExporter(),

@@ -33,11 +33,13 @@ struct ExportPresenter {
 
     /// - Parameter keepsAPart: whether the destination kept what was written when interrupted (a folder does).
     func present(_ summary: ExportSummary, destination: String, dryRun: Bool, asJSON: Bool, keepsAPart: Bool = true) throws {
+        // An archive cut short is taken away: none of the files in it were exported.
+        let takenAway = summary.interrupted && !keepsAPart
         if asJSON {
             let json = SummaryJSON(
-                destination: destination, dryRun: dryRun, files: summary.files,
+                destination: destination, dryRun: dryRun, files: takenAway ? [] : summary.files,
                 planned: summary.planned.map { PlannedJSON(file: $0.file, photo: $0.photo, variant: $0.variant.rawValue, needsMaking: $0.needsMaking) },
-                written: summary.written.count, kept: summary.kept.count, bytes: summary.bytesWritten,
+                written: takenAway ? 0 : summary.written.count, kept: takenAway ? 0 : summary.kept.count, bytes: takenAway ? 0 : summary.bytesWritten,
                 madeVariants: summary.madeVariants, withoutAccent: summary.withoutAccent,
                 failures: summary.failures.map { FailureJSON(photo: $0.photoID, path: $0.path, reason: $0.reason) },
                 seconds: (summary.seconds * 100).rounded() / 100, interrupted: summary.interrupted)
@@ -57,8 +59,7 @@ struct ExportPresenter {
         for failure in summary.failures {
             console.warn("failed: photo \(failure.photoID) \(failure.path): \(failure.reason)")
         }
-        // An archive cut short is taken away: none of the files in it were exported.
-        let exported = summary.interrupted && !keepsAPart
+        let exported = takenAway
             ? "exported no file to \(destination) (it held \(counted(summary.written.count, "file")) when interrupted), "
             : "exported \(counted(summary.written.count, "file")) (\(Self.megabytes(summary.bytesWritten))) to \(destination), "
         console.print(exported
