@@ -365,7 +365,8 @@ public struct ExportService: Sendable {
     }
 
     /// About what a photo's pixel weighs once written as `format`, as measured on 40 photos of colour-dev2
-    /// (Docs/Usage.md): PNG 1.1 bytes (their show and hide variants 0.9), JPEG at quality 90 0.21, WebP 0.15.
+    /// (Docs/Usage.md): PNG 1.1 bytes and their show and hide variants 0.9 (1.0 taken for both), JPEG at
+    /// quality 90 0.21, WebP 0.15.
     static func bytesPerPixel(_ format: ImageFormat, quality: Int) -> Double {
         switch format {
         case .png: 1.0

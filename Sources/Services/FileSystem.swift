@@ -52,7 +52,6 @@ public protocol FileSystem: Sendable {
     func remove(_ path: String) throws
 }
 
-/// A file or folder the local file system could not write, with the system's reason.
 /// A path that names something other than a file or a folder: a named pipe, a socket, a device.
 public struct NotAFile: Error, Equatable, LocalizedError {
     public var kind: String
@@ -60,6 +59,7 @@ public struct NotAFile: Error, Equatable, LocalizedError {
     public var errorDescription: String? { "not a file but \(kind)" }
 }
 
+/// A file or folder the local file system could not write, with the system's reason.
 public struct FileWriteError: Error, Equatable, LocalizedError {
     /// What was being done, with the path: "cannot create the folder /x".
     public var what: String
@@ -153,7 +153,7 @@ public struct LocalFileSystem: FileSystem {
             } else if Walker.isRegular(info) {
                 walker.result.files.append(FoundFile(path: root, stamp: Walker.stamp(info)))
             } else if let kind = Walker.specialKind(info) {
-                // Named, so said; inside a folder such a thing is passed over as any other non-photo is.
+                // Named, so said; inside a folder such a thing is passed over without a count.
                 walker.problem(root, NotAFile(kind: kind).errorDescription!)
             }
         }

@@ -73,11 +73,20 @@ struct TerminalText {
         return width
     }
 
-    /// The columns a character takes in a terminal: two for emoji shown as pictures and for the East Asian
-    /// wide and full-width blocks (Unicode's East_Asian_Width W and F, by their main ranges), else one.
+    /// The columns a character takes in a terminal: none for a format character or a combining mark
+    /// standing alone (a zero-width space, a direction mark); two for emoji shown as pictures (`1️⃣` too)
+    /// and for the East Asian wide and full-width blocks (Unicode's East_Asian_Width W and F, by their
+    /// main ranges); else one.
     static func columns(of character: Character) -> Int {
-        guard let first = character.unicodeScalars.first, first.value >= 0x1100 else { return 1 }
-        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation { return 2 }
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        guard first.value >= 0x300 else { return 1 }
+        switch first.properties.generalCategory {
+        case .format, .nonspacingMark, .enclosingMark: return 0
+        default: break
+        }
+        guard first.value >= 0x1100 else { return 1 }
+        if first.properties.isEmojiPresentation { return 2 }
         switch first.value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3,
              0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
