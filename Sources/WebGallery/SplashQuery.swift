@@ -22,9 +22,10 @@ public struct SplashQuery: Equatable, Sendable {
             guard let method = SplashMethod(rawValue: mode.lowercased()) else { throw .invalid("mode: takes object or hue.") }
             self.method = method
         }
-        tolerance = try Self.number(parameters["tolerance"], "tolerance", in: 0...90, otherwise: tolerance)
-        feather = try Self.number(parameters["feather"], "feather", in: 0...90, otherwise: feather)
-        minimumChroma = try Self.number(parameters["minChroma"], "minChroma", in: 0...100, otherwise: minimumChroma)
+        // As `gallery process` takes them.
+        tolerance = try Self.number(parameters["tolerance"], "tolerance", in: SplashParameters.degreesRange, otherwise: tolerance)
+        feather = try Self.number(parameters["feather"], "feather", in: SplashParameters.degreesRange, otherwise: feather)
+        minimumChroma = try Self.number(parameters["minChroma"], "minChroma", in: SplashParameters.minimumChromaRange, otherwise: minimumChroma)
         if let text = parameters["candidate"], text != "accent" {
             guard let rank = Int(text), (1...3).contains(rank) else { throw .invalid("candidate: takes accent, or a rank from 1 to 3.") }
             candidate = rank

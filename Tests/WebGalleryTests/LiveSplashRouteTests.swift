@@ -27,8 +27,8 @@ final class LiveSplashRouteTests: XCTestCase {
         let options = query.processing()
         XCTAssertEqual(options.target, .candidate(2))
         XCTAssertEqual([options.tolerance, options.feather, options.minimumChroma], [20, 5.5, 30])
-        for (text, message) in [("mode=paint", "mode: takes object or hue."), ("tolerance=91", "tolerance: takes a number from 0 to 90."),
-                                ("feather=-1", "feather: takes a number from 0 to 90."), ("minChroma=nan", "minChroma: takes a number from 0 to 100."),
+        for (text, message) in [("mode=paint", "mode: takes object or hue."), ("tolerance=181", "tolerance: takes a number from 0 to 180."),
+                                ("feather=-1", "feather: takes a number from 0 to 180."), ("minChroma=nan", "minChroma: takes a number from 0 to 150."),
                                 ("candidate=4", "candidate: takes accent, or a rank from 1 to 3.")] {
             XCTAssertThrowsError(try SplashQuery(query: text)) { error in
                 XCTAssertEqual((error as? GalleryRequestError)?.message, message, text)
@@ -61,7 +61,7 @@ final class LiveSplashRouteTests: XCTestCase {
             ("/photos/\(fixture.ids["snow"]!)/splash/show", .notFound, "has nothing to splash: no accent colour (no colour stands out)"),
             ("/photos/\(fixture.ids["bus"]!)/splash/show?candidate=3", .notFound, "no accent candidate of rank 3"),
             ("/photos/\(fixture.ids["bus"]!)/splash/both", .badRequest, "A splash is show or hide."),
-            ("/photos/\(fixture.ids["bus"]!)/splash/show?tolerance=400", .badRequest, "tolerance: takes a number from 0 to 90."),
+            ("/photos/\(fixture.ids["bus"]!)/splash/show?tolerance=400", .badRequest, "tolerance: takes a number from 0 to 180."),
             ("/photos/\(fixture.ids["bus"]!)?mode=x", .badRequest, "mode: takes object or hue."),
         ]
         try await fixture.test { client in
@@ -80,7 +80,7 @@ final class LiveSplashRouteTests: XCTestCase {
             try await client.execute(uri: "/photos/\(bus)?tolerance=25&mode=hue", method: .get) { response in
                 let html = response.text
                 XCTAssertTrue(html.contains(#"src="/photos/\#(bus)/splash/show?mode=hue&amp;tolerance=25""#), html)
-                XCTAssertTrue(html.contains(#"<input type="range" name="tolerance" min="0" max="90" step="1" value="25">"#))
+                XCTAssertTrue(html.contains(#"<input type="range" name="tolerance" min="0" max="180" step="1" value="25">"#))
                 XCTAssertTrue(html.contains(#"<option value="hue" selected>hue</option>"#))
                 XCTAssertTrue(html.contains(#"<input type="hidden" name="tolerance" value="25">"#))
                 XCTAssertTrue(html.contains(#"<option value="2">candidate 2: blue #1F5AA6</option>"#))

@@ -111,6 +111,7 @@ struct ExportCommand: EnvironmentCommand {
             throw ValidationError("Choose the photos: their ids, --colour C, a scope (--in, --since, --until, --camera), or --all.")
         }
         if selections > 1 { throw ValidationError("Give only one of ids, --all and --colour.") }
+        try SplashOptions.requireAngle(hue)
         if !ids.isEmpty && !filters.scope.isEmpty { throw ValidationError("Give ids or a scope (--in, --since, --until, --camera), not both.") }
         if !ids.isEmpty && filters.limit != nil { throw ValidationError("--limit caps a scope, --colour or --all; with ids, name fewer.") }
         if (to == nil) == (zip == nil) { throw ValidationError("Give --to DIR or --zip FILE (one of them).") }

@@ -61,6 +61,7 @@ struct ProcessCommand: EnvironmentCommand {
         }
         if !ids.isEmpty && all { throw ValidationError("Give ids or --all, not both.") }
         if !ids.isEmpty && !filters.scope.isEmpty { throw ValidationError("Give ids or a scope (--in, --since, --until, --camera), not both.") }
+        try SplashOptions.requireAngle(hue)
         if !ids.isEmpty && filters.limit != nil { throw ValidationError("--limit caps a scope or --all; with ids, name fewer.") }
         if colour != nil && hue != nil { throw ValidationError("Give --colour or --hue, not both.") }
         _ = try splash.target(given: given)

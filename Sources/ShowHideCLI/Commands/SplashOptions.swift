@@ -27,10 +27,16 @@ struct SplashOptions: ParsableArguments {
 
     func validate() throws {
         if let accentRank, !(1...3).contains(accentRank) { throw ValidationError("--accent-rank takes 1, 2 or 3.") }
-        if !(0...180).contains(tolerance) || !(0...180).contains(feather) {
+        // (A range holds no NaN: "nan" and "inf", which Double reads, are refused here too.)
+        if !SplashParameters.degreesRange.contains(tolerance) || !SplashParameters.degreesRange.contains(feather) {
             throw ValidationError("--tolerance and --feather take degrees from 0 to 180.")
         }
-        if minChroma < 0 { throw ValidationError("--min-chroma cannot be negative.") }
+        if !SplashParameters.minimumChromaRange.contains(minChroma) { throw ValidationError("--min-chroma takes a chroma (C*) from 0 to 150.") }
+    }
+
+    /// Refuses a `--hue` that is no angle of 0–360° (NaN and infinity too).
+    static func requireAngle(_ hue: Double?) throws {
+        if let hue, !SplashParameters.hueRange.contains(hue) { throw ValidationError("--hue takes a CIELAB hue angle from 0 to 360 degrees.") }
     }
 
     /// Each photo's accent, or its candidate of `--accent-rank`; `given` (a colour or hue the user
