@@ -37,11 +37,9 @@ public struct SplashParameters: Equatable, Hashable, Sendable, Codable {
     public static let defaultFeather = 10.0
     public static let defaultMinimumChroma = 12.0
     /// What a splash takes, on the command line and in the web gallery alike: hue distances of 0–180°
-    /// (half the circle holds every hue); a chroma gate of 0–150 (sRGB's colours reach C* 134); a hue
-    /// angle of 0–360°.
+    /// (half the circle holds every hue); a chroma gate of 0–150 (sRGB's colours reach C* 134).
     public static let degreesRange = 0.0...180.0
     public static let minimumChromaRange = 0.0...150.0
-    public static let hueRange = 0.0...360.0
 
     /// In object mode, how much wider (degrees) the hue window is for an object's dull margins and,
     /// inside its regions, for the pixels that keep their colour.

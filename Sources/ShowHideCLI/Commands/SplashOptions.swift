@@ -34,9 +34,9 @@ struct SplashOptions: ParsableArguments {
         if !SplashParameters.minimumChromaRange.contains(minChroma) { throw ValidationError("--min-chroma takes a chroma (C*) from 0 to 150.") }
     }
 
-    /// Refuses a `--hue` that is no angle of 0–360° (NaN and infinity too).
+    /// Refuses a `--hue` that is no angle: NaN or infinity (any other number is one, −10° being 350°).
     static func requireAngle(_ hue: Double?) throws {
-        if let hue, !SplashParameters.hueRange.contains(hue) { throw ValidationError("--hue takes a CIELAB hue angle from 0 to 360 degrees.") }
+        if let hue, !hue.isFinite { throw ValidationError("--hue takes a CIELAB hue angle in degrees, such as 30 or 210.") }
     }
 
     /// Each photo's accent, or its candidate of `--accent-rank`; `given` (a colour or hue the user
