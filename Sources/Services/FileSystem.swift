@@ -49,6 +49,8 @@ public protocol FileSystem: Sendable {
     /// Writes `data` under a temporary name beside `path`, then renames it into place, creating
     /// folders as needed: `path` never holds a half-written file.
     func writeAtomically(_ data: Data, to path: String) throws
+    /// As `writeAtomically`, the file readable and writable by its owner alone (a secret).
+    func writePrivately(_ data: Data, to path: String) throws
     func remove(_ path: String) throws
 }
 
@@ -94,9 +96,17 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func writeAtomically(_ data: Data, to path: String) throws {
+        try writeAtomically(data, to: path, mode: 0o664)
+    }
+
+    public func writePrivately(_ data: Data, to path: String) throws {
+        try writeAtomically(data, to: path, mode: 0o600)
+    }
+
+    private func writeAtomically(_ data: Data, to path: String, mode: mode_t) throws {
         try Self.makeFolders((path as NSString).deletingLastPathComponent)
         let temporary = path + "." + UUID().uuidString + partialFileSuffix
-        try Self.create(temporary, with: data, named: path)
+        try Self.create(temporary, with: data, named: path, mode: mode)
         guard rename(temporary, path) == 0 else {
             let error = Self.posixError("cannot write \(path)")
             try? FileManager.default.removeItem(atPath: temporary)
@@ -111,8 +121,8 @@ public struct LocalFileSystem: FileSystem {
     /// A new file holding `data`, created with mode 0664 less the user's umask: the umask decides, and
     /// the file is never writable by others whatever it is.
     /// Errors name the file as `name` (the path the user knows, not the temporary one).
-    static func create(_ path: String, with data: Data, named name: String? = nil) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o664)
+    static func create(_ path: String, with data: Data, named name: String? = nil, mode: mode_t = 0o664) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw posixError("cannot create \(name ?? path)") }
         defer { close(descriptor) }
         try data.withUnsafeBytes { raw in

@@ -66,6 +66,18 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         lock.withLock {
             files[path] = data
             writes.append(path)
+            privatePaths.remove(path)
+        }
+    }
+
+    /// Paths written by `writePrivately` (readable by their owner alone), and not written otherwise since.
+    public private(set) var privatePaths: Set<String> = []
+
+    public func writePrivately(_ data: Data, to path: String) throws {
+        lock.withLock {
+            files[path] = data
+            writes.append(path)
+            privatePaths.insert(path)
         }
     }
 

@@ -134,6 +134,18 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertTrue(try modes(writingUnder: 0) == (0o775, 0o664), "even with no umask, others cannot write")
     }
 
+    func testASecretIsReadableByItsOwnerAloneWhateverTheUmaskAndWhatWasThere() throws {
+        let path = root + "/secret"
+        try fileSystem.writeAtomically(Data("old".utf8), to: path)
+        let previous = umask(0)
+        defer { umask(previous) }
+        try fileSystem.writePrivately(Data("new".utf8), to: path)
+        var file = stat()
+        XCTAssertEqual(stat(path, &file), 0)
+        XCTAssertEqual(file.st_mode & 0o777, 0o600)
+        XCTAssertEqual(try fileSystem.contents(of: path), Data("new".utf8))
+    }
+
     func testExistenceAndContents() throws {
         try write("a.jpg", "abc")
         XCTAssertTrue(fileSystem.exists(root + "/a.jpg"))

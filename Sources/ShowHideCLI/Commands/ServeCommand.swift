@@ -74,16 +74,17 @@ struct ServeCommand: EnvironmentCommand {
         }
     }
 
-    /// The library's access token: the one kept there, or a new one, kept.
+    /// The library's access token: the one kept there, or a new one, kept where only its owner can read it
+    /// (one kept by an earlier showhide, readable by everyone, is written again so).
     func accessToken(in directory: String, environment: AppEnvironment) throws -> String {
         let path = (directory as NSString).appendingPathComponent(Self.tokenFileName)
+        var token = environment.newSecret()
         if environment.fileSystem.exists(path), let data = try? environment.fileSystem.contents(of: path),
-           let token = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), token.count >= 32 {
-            return token
+           let kept = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), kept.count >= 32 {
+            token = kept
         }
-        let token = environment.newSecret()
         do {
-            try environment.fileSystem.writeAtomically(Data((token + "\n").utf8), to: path)
+            try environment.fileSystem.writePrivately(Data((token + "\n").utf8), to: path)
         } catch {
             environment.console.warn("showhide: cannot keep the access token in \(path): \(error.plainDescription)")
             throw ExitStatus.cannotCreate
