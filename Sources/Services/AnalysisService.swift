@@ -125,8 +125,12 @@ public struct AnalysisService: Sendable {
             for (photo, colours) in batch { try writer.setColours(colours, of: photo.id) }
         }
         summary.analysed += batch.count
-        for (photo, colours) in batch where photo.facts.colours?.accent?.name != colours.accent?.name {
-            summary.accentsChanged.append((photo.id, photo.facts.colours?.accent?.name, colours.accent?.name))
+        for (photo, colours) in batch {
+            // A subject the person chose stays theirs: its accent is what the catalogue says now, read back.
+            let before = photo.facts.colours?.accent?.name
+            let after = photo.facts.colours?.subjectChosen == true ? try catalogue.photo(id: photo.id)?.facts.colours?.accent?.name
+                : colours.accent?.name
+            if before != after { summary.accentsChanged.append((photo.id, before, after)) }
         }
     }
 }

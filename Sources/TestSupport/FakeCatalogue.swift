@@ -211,7 +211,13 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
             catalogue.variantRows.removeAll { $0.photoID == id }
         }
 
+        /// A subject the person chose stays the accent, as the real catalogue keeps it apart from the analysis.
         func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws {
+            var colours = colours
+            if let previous = catalogue.state.photos[id]?.facts.colours, previous.subjectChosen {
+                colours.accent = previous.accent
+                colours.subjectChosen = true
+            }
             catalogue.state.photos[id]?.facts.colours = colours
             catalogue.state.stale.remove(id)
         }

@@ -54,6 +54,15 @@ final class AnalysisServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [])
     }
 
+    func testAChosenSubjectIsNoAccentChangedAsItStaysTheAccent() async throws {
+        let photos = try await importAnalysedByEarlierRules(["a.jpg"])
+        try catalogue.write { try $0.chooseSubject(earlier.accent, of: photos[0].id, at: Date()) }
+        let summary = try await service().analyse(try catalogue.photosNeedingAnalysis(), jobs: 1)
+        XCTAssertEqual(summary.analysed, 1)
+        XCTAssertEqual(summary.accentsChanged.count, 0, "the analysis found red, but the person's green stays the accent")
+        XCTAssertEqual(try catalogue.photo(id: photos[0].id)?.facts.colours?.accent?.name, .green)
+    }
+
     func testPhotosAreAnalysedAsManyAtOnceAsThereAreJobs() async throws {
         let photos = try await importAnalysedByEarlierRules(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
 
