@@ -51,8 +51,11 @@ struct GalleryGuard: RouterMiddleware {
         if let token = settings.accessToken {
             let given = QueryParameters(request.uri.query)["token"]
             if let given, Self.same(given, token) {
-                // The token leaves the address bar for a cookie that only this site is sent.
-                var response = Response(status: .seeOther, headers: [.location: request.uri.path])
+                // The token leaves the address bar for a cookie that only this site is sent; the address keeps
+                // the rest of its query (a grid's filters, a splash's settings).
+                let rest = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }
+                var response = Response(status: .seeOther,
+                                        headers: [.location: request.uri.path + (rest.isEmpty ? "" : "?" + rest.joined(separator: "&"))])
                 response.headers[.setCookie] = "\(Self.tokenCookie)=\(token); Path=/; HttpOnly; SameSite=Strict"
                 return response
             }

@@ -180,6 +180,10 @@ final class GallerySafetyTests: XCTestCase {
             XCTAssertEqual(response.headers[.location], "/inspire")
             XCTAssertEqual(response.headers[.setCookie], "showhide_token=\(token); Path=/; HttpOnly; SameSite=Strict")
         }
+        // A shared address keeps its filters: only the token leaves it.
+        try await execute("/?colour=red&token=\(token)&page=2", settings: settings) { response in
+            XCTAssertEqual(response.headers[.location], "/?colour=red&page=2")
+        }
         try await execute("/", headers: [.cookie: "other=1; showhide_token=\(token)"], settings: settings) { response in
             XCTAssertEqual(response.status, .ok)
         }
