@@ -134,6 +134,10 @@ public struct GalleryServer: Sendable {
         } catch let error as IOError {
             // NIO says which system call failed and its errno; a person needs the system's reason.
             throw GalleryServerError.cannotListen(host: host, port: port, reason: systemErrorReason(error.errnoCode))
+        } catch let error as SocketAddressError.UnknownHost {
+            throw GalleryServerError.cannotListen(host: host, port: port, reason: "no such address on this computer (\(error.errorDescription.lowercased()))")
+        } catch is SocketAddressError {
+            throw GalleryServerError.cannotListen(host: host, port: port, reason: "not an address this computer can listen on")
         }
     }
 

@@ -64,4 +64,11 @@ final class ServeBinaryTests: XCTestCase {
         kill(first.process.processIdentifier, SIGTERM)
         XCTAssertEqual(first.wait().status, 0)
     }
+
+    func testAnAddressThatIsNoneOfThisComputersExits69InWords() throws {
+        let run = try binary.run(["serve", "--host", "no-such-host.invalid", "--port", "0", "--library", library])
+        XCTAssertEqual(run.status, 69)
+        XCTAssertTrue(run.errors.hasPrefix("showhide: cannot listen on no-such-host.invalid port 0: no such address on this computer"), run.errors)
+        XCTAssertFalse(run.errors.contains("SocketAddressError"), run.errors)
+    }
 }

@@ -34,6 +34,7 @@ final class ServeCommandTests: XCTestCase {
     func testValidation() {
         let refused: [([String], String)] = [
             (["--port", "70000"], "--port takes a port from 1 to 65535 (or 0 for any free port)."),
+            (["--port", "-1"], "--port takes a port from 1 to 65535 (or 0 for any free port)."),
             (["--port=-1"], "--port takes a port from 1 to 65535 (or 0 for any free port)."),
             (["--host", ""], "--host takes an address, such as 0.0.0.0 or 192.168.1.20."),
             (["--host", "a b"], "--host takes an address, such as 0.0.0.0 or 192.168.1.20."),

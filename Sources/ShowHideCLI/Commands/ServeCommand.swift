@@ -18,7 +18,7 @@ struct ServeCommand: EnvironmentCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
     var port = 8080
 
     @Flag(name: .long, help: "Open the gallery in the browser once it listens.")
