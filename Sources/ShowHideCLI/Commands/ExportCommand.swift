@@ -18,7 +18,7 @@ struct ExportCommand: EnvironmentCommand {
         """
     )
 
-    @Argument(help: "Ids of the photos to export (as `gallery list` shows them).")
+    @Argument(help: ArgumentHelp("Ids of the photos to export (as `gallery list` shows them).", valueName: "id"))
     var bareIDs: [Int64] = []
 
     @Option(name: .customLong("id"), parsing: .upToNextOption, help: ArgumentHelp(
