@@ -87,6 +87,10 @@ public struct AnalysisService: Sendable {
     /// The photo's colours by the current rules, from its file — which must still hold what was imported.
     func colours(of photo: CataloguedPhoto) -> Result<ColourAnalysis, PhotoError> {
         let data: Data
+        guard fileSystem.exists(photo.path) else {
+            return .failure(.unreadable(path: photo.path, reason: "the file is gone since it was imported: import its new place instead, "
+                                        + "or forget it with showhide gallery remove \(photo.id)"))
+        }
         do {
             data = try fileSystem.contents(of: photo.path)
         } catch {

@@ -51,6 +51,12 @@ final class ScopeTests: XCTestCase {
         try await ProcessCommand.parse(["--in", "/nowhere", "--mode", "hue"]).run(in: environment())
         XCTAssertTrue(spy.errors.lines.contains("showhide: --in /nowhere: no such folder or file, and no catalogued photo is under it"))
         spy.errors.clear()
+        // A scope that holds no photo is not "up to date".
+        spy.output.clear()
+        try await AnalyseCommand.parse(["--all", "--in", "/nowhere"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["Nothing to analyse: no catalogued photo is in this scope."])
+        XCTAssertTrue(spy.errors.lines.contains("showhide: --in /nowhere: no such folder or file, and no catalogued photo is under it"))
+        spy.errors.clear()
         // Gone from disk but catalogued (an unmounted drive): its photos are chosen, and nothing is said.
         try files.remove("/other/e.jpg")
         XCTAssertEqual(try listed(["--in", "/other"]), ["/other/e.jpg"])

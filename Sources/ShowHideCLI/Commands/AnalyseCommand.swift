@@ -51,7 +51,16 @@ struct AnalyseCommand: EnvironmentCommand {
             summary.thumbnailsMade = try await service.makeMissingThumbnails(of: try catalogue.photos(matching: query),
                                                                              jobs: jobs.count(in: environment))
         }
-        try AnalysePresenter(console: environment.console).present(summary, asJSON: json)
+        // A scope that holds no photo at all is said as such, not as photos up to date.
+        var scopeIsEmpty = false
+        if ids.isEmpty && photos.isEmpty && !scope.isEmpty {
+            var any = query
+            any.needingAnalysis = false
+            any.limit = 1
+            scopeIsEmpty = try catalogue.photos(matching: any).isEmpty
+            scope.sayPathsThatAreNowhere(found: scopeIsEmpty ? 0 : 1, in: environment)
+        }
+        try AnalysePresenter(console: environment.console).present(summary, asJSON: json, scopeIsEmpty: scopeIsEmpty)
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
     }
 }

@@ -22,7 +22,8 @@ struct AnalysePresenter {
         var after: String?
     }
 
-    func present(_ summary: AnalysisSummary, asJSON: Bool) throws {
+    /// - Parameter scopeIsEmpty: whether a scope was given that holds no catalogued photo.
+    func present(_ summary: AnalysisSummary, asJSON: Bool, scopeIsEmpty: Bool = false) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(SummaryJSON(
                 analysed: summary.analysed,
@@ -40,7 +41,8 @@ struct AnalysePresenter {
         }
         if summary.thumbnailsMade > 0 { console.print("made \(counted(summary.thumbnailsMade, "missing thumbnail"))") }
         if summary.analysed == 0 && summary.failures.isEmpty {
-            console.print("Nothing to analyse: every photo's colours are up to date.")
+            console.print(scopeIsEmpty ? "Nothing to analyse: no catalogued photo is in this scope."
+                          : "Nothing to analyse: every photo's colours are up to date.")
             return
         }
         console.print("analysed \(counted(summary.analysed, "photo")), \(counted(summary.accentsChanged.count, "accent")) changed, "
