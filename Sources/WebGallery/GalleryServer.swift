@@ -205,7 +205,7 @@ public struct GalleryServer: Sendable {
         guard let exporter else { throw GalleryRequestError.forbidden("This gallery does not export.") }
         var ids: [PhotoID] = []
         for text in QueryParameters(String(buffer: try await Self.body(of: request))).all("id") {
-            guard let id = PhotoID(text), id > 0 else { throw GalleryRequestError.invalid("id: a photo's id is a whole number.") }
+            guard let id = PhotoID(text), id > 0 else { throw GalleryRequestError.invalid("id: a photo's id is a whole number from 1.") }
             if !ids.contains(id) { ids.append(id) }
         }
         guard (1...Self.exportLimit).contains(ids.count) else {
@@ -351,7 +351,7 @@ public struct GalleryServer: Sendable {
 
     static func id(_ context: BasicRequestContext) throws -> PhotoID {
         guard let text = context.parameters.get("id"), let id = PhotoID(text), id > 0 else {
-            throw GalleryRequestError.invalid("A photo's id is a whole number, as the grid links it.")
+            throw GalleryRequestError.invalid("A photo's id is a whole number from 1, as the grid links it.")
         }
         return id
     }

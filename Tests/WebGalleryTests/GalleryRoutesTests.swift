@@ -139,6 +139,7 @@ final class GalleryRoutesTests: XCTestCase {
             ("/?folder=relative/path", "folder: give an absolute path"),
             ("/?accent=maybe", "accent: takes on or off"),
             ("/photos/abc", "A photo&#39;s id is a whole number"),
+            ("/photos/0", "A photo&#39;s id is a whole number from 1"),
             ("/photos/1/variants/other", "A variant is show or hide"),
         ]
         for (uri, message) in cases {
