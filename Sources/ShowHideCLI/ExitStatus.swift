@@ -21,6 +21,8 @@ public enum ExitStatus {
     public static let unavailable = ExitCode(69)
     /// The export's folder or zip file could not be written, or exists and may not be replaced (EX_CANTCREAT).
     public static let cannotCreate = ExitCode(73)
+    /// Standard output could not be written: closed, or on a full disk (EX_IOERR).
+    public static let outputFailed = ExitCode(74)
     /// Stopped by Ctrl-C after keeping what was done (128 + SIGINT, as shells report it).
     public static let interrupted = ExitCode(130)
 }

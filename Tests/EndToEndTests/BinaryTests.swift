@@ -29,6 +29,16 @@ final class BinaryTests: XCTestCase {
         return url.path
     }
 
+    func testAnOutputThatCannotBeWrittenIsSaidInWordsWithItsStatus() throws {
+        // /dev/full: every write fails with "no space left on device", as a full disk's would.
+        let library = directory.appendingPathComponent("library").path
+        let png = try write(try ImageCodec().encode(TestImage.twoByTwo(.red, .green, .blue, .white), as: .png, options: EncodeOptions()), "a.png")
+        XCTAssertEqual(try run(["gallery", "import", png, "--library", library]).status, 0)
+        let full = try binary.run(["gallery", "list", "--library", library], launcher: ["/bin/sh", "-c", #"exec "$0" "$@" > /dev/full"#])
+        XCTAssertEqual(full.status, 74)
+        XCTAssertEqual(full.errors, "showhide: cannot write the output: no space left on device\n", "no trap, no stack")
+    }
+
     func testHelpListsTheCommands() throws {
         let result = try run(["--help"])
         XCTAssertEqual(result.status, 0)

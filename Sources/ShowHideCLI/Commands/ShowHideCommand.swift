@@ -13,7 +13,8 @@ public struct ShowHideCommand: AsyncParsableCommand {
         Exit statuses: 0 success; 1 some files could not be read or processed (they are listed); \
         2 not found; 64 wrong arguments; 65 the catalogue is damaged; 66 a folder or file named does not exist; \
         69 the catalogue could not be opened; \
-        73 an export could not be written; 130 interrupted (what was done is kept). \
+        73 an export could not be written; 74 the output could not be written (a full disk, a closed output); \
+        130 interrupted (what was done is kept). \
         Every command's help: man showhide; the whole manual (JSON keys, the web gallery, the eye's rules): share/doc/showhide/Usage.md beside it (scripts/install puts both in place).
         """,
         version: "\(version) (commit \(buildCommit))",

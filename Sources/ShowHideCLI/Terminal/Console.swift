@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// Somewhere text goes: standard output, standard error, or a spy in tests.
 public protocol TextOutput: AnyObject, Sendable {
@@ -7,19 +8,43 @@ public protocol TextOutput: AnyObject, Sendable {
 
 /// A file descriptor of this process.
 public final class FileDescriptorOutput: TextOutput, @unchecked Sendable {
-    private let handle: FileHandle
     private let lock = NSLock()
     public let descriptor: Int32
+    /// Told the system's error when a write fails (standard output closed, a full disk).
+    private let failed: @Sendable (Int32) -> Void
 
-    public init(descriptor: Int32) {
+    /// - Parameter failed: by default, standard output's failure is said on standard error and ends the
+    ///   process with 74 (FileHandle's own write traps); standard error's has nowhere to be said.
+    public init(descriptor: Int32, failed: (@Sendable (Int32) -> Void)? = nil) {
         self.descriptor = descriptor
-        self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        if let failed {
+            self.failed = failed
+        } else if descriptor == STDERR_FILENO {
+            self.failed = { _ in }
+        } else {
+            self.failed = { Self.endForFailedOutput($0) }
+        }
     }
 
     public func write(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
-        handle.write(Data(text.utf8))
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            guard written >= 0 else {
+                if errno == EINTR { continue }
+                return failed(errno)
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Says on standard error that the output could not be written, and why, then ends the process (74).
+    static func endForFailedOutput(_ code: Int32) {
+        let message = Array("showhide: cannot write the output: \(systemErrorReason(code))\n".utf8)
+        _ = message.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        exit(ExitStatus.outputFailed.rawValue)
     }
 
     public var isTerminal: Bool { isatty(descriptor) == 1 }
