@@ -137,6 +137,31 @@ public struct ImportService: Sendable {
         case photo(PhotoFacts, thumbnail: Data?)
     }
 
+    /// Photos whose own file under `roots` is gone while this walk found a copy of them already catalogued
+    /// (a duplicate path, unchanged): the copy becomes the photo's file, as `gallery remove --missing` would
+    /// make it, so that the photo can be processed and exported again. Returns how many.
+    private func followCopies(known: [String: FileStamp], found: [FoundFile], roots: [String]) throws -> Int {
+        let foundStamps = Dictionary(found.map { ($0.path, $0.stamp) }, uniquingKeysWith: { first, _ in first })
+        let gone = Set(known.keys.filter { known in
+            foundStamps[known] == nil && roots.contains { path(known, isWithin: $0) } && !fileSystem.exists(known)
+        })
+        guard !gone.isEmpty else { return 0 }
+        var photos: Set<PhotoID> = []
+        try catalogue.write { writer in for path in gone { try writer.photoID(atPath: path).map { photos.insert($0) } } }
+        var followed = 0
+        for id in photos.sorted() {
+            guard let photo = try catalogue.photo(id: id), gone.contains(photo.path),
+                  let copy = photo.duplicatePaths.first(where: { foundStamps[$0] == known[$0] && foundStamps[$0] != nil }),
+                  let stamp = foundStamps[copy] else { continue }
+            try catalogue.write { writer in
+                try writer.detachPath(copy)
+                try writer.movePhoto(id, to: copy, stamp: stamp)
+            }
+            followed += 1
+        }
+        return followed
+    }
+
     /// How a file that could not be read fails; what stopped it may be mended without changing the file.
     static let unreadableReason = "cannot read the file: "
 
@@ -182,6 +207,9 @@ public struct ImportService: Sendable {
         let stillFailingPaths = Set(summary.stillFailing.map(\.path))
         let pending = walk.files.filter { known[$0.path] != $0.stamp && !stillFailingPaths.contains($0.path) }
         summary.unchanged = walk.files.count - pending.count - stillFailingPaths.count
+        let followed = try followCopies(known: known, found: walk.files, roots: roots)
+        summary.moved += followed
+        summary.unchanged -= followed
 
         // Failures recorded under these folders whose files are gone since, and folders this walk read:
         // nothing is left to fail.

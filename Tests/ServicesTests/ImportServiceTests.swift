@@ -124,6 +124,25 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.failures(), [], "both leave the list")
     }
 
+    func testAPhotoWhoseFileIsGoneBecomesItsCopyFoundByTheImport() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "same")
+        files["/lib/copy/b.jpg"] = FakePhoto.data(seed: "same")
+        files["/lib/c.jpg"] = FakePhoto.data(seed: "c")
+        _ = try await importLibrary()
+        let photo = try XCTUnwrap(catalogue.allPhotos.first { $0.path == "/lib/a.jpg" })
+        try files.remove("/lib/a.jpg")
+        files.expectedMissing = ["/lib/a.jpg"]
+
+        let again = try await importLibrary()
+
+        XCTAssertEqual(again.moved, 1)
+        XCTAssertEqual(again.unchanged, 1, "c.jpg; the copy counts as moved")
+        XCTAssertEqual(try catalogue.photo(id: photo.id)?.path, "/lib/copy/b.jpg", "the copy is now the photo's file")
+        XCTAssertEqual(try catalogue.photo(id: photo.id)?.duplicatePaths, [])
+        let third = try await importLibrary()
+        XCTAssertEqual(third.moved, 0)
+    }
+
     func testAKnownBadFileIsNotReadAgainUntilItChanges() async throws {
         files["/lib/bad.jpg"] = FakePhoto.broken(reason: "corrupt JPEG data: bad Huffman code")
         files["/lib/good.jpg"] = FakePhoto.data(seed: "good")
