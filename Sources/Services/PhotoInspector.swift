@@ -85,6 +85,11 @@ public struct PhotoInspector: Sendable {
         do {
             data = try fileSystem.contents(of: path)
         } catch {
+            // A name that is not UTF-8 reaches us with U+FFFD for its bytes, and so names no file.
+            if path.contains("\u{FFFD}") && !fileSystem.exists(path) {
+                throw .unreadable(path: path, reason: "the name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not), "
+                                  + "so it cannot be opened by it: rename the file")
+            }
             throw .unreadable(path: path, reason: error.plainDescription)
         }
         return try inspect(data, path: path)

@@ -57,6 +57,12 @@ final class PhotoInspectorTests: XCTestCase {
             XCTAssertEqual(error as? PhotoError, .unreadable(path: "/gone.jpg", reason: "no such file: /gone.jpg"))
             XCTAssertEqual((error as? LocalizedError)?.errorDescription, "/gone.jpg: cannot read the file: no such file: /gone.jpg")
         }
+        // A name that was not UTF-8 comes with U+FFFD, and names no file: said so, not "no such file".
+        files.expectedMissing = ["/bad\u{FFFD}name.jpg"]
+        XCTAssertThrowsError(try inspector.inspect(path: "/bad\u{FFFD}name.jpg")) { error in
+            XCTAssertEqual(error as? PhotoError, .unreadable(path: "/bad\u{FFFD}name.jpg", reason: "the name is not valid UTF-8 (shown with "
+                + "\u{FFFD} for the bytes that are not), so it cannot be opened by it: rename the file"))
+        }
     }
 
     func testAnEmptyFileIsSaidToBeEmptyWithoutDecoding() {
