@@ -32,7 +32,7 @@ public enum CatalogueError: Error, Equatable, LocalizedError {
         case let .cannotCreateDirectory(path, reason):
             return "cannot create the library folder \(path): \(reason)"
         case let .notAFolder(path):
-            return "the library \(path) is a file, not a folder; give --library a folder"
+            return "the library \(path) is a file, not a folder; give --library (or SHOWHIDE_LIBRARY) a folder"
         case let .noCatalogue(directory):
             return "no catalogue in \(directory); import photos first: showhide gallery import PATH"
         case let .cannotOpen(path, reason):
