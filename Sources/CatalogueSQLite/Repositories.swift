@@ -292,8 +292,15 @@ struct VariantRepository {
                          arguments: [photoID, kind, parameters]).map(variant(from:))
     }
 
+    /// Every variant: by photo, each parameter set when it was first made, its show before its hide (whichever
+    /// of the two was written first).
     func all() throws -> [Variant] {
-        try Row.fetchAll(db, sql: "SELECT * FROM variant ORDER BY photo_id, created_at, kind").map(variant(from:))
+        try Row.fetchAll(db, sql: """
+            SELECT variant.* FROM variant
+            JOIN (SELECT photo_id, parameters, MIN(created_at) AS made FROM variant GROUP BY photo_id, parameters) AS parameter_set
+            USING (photo_id, parameters)
+            ORDER BY variant.photo_id, parameter_set.made, variant.parameters, variant.kind = 'hide', variant.kind
+            """).map(variant(from:))
     }
 
     func variants(of photoID: PhotoID) throws -> [Variant] {

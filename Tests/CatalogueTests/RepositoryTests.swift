@@ -70,9 +70,18 @@ final class RepositoryTests: XCTestCase {
         var hide = show
         hide.kind = "hide"
         hide.path = "/lib/v/hide.jpg"
+        // The hide written a moment before the show, and an older parameter set made later than both.
+        hide.createdAt = day.addingTimeInterval(-0.01)
+        var older = show
+        older.parameters = #"{"hue":10}"#
+        older.path = "/lib/v/show-10.jpg"
+        older.createdAt = day.addingTimeInterval(60)
+        try catalogue.recordVariant(older)
         try catalogue.recordVariant(show)
         try catalogue.recordVariant(hide)
-        XCTAssertEqual(try catalogue.allVariants().map(\.path), ["/lib/v/hide.jpg", "/lib/v/show.jpg"])
+        XCTAssertEqual(try catalogue.allVariants().map(\.path), ["/lib/v/show.jpg", "/lib/v/hide.jpg", "/lib/v/show-10.jpg"],
+                       "each parameter set by when it was made, its show before its hide")
+        try catalogue.removeVariant(atPath: "/lib/v/show-10.jpg")
         try catalogue.removeVariant(atPath: "/lib/v/show.jpg")
         XCTAssertEqual(try catalogue.allVariants(), [hide])
         XCTAssertEqual(try catalogue.photo(id: id)?.variants, [hide])
