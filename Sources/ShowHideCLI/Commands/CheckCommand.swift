@@ -11,7 +11,9 @@ struct CheckCommand: EnvironmentCommand {
         abstract: "Verify the catalogue against the disk: integrity, missing or changed photos, lost or stray variants.",
         discussion: """
         Changes nothing unless --repair is given; a repair removes only variant rows whose files are gone and \
-        files under the library's variants folder that no row records. Missing and changed photos are reported, \
+        files under the library's variants folder that no row records, records where variants that moved with \
+        the library folder are now, and makes missing thumbnails (a damaged thumbnail cache anew). \
+        Missing and changed photos are reported, \
         not removed (import the folder again to analyse changed files), unless --forget-missing is given too. \
         With a scope (--in, --since, --until, --camera) only its photos and their variants are checked, and \
         stray files are not looked for. \
@@ -19,7 +21,7 @@ struct CheckCommand: EnvironmentCommand {
         """
     )
 
-    @Flag(name: .long, help: "Remove variant rows without files and stray variant files.")
+    @Flag(name: .long, help: "Remove variant rows without files and stray variant files, record moved variants' place, make missing thumbnails.")
     var repair = false
 
     @Flag(name: .long, help: "With --repair: forget the photos whose files are gone (as `gallery remove --missing`).")
