@@ -53,8 +53,18 @@ public struct PNGCodec: Sendable {
         info.format = opaque ? Self.rgbFormat : Self.rgbaFormat
         let source = opaque ? Self.dropAlpha(image.bytes) : image.bytes
         let stride = Int32(image.width * (opaque ? 3 : 4))
-        var size = 0
-        let sized = source.withUnsafeBytes { bytes in
+        // Compressed once, into a buffer of the most a PNG of the image can take (libpng's
+        // PNG_IMAGE_PNG_SIZE_MAX): asking the size first compressed every picture twice. Pages the
+        // output does not reach are never touched, so the bound costs no memory.
+        var size = Self.largestSize(width: image.width, height: image.height, channels: opaque ? 3 : 4)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        let once = source.withUnsafeBytes { bytes in
+            png_image_write_to_memory(&info, buffer, &size, 0, bytes.baseAddress, stride, nil)
+        }
+        if once != 0 { return Data(bytes: buffer, count: size) }
+        // (libpng said how much it needs, should the bound ever be short: written again into that.)
+        let sized = size > 0 ? 1 : source.withUnsafeBytes { bytes in
             png_image_write_to_memory(&info, nil, &size, 0, bytes.baseAddress, stride, nil)
         }
         guard sized != 0, size > 0 else { throw CodecError.encodingFailed(.png, Self.message(of: info)) }
@@ -67,6 +77,15 @@ public struct PNGCodec: Sendable {
         guard written != 0 else { throw CodecError.encodingFailed(.png, Self.message(of: info)) }
         output.count = size
         return output
+    }
+
+    /// libpng's PNG_IMAGE_PNG_SIZE_MAX for an 8-bit image of `channels` without a colour map: its
+    /// signature, IHDR, gAMA, cHRM and IEND, zlib's bound on the rows with their filter bytes, and an
+    /// IDAT header for every 8,192 bytes of it.
+    static func largestSize(width: Int, height: Int, channels: Int) -> Int {
+        let data = width * height * channels + height
+        let compressed = data + (data + 7) >> 3 + (data + 63) >> 6 + 11
+        return 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8_192) + compressed
     }
 
     /// Refuses a chunk that claims more bytes than the file holds after it. libpng allocates a

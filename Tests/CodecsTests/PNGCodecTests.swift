@@ -30,6 +30,29 @@ final class PNGCodecTests: XCTestCase {
         assertImagesEqual(try codec.decode(data, options: .fullSize).image, image)
     }
 
+    func testNoiseThatDoesNotCompressFitsTheBoundItIsWrittenInto() throws {
+        // Pixels from a generator no filter or deflate can shrink: the output is at its largest.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        for (width, height, alpha) in [(1, 1, false), (257, 129, false), (200, 150, true)] {
+            let image = try RGBAImage(width: width, height: height) { buffer in
+                for index in 0..<(width * height) {
+                    buffer[index * 4] = next()
+                    buffer[index * 4 + 1] = next()
+                    buffer[index * 4 + 2] = next()
+                    buffer[index * 4 + 3] = alpha ? next() : 255
+                }
+            }
+            let data = try PNGCodec().encode(image)
+            XCTAssertLessThanOrEqual(data.count, PNGCodec.largestSize(width: width, height: height, channels: alpha ? 4 : 3))
+            XCTAssertGreaterThan(data.count, width * height * (alpha ? 4 : 3), "incompressible: larger than its pixels")
+            assertImagesEqual(try codec.decode(data, options: .fullSize).image, image)
+        }
+    }
+
     func testOpaqueImagesAreWrittenWithoutAlpha() throws {
         let data = try Fixture.png(TestImage.distinctPixels(width: 10, height: 10))
         XCTAssertEqual(data[25], 2, "colour type RGB")
