@@ -54,29 +54,16 @@ public struct PNGCodec: Sendable {
         let source = opaque ? Self.dropAlpha(image.bytes) : image.bytes
         let stride = Int32(image.width * (opaque ? 3 : 4))
         // Compressed once, into a buffer of the most a PNG of the image can take (libpng's
-        // PNG_IMAGE_PNG_SIZE_MAX): asking the size first compressed every picture twice. Pages the
-        // output does not reach are never touched, so the bound costs no memory.
+        // PNG_IMAGE_PNG_SIZE_MAX, which libpng promises is never filled): asking the size first
+        // compressed every picture twice. Pages the output does not reach are never touched.
         var size = Self.largestSize(width: image.width, height: image.height, channels: opaque ? 3 : 4)
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
-        let once = source.withUnsafeBytes { bytes in
+        let written = source.withUnsafeBytes { bytes in
             png_image_write_to_memory(&info, buffer, &size, 0, bytes.baseAddress, stride, nil)
         }
-        if once != 0 { return Data(bytes: buffer, count: size) }
-        // (libpng said how much it needs, should the bound ever be short: written again into that.)
-        let sized = size > 0 ? 1 : source.withUnsafeBytes { bytes in
-            png_image_write_to_memory(&info, nil, &size, 0, bytes.baseAddress, stride, nil)
-        }
-        guard sized != 0, size > 0 else { throw CodecError.encodingFailed(.png, Self.message(of: info)) }
-        var output = Data(count: size)
-        let written = output.withUnsafeMutableBytes { destination in
-            source.withUnsafeBytes { bytes in
-                png_image_write_to_memory(&info, destination.baseAddress, &size, 0, bytes.baseAddress, stride, nil)
-            }
-        }
         guard written != 0 else { throw CodecError.encodingFailed(.png, Self.message(of: info)) }
-        output.count = size
-        return output
+        return Data(bytes: buffer, count: size)
     }
 
     /// libpng's PNG_IMAGE_PNG_SIZE_MAX for an 8-bit image of `channels` without a colour map: its
