@@ -8,11 +8,11 @@ import Imaging
 /// database for tests. The schema comes only from the embedded `Migrations/*.sql`.
 public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     /// The catalogue's file name inside the library folder.
-    public static let fileName = "catalogue.sqlite"
+    public static let fileName = LibraryFolder.catalogue
 
     /// The catalogue's file in the library folder `libraryDirectory`.
     public static func path(inLibrary libraryDirectory: String) -> String {
-        (libraryDirectory as NSString).appendingPathComponent(fileName)
+        LibraryFolder.path(fileName, inLibrary: libraryDirectory)
     }
 
     let writer: any DatabaseWriter
@@ -43,8 +43,8 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         // nothing, for `gallery check --repair` to delete. It is left as it is. Alone, it is a first import
         // stopped between creating the file and writing to it: no catalogue yet.
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value == 0 {
-            let libraryRemains = ["variants", "thumbnails.sqlite", "thumbnails"].contains {
-                FileManager.default.fileExists(atPath: (libraryDirectory as NSString).appendingPathComponent($0))
+            let libraryRemains = [LibraryFolder.variants, LibraryFolder.thumbnails, LibraryFolder.oldThumbnails].contains {
+                FileManager.default.fileExists(atPath: LibraryFolder.path($0, inLibrary: libraryDirectory))
             }
             if libraryRemains { throw CatalogueError.damaged(path: path) }
             guard opening == .creatingWhenMissing else { throw CatalogueError.noCatalogue(directory: libraryDirectory) }

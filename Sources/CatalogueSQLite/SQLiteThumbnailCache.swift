@@ -8,7 +8,7 @@ import GRDB
 /// catalogue and its backups stay small. Opened on first use, so a command that needs no thumbnail
 /// opens nothing; on a library this process may not write, read only, and nothing is kept.
 public final class SQLiteThumbnailCache: ThumbnailCache, @unchecked Sendable {
-    public static let fileName = "thumbnails.sqlite"
+    public static let fileName = LibraryFolder.thumbnails
 
     public let path: String
     private let libraryDirectory: String

@@ -78,7 +78,7 @@ public struct CatalogueCheck: Sendable {
         self.thumbnails = thumbnails
         self.libraryDirectory = libraryDirectory
         variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
-        oldThumbnailsDirectory = (libraryDirectory as NSString).appendingPathComponent("thumbnails")
+        oldThumbnailsDirectory = LibraryFolder.path(LibraryFolder.oldThumbnails, inLibrary: libraryDirectory)
     }
 
     /// With `forgetMissing` (and `repair`), photos whose files are gone are forgotten first, as
@@ -121,6 +121,8 @@ public struct CatalogueCheck: Sendable {
         let variants = try catalogue.allVariants()
         let inScope = Set(photos.map(\.id))
         var moves: [(variant: Variant, to: String)] = []
+        // The files the rows name in this library's variants folder: any other file there is a stray.
+        var recorded: Set<String> = []
         // A row naming another place than this library's variants folder: the folder was moved, renamed,
         // copied or restored from a backup. Its file is the one in this library's folder, if there; the
         // old place may still hold another library's.
@@ -129,13 +131,13 @@ public struct CatalogueCheck: Sendable {
                 report.variantsWithoutFiles.append(variant)
                 continue
             }
+            recorded.insert(file)
             if file != variant.path {
                 moves.append((variant, file))
             }
         }
         report.movedVariants = moves.map(\.variant)
         if scope == nil {
-            let recorded = Set(variants.map(\.path)).union(moves.map(\.to))
             report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
             report.strayThumbnails = keptThumbnails.subtracting(photos.map(\.facts.sha256)).sorted()
                 + fileSystem.walk([oldThumbnailsDirectory]).files.map(\.path).sorted()

@@ -150,9 +150,11 @@ public struct ImportService: Sendable {
         try catalogue.write { writer in for path in gone { try writer.photoID(atPath: path).map { photos.insert($0) } } }
         var followed = 0
         for id in photos.sorted() {
+            // A copy found as it was noted (its stamp unchanged).
             guard let photo = try catalogue.photo(id: id), gone.contains(photo.path),
-                  let copy = photo.duplicatePaths.first(where: { foundStamps[$0] == known[$0] && foundStamps[$0] != nil }),
-                  let stamp = foundStamps[copy] else { continue }
+                  let (copy, stamp) = photo.duplicatePaths.lazy.compactMap({ path in
+                      foundStamps[path].flatMap { $0 == known[path] ? (path, $0) : nil }
+                  }).first else { continue }
             try catalogue.write { writer in
                 try writer.detachPath(copy)
                 try writer.movePhoto(id, to: copy, stamp: stamp)
@@ -165,15 +167,11 @@ public struct ImportService: Sendable {
     /// How a file that could not be read fails; what stopped it may be mended without changing the file.
     static let unreadableReason = "cannot read the file: "
 
-    /// Whether `path` is one of the library's own files: its catalogue and thumbnail databases (with
-    /// SQLite's files and the migration lock beside them), the web gallery's token, its variants, the
-    /// web gallery's downloads being made, and the thumbnails folder an earlier version kept. Other files
-    /// in the library folder are the user's photos, and imported.
+    /// Whether `path` is one of the library's own files (`LibraryFolder.isOwn`). Other files in the library
+    /// folder are the user's photos, and imported.
     func isLibrarysOwn(_ path: String) -> Bool {
         guard let libraryDirectory, path.hasPrefix(libraryDirectory) else { return false }
-        let inside = path.dropFirst(libraryDirectory.count)
-        if ["variants/", "thumbnails/", "exports/"].contains(where: inside.hasPrefix) { return true }
-        return !inside.contains("/") && (["catalogue.sqlite", "thumbnails.sqlite"].contains(where: inside.hasPrefix) || inside == "serve-token")
+        return LibraryFolder.isOwn(path.dropFirst(libraryDirectory.count))
     }
 
     /// Imports every photo under `roots`: files already catalogued with the same stamp are skipped

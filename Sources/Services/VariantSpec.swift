@@ -122,7 +122,7 @@ public struct VariantSpec: Equatable, Sendable {
 
     /// The folder of a library's variant files.
     public static func directory(inLibrary libraryDirectory: String) -> String {
-        (libraryDirectory as NSString).appendingPathComponent("variants")
+        LibraryFolder.path(LibraryFolder.variants, inLibrary: libraryDirectory)
     }
 
     /// Where a variant recorded at `recorded` is now when its library folder was moved or renamed: the same
@@ -130,7 +130,10 @@ public struct VariantSpec: Equatable, Sendable {
     /// or `recorded` is no variant's path).
     public static func relocated(_ recorded: String, inVariants variantsDirectory: String) -> String? {
         let parts = (recorded as NSString).pathComponents
-        guard parts.count >= 4, parts[parts.count - 3].count == 2, parts[parts.count - 2].hasPrefix(parts[parts.count - 3]) else { return nil }
+        guard parts.count >= 4 else { return nil }
+        // Hex folders and a file name, as `path(inVariants:)` makes them: a row's `..` cannot lead out of the folder.
+        let bucket = parts[parts.count - 3], hash = parts[parts.count - 2], name = parts[parts.count - 1]
+        guard bucket.count == 2, hash.hasPrefix(bucket), (bucket + hash).allSatisfy(\.isHexDigit), name != "..", name != "." else { return nil }
         let moved = parts.suffix(3).reduce(variantsDirectory) { ($0 as NSString).appendingPathComponent($1) }
         return moved == recorded ? nil : moved
     }
@@ -140,7 +143,9 @@ public struct VariantSpec: Equatable, Sendable {
     /// library folder moved, renamed, copied or restored from a backup keeps rows naming the old place,
     /// whose file, when it is still there, is another library's: never this one's to read, keep or delete.
     public static func file(recordedAt recorded: String, inVariants variantsDirectory: String) -> String? {
-        relocated(recorded, inVariants: variantsDirectory) ?? (Services.path(recorded, isWithin: variantsDirectory) ? recorded : nil)
+        if let relocated = relocated(recorded, inVariants: variantsDirectory) { return relocated }
+        let within = Services.path(recorded, isWithin: variantsDirectory) && !(recorded as NSString).pathComponents.contains("..")
+        return within ? recorded : nil
     }
 
     /// The variant's file: `<variants>/<first two hex of the photo's hash>/<hash>/<kind>-<key hash>.<ext>`,

@@ -212,7 +212,7 @@ public struct GalleryServer: Sendable {
             throw GalleryRequestError.invalid("Tick between 1 and \(Self.exportLimit) photos to download.")
         }
         let photos = try ids.map { try photo($0) }
-        let path = "\(libraryDirectory)/exports/gallery-\(UUID().uuidString).zip"
+        let path = LibraryFolder.path(LibraryFolder.exports, inLibrary: libraryDirectory) + "/gallery-\(UUID().uuidString).zip"
         let summary = try await exporter.exportShowVariants(of: photos, toZip: path)
         defer { try? fileSystem.remove(path) }
         // A photo without an accent has no show picture: the file is named for the pictures it holds.
@@ -289,13 +289,9 @@ public struct GalleryServer: Sendable {
     /// The newest recorded variant of this kind, read only from inside the library's variants folder.
     func variant(_ id: PhotoID, kind: String) throws -> Response {
         guard SplashMode(rawValue: kind) != nil else { throw GalleryRequestError.invalid("A variant is show or hide.") }
-        let photo = withVariantFiles(try photo(id))
-        let variants = VariantSpec.directory(inLibrary: libraryDirectory)
-        guard let variant = photo.variants.last(where: { $0.kind == kind }) else {
-            throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
-        }
         // Recorded under another place when the library folder was moved or copied: the same file in this one.
-        guard let place = VariantSpec.file(recordedAt: variant.path, inVariants: variants), path(place, isWithin: variants),
+        guard let variant = withVariantFiles(try photo(id)).variants.last(where: { $0.kind == kind }),
+              let place = VariantSpec.file(recordedAt: variant.path, inVariants: VariantSpec.directory(inLibrary: libraryDirectory)),
               let data = try? fileSystem.contents(of: place) else {
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }

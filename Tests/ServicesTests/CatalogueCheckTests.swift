@@ -247,6 +247,11 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertNil(VariantSpec.relocated("/new/variants/ab/\(sha)/show-1.jpg", inVariants: "/new/variants"), "already there")
         XCTAssertNil(VariantSpec.relocated("/photos/trip/ab/img.jpg", inVariants: "/new/variants"), "no variant's path")
         XCTAssertNil(VariantSpec.relocated("ab/\(sha)", inVariants: "/new/variants"))
+        // A hostile row cannot lead out of the variants folder, to have a file read or deleted there.
+        XCTAssertNil(VariantSpec.relocated("/x/../..x/passwd", inVariants: "/new/variants"), "not hex folders")
+        XCTAssertNil(VariantSpec.file(recordedAt: "/new/variants/ab/../../../etc/passwd", inVariants: "/new/variants"))
+        XCTAssertNil(VariantSpec.file(recordedAt: "/new/variants/../photo.jpg", inVariants: "/new/variants"))
+        XCTAssertEqual(VariantSpec.file(recordedAt: "/new/variants/7-show.jpg", inVariants: "/new/variants"), "/new/variants/7-show.jpg")
     }
 
     func testADamagedCatalogueIsReportedAndNeitherWalkedNorRepaired() async throws {

@@ -57,10 +57,17 @@ final class CheckCommandTests: XCTestCase {
         return spy.output.text
     }
 
-    func testAMissingPhotoWhoseCopyIsThereSaysWhereAndHowToMakeItTheFile() async throws {
-        files["/lib/copies/blue.jpg"] = files["/lib/blue.jpg"]
-        try await ImportCommand.parse(["/lib/copies"]).run(in: environment())
+    /// blue.jpg's bytes put at `copy` and imported there, then blue.jpg itself gone.
+    func goneBlue(withACopyAt copy: String, of blue: Data) async throws {
+        files["/lib/blue.jpg"] = blue
+        files[copy] = blue
+        try await ImportCommand.parse([(copy as NSString).deletingLastPathComponent]).run(in: environment())
         try files.remove("/lib/blue.jpg")
+    }
+
+    func testAMissingPhotoWhoseCopyIsThereSaysWhereAndHowToMakeItTheFile() async throws {
+        let blue = try XCTUnwrap(files["/lib/blue.jpg"])
+        try await goneBlue(withACopyAt: "/lib/copies/blue.jpg", of: blue)
         let text = await checkWithProblems()
         XCTAssertTrue(text.contains("  missing: photo 1 /lib/blue.jpg (the same photo is at /lib/copies/blue.jpg: "
                                     + "gallery remove --missing makes that its file)\n"), text)
@@ -68,10 +75,7 @@ final class CheckCommandTests: XCTestCase {
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(jsonText.utf8)) as? [String: Any])
         XCTAssertEqual((json["missingPhotos"] as? [[String: Any]])?.first?["copies"] as? [String], ["/lib/copies/blue.jpg"])
         // Two copies: remove --missing makes one of them the file, which check does not pretend to know.
-        files["/lib/blue.jpg"] = files["/lib/copies/blue.jpg"]
-        files["/lib/more/blue.jpg"] = files["/lib/copies/blue.jpg"]
-        try await ImportCommand.parse(["/lib/more"]).run(in: environment())
-        try files.remove("/lib/blue.jpg")
+        try await goneBlue(withACopyAt: "/lib/more/blue.jpg", of: blue)
         let two = await checkWithProblems()
         XCTAssertTrue(two.contains("  missing: photo 1 /lib/blue.jpg (the same photo is still at 2 places, such as "
                                    + "/lib/copies/blue.jpg: gallery remove --missing makes one of them its file)\n"), two)

@@ -30,7 +30,7 @@ final class GalleryFixture: @unchecked Sendable {
                 camera: "Nikon", taken: "2022:01:01 10:00:00")
         try add("snow", [entry("#FAFAFA", 1)], taken: "2021:01:01 10:00:00")
         for kind in ["show", "hide"] {
-            let path = "\(library)/variants/bu/bus/\(kind)-1.jpg"
+            let path = "\(library)/variants/b0/b05/\(kind)-1.jpg"
             try fileSystem.writeAtomically(Data("\(kind) picture".utf8), to: path)
             try catalogue.recordVariant(Variant(photoID: ids["bus"]!, kind: kind, parameters: #"{"method":"object"}"#, path: path,
                                                 fileSize: 12, pixelSize: PixelSize(width: 40, height: 30), sha256: "v" + kind,

@@ -183,7 +183,7 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertFalse(response.text.contains("Make variants"))
         }
         // A variant whose file is gone is neither linked nor served.
-        try fixture.fileSystem.remove("/library/variants/bu/bus/show-1.jpg")
+        try fixture.fileSystem.remove("/library/variants/b0/b05/show-1.jpg")
         try await get("/photos/\(id)") { response in
             XCTAssertFalse(response.text.contains(#"/variants/show">"#))
             XCTAssertTrue(response.text.contains(#"<a href="/photos/\#(id)/variants/hide">hide</a>"#))

@@ -116,7 +116,7 @@ final class GallerySafetyTests: XCTestCase {
                                                         pixelSize: PixelSize(width: 40, height: 30), sha256: "v" + kind,
                                                         createdAt: Date(timeIntervalSince1970: 1_700_000_000)))
         }
-        try recorded("show", at: "/old-library/variants/bu/bus/show-1.jpg")
+        try recorded("show", at: "/old-library/variants/b0/b05/show-1.jpg")
         try await execute("/photos/\(id)/variants/show") { response in
             XCTAssertEqual(response.status, .ok)
             XCTAssertEqual(response.text, "show picture")

@@ -31,7 +31,7 @@ struct ServeCommand: EnvironmentCommand {
 
     @OptionGroup var library: LibraryOptions
 
-    static let tokenFileName = "serve-token"
+    static let tokenFileName = LibraryFolder.accessToken
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port takes a port from 1 to 65535 (or 0 for any free port).") }

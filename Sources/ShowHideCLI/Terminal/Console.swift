@@ -10,20 +10,9 @@ public protocol TextOutput: AnyObject, Sendable {
 public final class FileDescriptorOutput: TextOutput, @unchecked Sendable {
     private let lock = NSLock()
     public let descriptor: Int32
-    /// Told the system's error when a write fails (standard output closed, a full disk).
-    private let failed: @Sendable (Int32) -> Void
 
-    /// - Parameter failed: by default, standard output's failure is said on standard error and ends the
-    ///   process with 74 (FileHandle's own write traps); standard error's has nowhere to be said.
-    public init(descriptor: Int32, failed: (@Sendable (Int32) -> Void)? = nil) {
+    public init(descriptor: Int32) {
         self.descriptor = descriptor
-        if let failed {
-            self.failed = failed
-        } else if descriptor == STDERR_FILENO {
-            self.failed = { _ in }
-        } else {
-            self.failed = { Self.endForFailedOutput($0) }
-        }
     }
 
     public func write(_ text: String) {
@@ -34,7 +23,10 @@ public final class FileDescriptorOutput: TextOutput, @unchecked Sendable {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             guard written >= 0 else {
                 if errno == EINTR { continue }
-                return failed(errno)
+                // Standard output's failure is said on standard error and ends the process (FileHandle's
+                // own write traps); standard error's has nowhere to be said.
+                if descriptor != STDERR_FILENO { Self.endForFailedOutput(errno) }
+                return
             }
             bytes = bytes.dropFirst(written)
         }

@@ -1,0 +1,30 @@
+import Foundation
+
+/// What a library folder holds of showhide's own, by name, in one place: the catalogue opens, checks and
+/// backs up these, and import leaves them out of the photos it finds when a folder imported holds the
+/// library. Anything else in the folder is the user's.
+public enum LibraryFolder {
+    /// The catalogue (SQLite, with its `-wal`, `-shm` and `.migration-lock` beside it).
+    public static let catalogue = "catalogue.sqlite"
+    /// The thumbnails the web gallery shows (SQLite, with its files beside it).
+    public static let thumbnails = "thumbnails.sqlite"
+    /// The show and hide variants, `<two hex>/<hash>/<file>`.
+    public static let variants = "variants"
+    /// The web gallery's downloads while they are made.
+    public static let exports = "exports"
+    /// The web gallery's access token, for an address other than this computer's.
+    public static let accessToken = "serve-token"
+    /// The folder of thumbnails an earlier showhide kept.
+    public static let oldThumbnails = "thumbnails"
+
+    /// `name`'s place in the library folder `directory`.
+    public static func path(_ name: String, inLibrary directory: String) -> String {
+        (directory as NSString).appendingPathComponent(name)
+    }
+
+    /// Whether `relative`, a path inside a library folder, is one of showhide's own files there.
+    public static func isOwn(_ relative: Substring) -> Bool {
+        if [variants, exports, oldThumbnails].contains(where: { relative.hasPrefix($0 + "/") }) { return true }
+        return !relative.contains("/") && ([catalogue, thumbnails].contains(where: relative.hasPrefix) || relative == accessToken)
+    }
+}
