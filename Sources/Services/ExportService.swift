@@ -250,7 +250,7 @@ public struct ExportService: Sendable {
         }
         var used: Set<String> = [Self.manifestName, Self.csvManifestName]
         var done = 0
-        let total = photos.count * options.variants.count
+        let total = photos.count(where: { !failed.contains($0.id) }) * options.variants.count
         progress.update(completed: 0, total: total)
         do {
             for photo in photos where !failed.contains(photo.id) {

@@ -39,6 +39,16 @@ struct UnexpectedVariantMaker: VariantMaking {
     }
 }
 
+/// Makes no variant and reports every photo as failed: the export's own failures.
+struct FailingVariantMaker: VariantMaking {
+    func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress,
+                 interruption: any Interruption) async throws -> ProcessingSummary {
+        var summary = ProcessingSummary()
+        summary.failures = photos.map { ($0.id, $0.path, "cannot decode") }
+        return summary
+    }
+}
+
 /// EXIF with a GPS position, and a block whose GPS removal is visible.
 struct GPSExifReader: ExifReading {
     func readExif(from data: Data) throws -> ExifMetadata? { ExifMetadata(gps: GPSPosition(latitude: 60, longitude: 24)) }
@@ -408,6 +418,18 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(summary.failures.map(\.path), ["/photos/bus.jpg"])
         XCTAssertEqual(summary.written.map(\.file), ["undated_fog_original.jpg"])
         XCTAssertTrue(destination.finished)
+    }
+
+    func testProgressCountsOnlyThePhotosTheExportGoesOnWith() async throws {
+        let photos = try await twoPhotos()
+        let progress = SpyProgress()
+
+        let summary = try await service(maker: FailingVariantMaker()).export(
+            photos, options: ExportOptions(variants: [.show, .original]), to: SpyDestination(), progress: progress)
+
+        XCTAssertEqual(summary.failures.count, 2)
+        XCTAssertEqual(progress.updates.map(\.total), [0], "photos whose variants failed are not counted, or the bar never ends")
+        XCTAssertTrue(progress.finished)
     }
 
     func testADestinationThatCannotBeWrittenStopsTheExportAndIsAbandoned() async throws {

@@ -83,6 +83,27 @@ final class RootCommandTests: XCTestCase {
         XCTAssertEqual(warnings, [])
     }
 
+    func testHelpForACommandThatDoesNotExistIsAUsageError() async {
+        var warnings: [String] = []
+        let unknown = await ShowHideCommand.run(["help", "nosuch"]) { warnings.append($0) }
+        XCTAssertEqual(unknown, ExitStatus.usage)
+        XCTAssertEqual(warnings, ["showhide: there is no command 'showhide nosuch'; the commands are gallery, export, inspire, inspect, serve "
+            + "(see 'showhide --help')."])
+        warnings = []
+        let unknownUnder = await ShowHideCommand.run(["help", "gallery", "imprt"]) { warnings.append($0) }
+        XCTAssertEqual(unknownUnder, ExitStatus.usage)
+        XCTAssertTrue(warnings.first?.hasPrefix("showhide: there is no command 'showhide gallery imprt'; the commands are import, list,") == true,
+                      "\(warnings)")
+        warnings = []
+        let belowALeaf = await ShowHideCommand.run(["help", "inspire", "x"]) { warnings.append($0) }
+        XCTAssertEqual(belowALeaf, ExitStatus.usage)
+        XCTAssertEqual(warnings, ["showhide: 'showhide inspire' has no commands under it; see 'showhide inspire --help'."])
+        warnings = []
+        let alias = await ShowHideCommand.run(["help", "gallery", "analyze"]) { warnings.append($0) }
+        XCTAssertEqual(alias, ExitStatus.success, "an alias is a command's name too")
+        XCTAssertEqual(warnings, [])
+    }
+
     func testEachErrorHasItsDocumentedStatus() {
         XCTAssertEqual(ExitStatus.of(CatalogueError.damaged(path: "/c")), ExitStatus.damaged)
         XCTAssertEqual(ExitStatus.of(CatalogueError.readOnly(path: "/c")), ExitStatus.unavailable)

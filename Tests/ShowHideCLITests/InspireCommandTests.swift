@@ -43,7 +43,7 @@ final class InspireCommandTests: XCTestCase {
 
     func testValidation() {
         let refused: [([String], String)] = [
-            (["--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b)."),
+            (["--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB, #RGB or rgb(r,g,b)."),
             (["--json", "--html", "/p.html"], "Give --json or --html, not both."),
             (["--gallery", "http://127.0.0.1:9000/"], "--gallery is for the page of --html."),
             (["--html", "/p.html", "--gallery", "127.0.0.1:9000"], "--gallery takes the gallery's address, such as http://127.0.0.1:8080/."),

@@ -29,7 +29,7 @@ struct ExportCommand: EnvironmentCommand {
     var all = false
 
     @Option(name: ColourArgument.names, help: ArgumentHelp(
-        "Export the photos of this colour, as `gallery search` finds them: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"),
+        "Export the photos of this colour, as `gallery search` finds them: a name, #RRGGBB, #RGB or rgb(r,g,b).", valueName: "colour"),
         transform: ColourArgument.parse)
     var colour: ColourArgument?
 

@@ -19,7 +19,7 @@ struct InspireCommand: EnvironmentCommand {
     )
 
     @Option(name: ColourArgument.names, help: ArgumentHelp(
-        "Only photos whose accent is this colour: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"), transform: ColourArgument.parse)
+        "Only photos whose accent is this colour: a name, #RRGGBB, #RGB or rgb(r,g,b).", valueName: "colour"), transform: ColourArgument.parse)
     var colour: ColourArgument?
 
     @OptionGroup var filters: PhotoFilterOptions

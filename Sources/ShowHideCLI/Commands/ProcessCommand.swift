@@ -26,7 +26,7 @@ struct ProcessCommand: EnvironmentCommand {
     @OptionGroup var filters: PhotoFilterOptions
 
     @Option(name: ColourArgument.names, help: ArgumentHelp(
-        "Keep this colour instead of each photo's accent: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"),
+        "Keep this colour instead of each photo's accent: a name, #RRGGBB, #RGB or rgb(r,g,b).", valueName: "colour"),
         transform: ColourArgument.parse)
     var colour: ColourArgument?
 

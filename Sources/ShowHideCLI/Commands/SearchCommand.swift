@@ -8,7 +8,7 @@ import Imaging
 struct SearchCommand: EnvironmentCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Find photos by colour: a colour name, #RRGGBB or rgb(r,g,b).",
+        abstract: "Find photos by colour: a colour name, #RRGGBB, #RGB or rgb(r,g,b).",
         discussion: """
         A name (black, white, grey or gray, red, orange, yellow, green, blue, purple, pink, brown) ranks photos \
         by how much of their palette that name covers. A colour ranks them by how much of their palette lies \
@@ -17,7 +17,7 @@ struct SearchCommand: EnvironmentCommand {
     )
 
     @Option(name: ColourArgument.names, help: ArgumentHelp(
-        "The colour to look for: a name, #RRGGBB or rgb(r,g,b).", valueName: "colour"), transform: ColourArgument.parse)
+        "The colour to look for: a name, #RRGGBB, #RGB or rgb(r,g,b).", valueName: "colour"), transform: ColourArgument.parse)
     var colour: ColourArgument
 
     @Flag(name: .long, help: "Match only the accent colour, the one a person would single out.")

@@ -18,7 +18,7 @@ struct JobsOptions: ParsableArguments {
     }
 }
 
-/// A colour as typed after `--colour` (or `--color`): a name, #RRGGBB or rgb(r,g,b), parsed and
+/// A colour as typed after `--colour` (or `--color`): a name, #RRGGBB, #RGB or rgb(r,g,b), parsed and
 /// explained the same way by every command that takes one.
 struct ColourArgument: ExpressibleByArgument, Equatable {
     /// What was typed, for messages ("'grey' has no hue…").
@@ -37,7 +37,7 @@ struct ColourArgument: ExpressibleByArgument, Equatable {
     /// Parses `text`, or explains what a colour may be.
     static func parse(_ text: String) throws -> ColourArgument {
         guard let colour = ColourArgument(argument: text) else {
-            throw ValidationError("'\(text)' is not a colour: use a name (red, gray, …), #RRGGBB or rgb(r,g,b).")
+            throw ValidationError("'\(text)' is not a colour: use a name (red, gray, …), #RRGGBB, #RGB or rgb(r,g,b).")
         }
         return colour
     }

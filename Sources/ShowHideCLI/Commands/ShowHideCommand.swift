@@ -40,6 +40,10 @@ extension ShowHideCommand {
 
     /// Runs the command named by `arguments`; what goes wrong goes to `warn`. Returns the exit status.
     static func run(_ arguments: [String], warn: (String) -> Void) async -> ExitCode {
+        if let unknown = HelpTopic.unknown(in: arguments) {
+            warn(unknown)
+            return ExitStatus.usage
+        }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot(LibraryArgument.movedToSubcommand(arguments))
@@ -77,6 +81,35 @@ extension ShowHideCommand {
             if code == ExitStatus.success { print(message) } else { warn(message) }
         }
         return code
+    }
+}
+
+/// `showhide help NAME…` for a command that does not exist: ArgumentParser shows the nearest
+/// help it has and succeeds, which reads as if the command were there.
+enum HelpTopic {
+    static func unknown(in arguments: [String]) -> String? {
+        guard arguments.first == "help" else { return nil }
+        var subcommands = ShowHideCommand.configuration.subcommands
+        var path = ["showhide"]
+        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+            var names: [String] = []
+            var next: [any ParsableCommand.Type]?
+            for subcommand in subcommands {
+                let configuration = subcommand.configuration
+                let commandName = configuration.commandName ?? subcommand._commandName
+                names.append(commandName)
+                if commandName == name || configuration.aliases.contains(name) { next = configuration.subcommands }
+            }
+            let scope = path.joined(separator: " ")
+            guard let found = next else {
+                if names.isEmpty { return "showhide: '\(scope)' has no commands under it; see '\(scope) --help'." }
+                return "showhide: there is no command '\(scope) \(name)'; the commands are \(names.joined(separator: ", ")) "
+                    + "(see '\(scope) --help')."
+            }
+            subcommands = found
+            path.append(name)
+        }
+        return nil
     }
 }
 
