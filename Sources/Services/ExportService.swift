@@ -539,10 +539,14 @@ public struct ExportService: Sendable {
 public final class FolderDestination: ExportDestination {
     public let location: String
     private let fileSystem: any FileSystem
+    private let protected: ProtectedFiles?
 
-    public init(directory: String, fileSystem: any FileSystem) {
+    /// - Parameter protected: files not to write over (a photo whose folder is the destination); a
+    ///   name that is one fails that file alone.
+    public init(directory: String, fileSystem: any FileSystem, protected: ProtectedFiles? = nil) {
         location = directory
         self.fileSystem = fileSystem
+        self.protected = protected
     }
 
     private func path(_ name: String) -> String { (location as NSString).appendingPathComponent(name) }
@@ -560,6 +564,7 @@ public final class FolderDestination: ExportDestination {
     }
 
     public func write(_ data: Data, as name: String) throws {
+        if contains(name) { try protected?.refusing(path(name)) }
         do {
             try fileSystem.writeAtomically(data, to: path(name))
         } catch {

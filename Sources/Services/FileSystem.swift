@@ -52,6 +52,9 @@ public protocol FileSystem: Sendable {
     /// As `writeAtomically`, the file readable and writable by its owner alone (a secret).
     func writePrivately(_ data: Data, to path: String) throws
     func remove(_ path: String) throws
+    /// `path` with every symbolic link in it followed, so that two spellings of one file compare equal;
+    /// as written where nothing of it exists.
+    func resolvingLinks(_ path: String) -> String
 }
 
 /// A path that names something other than a file or a folder: a named pipe, a socket, a device.
@@ -93,6 +96,17 @@ public struct LocalFileSystem: FileSystem {
     public func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
+    }
+
+    public func resolvingLinks(_ path: String) -> String {
+        // A file not there yet: its folder's real path, with its own name.
+        for candidate in [path, (path as NSString).deletingLastPathComponent] {
+            guard let real = realpath(candidate, nil) else { continue }
+            defer { free(real) }
+            let resolved = String(cString: real)
+            return candidate == path ? resolved : (resolved as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+        }
+        return path
     }
 
     public func writeAtomically(_ data: Data, to path: String) throws {

@@ -37,7 +37,8 @@ extension ExitStatus {
         case CatalogueError.damaged: return damaged
         case CatalogueError.backupExists, CatalogueError.cannotWriteBackup: return cannotCreate
         case is CatalogueError: return unavailable
-        case is ExportError, is FileWriteError: return cannotCreate
+        case is ExportError, is FileWriteError, is ProtectedFileError: return cannotCreate
+        case is InspirationPageError: return cannotCreate
         case is MissingInput: return noInput
         default: return someFilesFailed
         }

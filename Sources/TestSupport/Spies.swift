@@ -54,6 +54,13 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
                           problems: walkProblems)
     }
 
+    /// Symbolic links, link path to target, for `resolvingLinks`.
+    public var links: [String: String] = [:]
+
+    public func resolvingLinks(_ path: String) -> String {
+        lock.withLock { links.first { path == $0.key || path.hasPrefix($0.key + "/") }.map { $0.value + path.dropFirst($0.key.count) } ?? path }
+    }
+
     /// A file, or a folder that holds one.
     public func exists(_ path: String) -> Bool {
         lock.lock()

@@ -36,6 +36,19 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(result.files[0].stamp.size, 4)
     }
 
+    func testLinksAreFollowedToTheFileTheyName() throws {
+        try write("a/b/catalogue.sqlite")
+        try manager.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/a/b")
+        try manager.createSymbolicLink(atPath: root + "/file-link", withDestinationPath: root + "/a/b/catalogue.sqlite")
+        let real = fileSystem.resolvingLinks(root + "/a/b/catalogue.sqlite")
+
+        XCTAssertEqual(fileSystem.resolvingLinks(root + "/link/catalogue.sqlite"), real)
+        XCTAssertEqual(fileSystem.resolvingLinks(root + "/file-link"), real)
+        XCTAssertEqual(fileSystem.resolvingLinks(root + "/link/not-yet.zip"), (real as NSString).deletingLastPathComponent + "/not-yet.zip",
+                       "a file not there yet: its folder's real path")
+        XCTAssertEqual(fileSystem.resolvingLinks("/no/such/folder/x.zip"), "/no/such/folder/x.zip")
+    }
+
     func testStampsCarryTheModificationTimeToTheNanosecond() throws {
         try write("a.jpg")
         let date = Date(timeIntervalSince1970: 1_600_000_000.123456)

@@ -203,4 +203,44 @@ final class ExportCommandTests: XCTestCase {
             XCTAssertEqual(ExportCommand.message(for: error), "--min-coverage takes a percentage from 0 to 100.")
         }
     }
+
+    func testNoExportWritesOverTheCatalogueOrACataloguedPhoto() async throws {
+        files["/elsewhere/red-copy.jpg"] = files["/lib/red.jpg"]
+        try await ImportCommand.parse(["/elsewhere"]).run(in: environment())
+        files.links["/work/to-library"] = "/library"
+        let refused: [(String, String)] = [
+            ("/library/catalogue.sqlite", "it is one of the library's own files (/library)"),
+            ("/work/to-library/catalogue.sqlite-wal", "it is one of the library's own files (/library)"),
+            ("/library/variants/ab/abc/x_show.jpg", "it is one of the library's own files (/library)"),
+        ]
+        for (zip, reason) in refused {
+            do {
+                try await ExportCommand.parse(["--all", "--zip", zip, "--on-conflict", "overwrite"]).run(in: environment())
+                XCTFail("\(zip) is written over")
+            } catch let error as ProtectedFileError {
+                XCTAssertEqual(error.reason, reason)
+                XCTAssertEqual(ExitStatus.of(error), ExitStatus.cannotCreate)
+            }
+        }
+        let red = try XCTUnwrap(try catalogue.photos(matching: PhotoQuery(paths: ["/lib/red.jpg"])).first)
+        for zip in ["/lib/red.jpg", "/elsewhere/red-copy.jpg"] {
+            do {
+                try await ExportCommand.parse(["--all", "--zip", zip, "--on-conflict", "overwrite"]).run(in: environment())
+                XCTFail("\(zip) is written over")
+            } catch let error as ProtectedFileError {
+                XCTAssertEqual(error.reason, "it is the file of photo \(red.id), which the catalogue holds", "\(zip): its own path or a duplicate")
+            }
+        }
+        XCTAssertEqual(zips, [])
+    }
+
+    func testAnExportIntoAPhotosFolderFailsTheFilesThatWouldReplaceAPhoto() async throws {
+        let original = try XCTUnwrap(files["/lib/red.jpg"])
+        await assertExits(with: ExitStatus.someFilesFailed, "a file that would replace a photo is a failure") {
+            try await ExportCommand.parse(["--all", "--to", "/lib", "--template", "{name}", "--variant", "original", "--max-size", "4",
+                                           "--on-conflict", "overwrite"]).run(in: environment())
+        }
+        XCTAssertEqual(files["/lib/red.jpg"], original)
+        XCTAssertTrue(spy.errors.text.contains("will not write over /lib/red.jpg: it is the file of photo"), spy.errors.text)
+    }
 }

@@ -45,6 +45,7 @@ final class InspireCommandTests: XCTestCase {
         let refused: [([String], String)] = [
             (["--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB, #RGB or rgb(r,g,b)."),
             (["--json", "--html", "/p.html"], "Give --json or --html, not both."),
+            (["--html", "/lib/red.jpg"], "--html names the web page to write: give a file name ending in .html, not '/lib/red.jpg'."),
             (["--gallery", "http://127.0.0.1:9000/"], "--gallery is for the page of --html."),
             (["--html", "/p.html", "--gallery", "127.0.0.1:9000"], "--gallery takes the gallery's address, such as http://127.0.0.1:8080/."),
             (["--html", "/p.html", "--gallery", "file:///tmp"], "--gallery takes the gallery's address, such as http://127.0.0.1:8080/."),
@@ -121,5 +122,39 @@ final class InspireCommandTests: XCTestCase {
         for tag in ["article", "figure", "div", "dl", "p", "span", "main", "header"] {
             XCTAssertEqual(page.components(separatedBy: "<\(tag)").count, page.components(separatedBy: "</\(tag)>").count, tag)
         }
+    }
+
+    func testThePageIsNeverWrittenOverAFileThatIsNotOneOfItsPages() async throws {
+        files["/work/notes.html"] = Data("my notes".utf8)
+        do {
+            try await InspireCommand.parse(["--html", "notes.html"]).run(in: environment())
+            XCTFail("a page of the user's own is not replaced")
+        } catch let error as InspirationPageError {
+            XCTAssertEqual(error, .notAPage("/work/notes.html"))
+            XCTAssertEqual(ExitStatus.of(error), ExitStatus.cannotCreate)
+        }
+        XCTAssertEqual(files["/work/notes.html"], Data("my notes".utf8))
+
+        files["/work/p_files/7-show.jpg"] = Data("mine".utf8)
+        do {
+            try await InspireCommand.parse(["--html", "p.html"]).run(in: environment())
+            XCTFail("pictures of the user's own are not replaced")
+        } catch let error as InspirationPageError {
+            XCTAssertEqual(error, .foreignPictures("/work/p_files", page: "/work/p.html"))
+        }
+        XCTAssertEqual(files["/work/p_files/7-show.jpg"], Data("mine".utf8))
+        XCTAssertNil(files["/work/p.html"])
+        XCTAssertEqual(spy.output.lines, [])
+    }
+
+    func testAPageWrittenBeforeIsReplaced() async throws {
+        try await InspireCommand.parse(["--html", "p.html"]).run(in: environment())
+        try await InspireCommand.parse(["--html", "p.html"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.count, 2)
+        // A page from before the generator was named, known by its title.
+        files["/work/old.html"] = Data("<!DOCTYPE html><title>Inspiration · showhide</title>".utf8)
+        try await InspireCommand.parse(["--html", "old.html"]).run(in: environment())
+        let page = String(decoding: try XCTUnwrap(files["/work/old.html"]), as: UTF8.self)
+        XCTAssertTrue(page.contains("<meta name=\"generator\" content=\"showhide inspire\">"))
     }
 }

@@ -144,10 +144,12 @@ struct ExportCommand: EnvironmentCommand {
         let service = environment.exportService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let estimate = service.estimate(photos, options: options)
         do {
+            let protected = ProtectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment),
+                                           fileSystem: environment.fileSystem)
             let destination: any ExportDestination = if let to {
-                FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem)
+                FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem, protected: protected)
             } else {
-                try environment.makeZip(environment.absolutePath(zip!), options.onConflict, environment.clock.now())
+                try environment.makeZip(try protected.refusing(environment.absolutePath(zip!)), options.onConflict, environment.clock.now())
             }
             // Said before anything is made or written, so that an export larger than meant can be
             // stopped; naming the zip file chosen (`set_2.zip` when `set.zip` is taken).

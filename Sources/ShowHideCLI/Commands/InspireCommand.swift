@@ -29,7 +29,7 @@ struct InspireCommand: EnvironmentCommand {
     @Flag(name: .long, help: "Print JSON, with the score and its terms.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Write a web page here (pictures in a folder beside it).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Write a web page here, FILE.html (pictures in a folder beside it); only a page written before is replaced.", valueName: "file"))
     var html: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -45,6 +45,9 @@ struct InspireCommand: EnvironmentCommand {
 
     func validate() throws {
         if json && html != nil { throw ValidationError("Give --json or --html, not both.") }
+        if let html, !["html", "htm"].contains((html as NSString).pathExtension.lowercased()) {
+            throw ValidationError("--html names the web page to write: give a file name ending in .html, not '\(html)'.")
+        }
         if let gallery {
             guard html != nil else { throw ValidationError("--gallery is for the page of --html.") }
             guard let url = URL(string: gallery), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil else {
@@ -67,6 +70,8 @@ struct InspireCommand: EnvironmentCommand {
         let page = environment.absolutePath(html)
         let directory = (page as NSString).deletingLastPathComponent
         let folder = ((page as NSString).lastPathComponent as NSString).deletingPathExtension + "_files"
+        try InspirationPage.checkPlace(page: page, picturesFolder: (directory as NSString).appendingPathComponent(folder),
+                                       fileSystem: environment.fileSystem)
         let service = environment.inspirationService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let pictures = try await service.pictures(for: entries, pageDirectory: directory, folder: folder,
                                                   processing: splash.processing(target: try splash.target(given: target.map { .colour($0.lab) }),

@@ -14,6 +14,21 @@ enum InspirationPage {
     /// Where `showhide serve` listens unless told otherwise.
     static let defaultGallery = "http://127.0.0.1:8080/"
 
+    /// What marks a page as this one: the generator, or the title of a page from before it was named.
+    static let marks = ["<meta name=\"generator\" content=\"showhide inspire\">", "<title>Inspiration · showhide</title>"]
+
+    /// Refuses a place for the page where writing it would destroy something of the user's: a file
+    /// that is not a page of `inspire` (a photo, notes, the catalogue), or a pictures folder holding
+    /// files when the page is not there. A page written before is replaced.
+    static func checkPlace(page: String, picturesFolder: String, fileSystem: any FileSystem) throws(InspirationPageError) {
+        guard fileSystem.exists(page) else {
+            if !fileSystem.walk([picturesFolder]).files.isEmpty { throw .foreignPictures(picturesFolder, page: page) }
+            return
+        }
+        let head = (try? fileSystem.contents(of: page)).map { String(decoding: $0.prefix(4_096), as: UTF8.self) } ?? ""
+        guard marks.contains(where: head.contains) else { throw .notAPage(page) }
+    }
+
     /// - Parameter gallery: the web gallery's address, ending in "/".
     static func render(_ entries: [InspirationEntry], pictures: [PhotoID: InspirationImages], generated: Date,
                        gallery: String = defaultGallery) -> String {
@@ -75,6 +90,7 @@ enum InspirationPage {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="generator" content="showhide inspire">
     <title>{{title}} · showhide</title>
     <style>
     :root { color-scheme: dark; }
@@ -125,4 +141,20 @@ enum InspirationPage {
     </html>
 
     """
+}
+
+/// A place `inspire --html` will not write its page to.
+enum InspirationPageError: Error, Equatable, LocalizedError {
+    case notAPage(String)
+    case foreignPictures(String, page: String)
+
+    var errorDescription: String? {
+        switch self {
+        case let .notAPage(path):
+            "\(path) exists and is not an inspiration page showhide wrote: name another file (nothing was written)"
+        case let .foreignPictures(folder, page):
+            "\(folder) holds files, and \(page) is not there: the page's pictures would replace them; "
+                + "name another page (nothing was written)"
+        }
+    }
 }

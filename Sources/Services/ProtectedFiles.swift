@@ -1,0 +1,56 @@
+import Catalogue
+import Foundation
+
+/// Files no command may write over, whatever its policy for a name that is taken: the library's own
+/// (its catalogue, variants and thumbnails) and the photos it catalogues. An export named after the
+/// catalogue, or an inspiration page named after a photo, would destroy what showhide keeps.
+public struct ProtectedFiles: Sendable {
+    private let catalogue: any PhotoCatalogue
+    private let libraryDirectory: String
+    private let fileSystem: any FileSystem
+
+    public init(catalogue: any PhotoCatalogue, libraryDirectory: String, fileSystem: any FileSystem) {
+        self.catalogue = catalogue
+        self.libraryDirectory = libraryDirectory
+        self.fileSystem = fileSystem
+    }
+
+    /// Why nothing may be written at `path` (an absolute path), in words; nil when something may.
+    /// Links are followed: a link to the catalogue is the catalogue.
+    public func reason(against path: String) throws -> String? {
+        let resolved = fileSystem.resolvingLinks(path)
+        let library = fileSystem.resolvingLinks(libraryDirectory)
+        if resolved.hasPrefix(library + "/"), LibraryFolder.isOwn(resolved.dropFirst(library.count + 1)) {
+            return "it is one of the library's own files (\(library))"
+        }
+        for candidate in Set([path, resolved]).sorted() {
+            // The scope also holds photos in a folder of that name, and those with it as a duplicate path.
+            for photo in try catalogue.photos(matching: PhotoQuery(paths: [candidate])) {
+                if try photo.path == candidate || catalogue.photo(id: photo.id)?.duplicatePaths.contains(candidate) == true {
+                    return "it is the file of photo \(photo.id), which the catalogue holds"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// `path`, or `ProtectedFileError` when nothing may be written there.
+    @discardableResult
+    public func refusing(_ path: String) throws -> String {
+        if let reason = try reason(against: path) { throw ProtectedFileError(path: path, reason: reason) }
+        return path
+    }
+}
+
+/// A file a command was asked to write over that showhide keeps (`ProtectedFiles`).
+public struct ProtectedFileError: Error, Equatable, LocalizedError {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var errorDescription: String? { "will not write over \(path): \(reason); name another file" }
+}
