@@ -134,6 +134,10 @@ final class BackupCommandTests: XCTestCase {
         XCTAssertThrowsError(try BackupCommand.parse([copy, "--library", library]).run(in: environment)) { error in
             XCTAssertEqual(error as? CatalogueError, .backupExists(path: copy))
         }
+        XCTAssertThrowsError(try BackupCommand.parse(["/lib/red.jpg", "--overwrite", "--library", library]).run(in: environment)) { error in
+            XCTAssertEqual((error as? ProtectedFileError)?.reason, "it is the file of photo 1, which the catalogue holds")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/lib/red.jpg"), "no backup written at the photo's path")
         XCTAssertThrowsError(try BackupCommand.parse([""])) { error in
             XCTAssertEqual(BackupCommand.message(for: error), "Name the file to write the backup into.")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalogue
 import Foundation
+import Services
 
 /// `showhide gallery backup FILE [--overwrite] [--json]`
 struct BackupCommand: EnvironmentCommand {
@@ -33,7 +34,13 @@ struct BackupCommand: EnvironmentCommand {
 
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
-        let backup = try catalogue.backup(to: environment.absolutePath(file), replacing: overwrite)
+        let path = environment.absolutePath(file)
+        // The catalogue's own files are refused by the backup itself, by inode too; a photo here.
+        if overwrite {
+            try ProtectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment), fileSystem: environment.fileSystem)
+                .refusing(path)
+        }
+        let backup = try catalogue.backup(to: path, replacing: overwrite)
         try BackupPresenter(console: environment.console).present(backup, asJSON: json)
     }
 }
