@@ -181,6 +181,7 @@ public struct LocalFileSystem: FileSystem {
                 walker.problem(root, NotAFile(kind: kind).errorDescription!)
             }
         }
+        walker.walkLinks()
         return walker.result
     }
 }
@@ -194,6 +195,10 @@ private struct Walker {
 
     var result = WalkResult()
     var walked = Set<Identity>()
+    /// Folders and files reached through a symbolic link inside a folder walked: walked after every
+    /// real path, so that a photo is found by its own path and a link to a folder of the same walk
+    /// adds nothing (it used to claim the folder's photos for its own path, whichever name sorted first).
+    var links: [(path: String, ancestors: Set<Identity>)] = []
 
     mutating func problem(_ path: String, _ reason: String) {
         result.problems.append(WalkProblem(path: path, reason: reason))
@@ -212,10 +217,12 @@ private struct Walker {
             return
         }
         var names: [String] = []
+        var linked: Set<String> = []
         var undecodable: [String] = []
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             let name = String(decoding: bytes, as: UTF8.self)
+            if entry.pointee.d_type == UInt8(DT_LNK) { linked.insert(name) }
             // Hidden files and folders (thumbnails caches, .git) are not photos of the library.
             if name.hasPrefix(".") { continue }
             // A path is text everywhere after this (catalogue, exports, pages): a name that is not
@@ -234,20 +241,39 @@ private struct Walker {
         let inside = ancestors.union([identity])
         for name in names.sorted() {
             let child = path.hasSuffix("/") ? path + name : path + "/" + name
-            var childInfo = stat()
-            guard stat(child, &childInfo) == 0 else {
-                let failure = errno
-                var linkInfo = stat()
-                let isLink = lstat(child, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
-                problem(child, failure == ELOOP ? "symbolic link loop: the links lead back to themselves"
-                    : isLink ? "broken symbolic link" : systemErrorReason(failure))
+            if linked.contains(name) {
+                links.append((child, inside))
                 continue
             }
-            if Self.isDirectory(childInfo) {
-                walkDirectory(child, info: childInfo, ancestors: inside)
-            } else if Self.isRegular(childInfo) {
-                result.files.append(FoundFile(path: child, stamp: Self.stamp(childInfo)))
-            }
+            visit(child, ancestors: inside)
+        }
+    }
+
+    /// The links put off, in the order found; a folder reached through one may hold more.
+    mutating func walkLinks() {
+        var next = 0
+        while next < links.count {
+            let (path, ancestors) = links[next]
+            visit(path, ancestors: ancestors)
+            next += 1
+        }
+    }
+
+    /// A folder's entry: walked when a folder, listed when a file, said when neither can be reached.
+    mutating func visit(_ child: String, ancestors inside: Set<Identity>) {
+        var childInfo = stat()
+        guard stat(child, &childInfo) == 0 else {
+            let failure = errno
+            var linkInfo = stat()
+            let isLink = lstat(child, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
+            problem(child, failure == ELOOP ? "symbolic link loop: the links lead back to themselves"
+                : isLink ? "broken symbolic link" : systemErrorReason(failure))
+            return
+        }
+        if Self.isDirectory(childInfo) {
+            walkDirectory(child, info: childInfo, ancestors: inside)
+        } else if Self.isRegular(childInfo) {
+            result.files.append(FoundFile(path: child, stamp: Self.stamp(childInfo)))
         }
     }
 

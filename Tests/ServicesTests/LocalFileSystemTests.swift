@@ -78,12 +78,29 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(result.problems, [])
     }
 
+    func testAPhotoIsFoundByItsOwnPathBeforeALinkThatSortsFirst() throws {
+        try manager.createDirectory(atPath: root + "/trip", withIntermediateDirectories: true)
+        try write("trip/a.jpg")
+        try write("z.jpg")
+        try manager.createSymbolicLink(atPath: root + "/a-link", withDestinationPath: "trip")
+        try manager.createSymbolicLink(atPath: root + "/a/b-link.jpg", withDestinationPath: root + "/z.jpg")
+        try manager.createSymbolicLink(atPath: root + "/a/outside", withDestinationPath: root + "/trip")
+
+        let result = fileSystem.walk([root + "/a", root + "/trip", root + "/z.jpg"])
+
+        XCTAssertEqual(result.files.map(\.path), [root + "/trip/a.jpg", root + "/z.jpg", root + "/a/b-link.jpg"],
+                       "the link's folder walked already, its file listed after the real ones")
+        XCTAssertEqual(fileSystem.walk([root]).files.map(\.path), [root + "/trip/a.jpg", root + "/z.jpg", root + "/a/b-link.jpg"])
+        XCTAssertEqual(fileSystem.walk([root + "/a"]).files.map(\.path), [root + "/a/b-link.jpg", root + "/a/outside/a.jpg"],
+                       "a link to a folder outside the walk is walked")
+    }
+
     func testBrokenLinksAndMissingRootsAreProblems() throws {
         try manager.createSymbolicLink(atPath: root + "/dangling.jpg", withDestinationPath: root + "/nowhere.jpg")
         let result = fileSystem.walk([root, root + "/missing"])
         XCTAssertEqual(result.problems, [
-            WalkProblem(path: root + "/dangling.jpg", reason: "broken symbolic link"),
             WalkProblem(path: root + "/missing", reason: "no such file or directory"),
+            WalkProblem(path: root + "/dangling.jpg", reason: "broken symbolic link"),
         ])
     }
 
