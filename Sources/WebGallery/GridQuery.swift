@@ -116,7 +116,8 @@ public struct GridQuery: Equatable, Sendable {
         since = try Self.day(parameters["since"], "since")
         until = try Self.day(parameters["until"], "until")
         if let since, let until, since > until { throw .invalid("since: \(since) is after until: \(until).") }
-        if let camera = parameters["camera"] {
+        // Trimmed, and a blank is no filter: " " would match the space between every make and model.
+        if let camera = parameters["camera"]?.trimmingCharacters(in: .whitespacesAndNewlines), !camera.isEmpty {
             guard camera.count <= 100 else { throw .invalid("camera: at most 100 characters.") }
             self.camera = camera
         }

@@ -149,8 +149,11 @@ final class ScopeTests: XCTestCase {
         XCTAssertTrue(spy.output.lines.contains { $0.hasPrefix("removed photo") && $0.hasSuffix("/lib/trip/day2/b.jpg") }, spy.output.text)
         XCTAssertEqual(try listed([]), ["/album/a.jpg", "/lib/home/d.jpg", "/lib/tripod/c.jpg", "/other/e.jpg"])
         XCTAssertEqual(try id("/album/a.jpg"), first, "the photo moved to its copy, with its id")
-        XCTAssertThrowsError(try RemoveCommand.parse(["--camera", ""])) { error in
-            XCTAssertEqual(RemoveCommand.message(for: error), "--camera takes some text of the make or model, not nothing.")
+        for blank in ["", " ", "\t"] {
+            XCTAssertThrowsError(try RemoveCommand.parse(["--camera", blank])) { error in
+                XCTAssertEqual(RemoveCommand.message(for: error), "--camera takes some text of the make or model, not nothing.",
+                               "a blank would match the space between every make and model")
+            }
         }
     }
 

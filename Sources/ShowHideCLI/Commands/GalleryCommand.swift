@@ -116,8 +116,12 @@ struct ScopeOptions: ParsableArguments {
         }
         if let since, let until, since > until { throw ValidationError("--since \(since) is after --until \(until): no day is both.") }
         if paths.contains(where: \.isEmpty) { throw ValidationError("--in takes a folder or a file, not an empty path.") }
-        if camera?.isEmpty == true { throw ValidationError("--camera takes some text of the make or model, not nothing.") }
+        if cameraText?.isEmpty == true { throw ValidationError("--camera takes some text of the make or model, not nothing.") }
     }
+
+    /// The camera text without the spaces around it: a blank would match the space between every
+    /// make and model, so every photo.
+    var cameraText: String? { camera?.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     /// True when no option narrows the photos.
     var isEmpty: Bool { paths.isEmpty && since == nil && until == nil && camera == nil }
@@ -146,7 +150,7 @@ struct ScopeOptions: ParsableArguments {
                 absolute.append(form)
             }
         }
-        return PhotoQuery(takenSince: since, takenUntil: until, camera: camera, paths: absolute, limit: limit, sort: sort)
+        return PhotoQuery(takenSince: since, takenUntil: until, camera: cameraText, paths: absolute, limit: limit, sort: sort)
     }
 }
 
