@@ -83,25 +83,37 @@ final class RootCommandTests: XCTestCase {
         XCTAssertEqual(warnings, [])
     }
 
-    func testHelpForACommandThatDoesNotExistIsAUsageError() async {
-        var warnings: [String] = []
-        let unknown = await ShowHideCommand.run(["help", "nosuch"]) { warnings.append($0) }
-        XCTAssertEqual(unknown, ExitStatus.usage)
-        XCTAssertEqual(warnings, ["showhide: there is no command 'showhide nosuch'; the commands are gallery, export, inspire, inspect, serve "
-            + "(see 'showhide --help')."])
-        warnings = []
-        let unknownUnder = await ShowHideCommand.run(["help", "gallery", "imprt"]) { warnings.append($0) }
-        XCTAssertEqual(unknownUnder, ExitStatus.usage)
-        XCTAssertTrue(warnings.first?.hasPrefix("showhide: there is no command 'showhide gallery imprt'; the commands are import, list,") == true,
-                      "\(warnings)")
-        warnings = []
-        let belowALeaf = await ShowHideCommand.run(["help", "inspire", "x"]) { warnings.append($0) }
-        XCTAssertEqual(belowALeaf, ExitStatus.usage)
-        XCTAssertEqual(warnings, ["showhide: 'showhide inspire' has no commands under it; see 'showhide inspire --help'."])
-        warnings = []
-        let alias = await ShowHideCommand.run(["help", "gallery", "analyze"]) { warnings.append($0) }
-        XCTAssertEqual(alias, ExitStatus.success, "an alias is a command's name too")
-        XCTAssertEqual(warnings, [])
+    func testACommandThatDoesNotExistIsAUsageErrorThatNamesTheLikeliestOne() async {
+        func run(_ arguments: [String]) async -> (ExitCode, [String]) {
+            var warnings: [String] = []
+            let status = await ShowHideCommand.run(arguments) { warnings.append($0) }
+            return (status, warnings)
+        }
+        let top = "the commands are gallery, export, inspire, inspect, serve (see 'showhide --help')."
+        let cases: [([String], String)] = [
+            (["help", "nosuch"], "showhide: there is no command 'showhide nosuch'; " + top),
+            (["galery", "list"], "showhide: there is no command 'showhide galery'; did you mean 'showhide gallery'? " + top),
+            (["search", "--colour", "red"], "showhide: there is no command 'showhide search'; did you mean 'showhide gallery search'? " + top),
+            (["help", "search"], "showhide: there is no command 'showhide search'; did you mean 'showhide gallery search'? " + top),
+            (["--library", "/l", "inspir"], "showhide: there is no command 'showhide inspir'; did you mean 'showhide inspire'? " + top),
+            (["help", "inspire", "x"], "showhide: 'showhide inspire' has no commands under it; see 'showhide inspire --help'."),
+        ]
+        for (arguments, message) in cases {
+            let (status, warnings) = await run(arguments)
+            XCTAssertEqual(status, ExitStatus.usage, "\(arguments)")
+            XCTAssertEqual(warnings, [message])
+        }
+        let (status, warnings) = await run(["gallery", "serach", "--colour", "red"])
+        XCTAssertEqual(status, ExitStatus.usage)
+        XCTAssertTrue(warnings.first?.hasPrefix("showhide: there is no command 'showhide gallery serach'; did you mean 'showhide gallery search'? "
+            + "the commands are import, list,") == true, "\(warnings)")
+        let alias = await run(["help", "gallery", "analyze"])
+        XCTAssertEqual(alias.0, ExitStatus.success, "an alias is a command's name too")
+        XCTAssertEqual(alias.1, [])
+        XCTAssertNil(CommandNames.unknown(in: ["inspect", "photo.jpg", "help"]), "a command's own arguments are its own")
+        XCTAssertNil(CommandNames.unknown(in: ["gallery", "--help"]))
+        XCTAssertNil(CommandNames.likeliest("zzzz", among: ["list", "show"]), "nothing near")
+        XCTAssertEqual(CommandNames.editDistance("kitten", "sitting"), 3)
     }
 
     func testEachErrorHasItsDocumentedStatus() {

@@ -40,7 +40,7 @@ extension ShowHideCommand {
 
     /// Runs the command named by `arguments`; what goes wrong goes to `warn`. Returns the exit status.
     static func run(_ arguments: [String], warn: (String) -> Void) async -> ExitCode {
-        if let unknown = HelpTopic.unknown(in: arguments) {
+        if let unknown = CommandNames.unknown(in: LibraryArgument.movedToSubcommand(arguments)) {
             warn(unknown)
             return ExitStatus.usage
         }
@@ -84,14 +84,21 @@ extension ShowHideCommand {
     }
 }
 
-/// `showhide help NAME…` for a command that does not exist: ArgumentParser shows the nearest
-/// help it has and succeeds, which reads as if the command were there.
-enum HelpTopic {
+/// A command name that does not exist, in `showhide galery list`, `showhide gallery serach` or
+/// `showhide help nosuch`: ArgumentParser says "Unexpected argument", or of the help shows the
+/// nearest help it has and succeeds. Said with the commands there and the likeliest one meant.
+enum CommandNames {
     static func unknown(in arguments: [String]) -> String? {
-        guard arguments.first == "help" else { return nil }
+        let isHelp = arguments.first == "help"
         var subcommands = ShowHideCommand.configuration.subcommands
         var path = ["showhide"]
-        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+        for name in arguments.dropFirst(isHelp ? 1 : 0) {
+            // An option: a command's own (its value may follow), or a help or version flag.
+            if name.hasPrefix("-") {
+                if isHelp { continue } else { break }
+            }
+            // A leaf command takes what follows as its arguments.
+            if subcommands.isEmpty && !isHelp { return nil }
             var names: [String] = []
             var next: [any ParsableCommand.Type]?
             for subcommand in subcommands {
@@ -103,13 +110,51 @@ enum HelpTopic {
             let scope = path.joined(separator: " ")
             guard let found = next else {
                 if names.isEmpty { return "showhide: '\(scope)' has no commands under it; see '\(scope) --help'." }
-                return "showhide: there is no command '\(scope) \(name)'; the commands are \(names.joined(separator: ", ")) "
+                let meant = likeliest(name, among: names).map { "did you mean '\(scope) \($0)'? " }
+                    ?? elsewhere(name).map { "did you mean '\($0)'? " } ?? ""
+                return "showhide: there is no command '\(scope) \(name)'; \(meant)the commands are \(names.joined(separator: ", ")) "
                     + "(see '\(scope) --help')."
             }
             subcommands = found
             path.append(name)
         }
         return nil
+    }
+
+    /// The name nearest `typed` by edits (at most 2, and fewer than half its letters), if one is.
+    static func likeliest(_ typed: String, among names: [String]) -> String? {
+        let scored = names.map { ($0, editDistance(typed.lowercased(), $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= min(2, max(1, typed.count / 2)) else { return nil }
+        return best.0
+    }
+
+    /// `search` for `showhide gallery search`: a command of that name one level down.
+    static func elsewhere(_ name: String) -> String? {
+        for group in ShowHideCommand.configuration.subcommands {
+            let configuration = group.configuration
+            let groupName = configuration.commandName ?? group._commandName
+            for subcommand in configuration.subcommands {
+                let inner = subcommand.configuration
+                if (inner.commandName ?? subcommand._commandName) == name || inner.aliases.contains(name) {
+                    return "showhide \(groupName) \(name)"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }
 
