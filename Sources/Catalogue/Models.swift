@@ -162,6 +162,44 @@ public enum ColourTarget: Equatable, Sendable {
     }
 }
 
+extension ColourTarget {
+    /// Why `text` is not a colour, in words a person can act on, for every place that takes one (the
+    /// command line's `--colour`, the web gallery's `colour=`): the name likely meant, or the names
+    /// there are; what an `rgb()` or a `#` form needs.
+    public static func whyNot(_ text: String) -> String {
+        let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let quoted = "'\(text.prefix(40))'"
+        if typed.hasPrefix("rgb(") || typed.hasPrefix("rgb ") {
+            return "\(quoted) is not a colour: rgb(r,g,b) takes three whole numbers from 0 to 255, such as rgb(31,90,166)."
+        }
+        if typed.hasPrefix("#") || (typed.count >= 3 && typed.allSatisfy(\.isHexDigit)) {
+            return "\(quoted) is not a colour: #RRGGBB takes six hex digits (#1F5AA6), #RGB three (#F00)."
+        }
+        let names = ColourName.allCases.map(\.rawValue)
+        let nearest = names.map { ($0, editDistance(typed, $0)) }.min { $0.1 < $1.1 }
+        if let nearest, nearest.1 <= min(2, max(1, typed.count / 2)) {
+            return "\(quoted) is not a colour: did you mean \(nearest.0)? The names are \(names.joined(separator: ", ")) (or gray); "
+                + "or give #RRGGBB, #RGB or rgb(r,g,b)."
+        }
+        return "\(quoted) is not a colour: give a name (\(names.joined(separator: ", ")); or gray), #RRGGBB, #RGB or rgb(r,g,b)."
+    }
+}
+
+/// How many letters must be inserted, deleted or changed to make `a` into `b` (Levenshtein): how
+/// near a mistyped name is to one that exists.
+public func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+        var current = [i + 1]
+        for (j, y) in b.enumerated() {
+            current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}
+
 /// A search by colour, with the listing's filters.
 public struct ColourSearch: Equatable, Sendable {
     public var target: ColourTarget

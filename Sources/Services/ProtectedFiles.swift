@@ -23,6 +23,16 @@ public struct ProtectedFiles: Sendable {
         if resolved.hasPrefix(library + "/"), LibraryFolder.isOwn(resolved.dropFirst(library.count + 1)) {
             return "it is one of the library's own files (\(library))"
         }
+        return try photoReason(against: path, resolved: resolved)
+    }
+
+    /// Why nothing may be written at `path`: it is a catalogued photo's file (by its own path, as a
+    /// duplicate, or through a link); nil when it is not.
+    public func photoReason(against path: String) throws -> String? {
+        try photoReason(against: path, resolved: fileSystem.resolvingLinks(path))
+    }
+
+    private func photoReason(against path: String, resolved: String) throws -> String? {
         for candidate in Set([path, resolved]).sorted() {
             // The scope also holds photos in a folder of that name, and those with it as a duplicate path.
             for photo in try catalogue.photos(matching: PhotoQuery(paths: [candidate])) {

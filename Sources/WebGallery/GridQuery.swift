@@ -95,7 +95,7 @@ public struct GridQuery: Equatable, Sendable {
             let target = ColourTarget(parsing: text)
                 ?? (text.count == 6 && text.allSatisfy(\.isHexDigit) ? ColourTarget(parsing: "#" + text) : nil)
             guard let target else {
-                throw .invalid("colour: \"\(text.prefix(40))\" is not a colour; give a name (red, blue, …), #RRGGBB, #RGB or rgb(r,g,b).")
+                throw .invalid("colour: " + ColourTarget.whyNot(text))
             }
             colourText = text
             colour = target

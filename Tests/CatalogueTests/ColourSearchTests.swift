@@ -40,6 +40,19 @@ final class ColourSearchTests: XCTestCase {
         matches.map { ($0.photo.path as NSString).lastPathComponent.replacingOccurrences(of: ".jpg", with: "") }
     }
 
+    func testWhyATypedColourIsNotOneSaysWhatWouldBe() {
+        XCTAssertEqual(ColourTarget.whyNot("organge"), "'organge' is not a colour: did you mean orange? The names are black, white, grey, "
+            + "red, orange, yellow, green, blue, purple, pink, brown (or gray); or give #RRGGBB, #RGB or rgb(r,g,b).")
+        XCTAssertTrue(ColourTarget.whyNot("Reds").hasPrefix("'Reds' is not a colour: did you mean red?"))
+        XCTAssertEqual(ColourTarget.whyNot("rgb(300,0,0)"),
+                       "'rgb(300,0,0)' is not a colour: rgb(r,g,b) takes three whole numbers from 0 to 255, such as rgb(31,90,166).")
+        XCTAssertEqual(ColourTarget.whyNot("#12345"), "'#12345' is not a colour: #RRGGBB takes six hex digits (#1F5AA6), #RGB three (#F00).")
+        XCTAssertEqual(ColourTarget.whyNot("violet"), "'violet' is not a colour: give a name (black, white, grey, red, orange, yellow, green, "
+            + "blue, purple, pink, brown; or gray), #RRGGBB, #RGB or rgb(r,g,b).")
+        XCTAssertNil(ColourTarget(parsing: "organge"))
+        XCTAssertEqual(editDistance("organge", "orange"), 1)
+    }
+
     func testColoursRoundTripThroughTheCatalogue() throws {
         let colours = ColourAnalysis(palette: [entry("#808080", 0.9), entry("#CC141E", 0.1)], accent: accent("#CC141E", coverage: 0.1))
         let id = try add("bus", colours.palette, accent: colours.accent)

@@ -113,7 +113,7 @@ final class RootCommandTests: XCTestCase {
         XCTAssertNil(CommandNames.unknown(in: ["inspect", "photo.jpg", "help"]), "a command's own arguments are its own")
         XCTAssertNil(CommandNames.unknown(in: ["gallery", "--help"]))
         XCTAssertNil(CommandNames.likeliest("zzzz", among: ["list", "show"]), "nothing near")
-        XCTAssertEqual(CommandNames.editDistance("kitten", "sitting"), 3)
+        XCTAssertEqual(editDistance("kitten", "sitting"), 3)
     }
 
     func testEachErrorHasItsDocumentedStatus() {

@@ -43,7 +43,7 @@ final class InspireCommandTests: XCTestCase {
 
     func testValidation() {
         let refused: [([String], String)] = [
-            (["--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB, #RGB or rgb(r,g,b)."),
+            (["--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: give a name (black, white, grey, red, orange, yellow, green, blue, purple, pink, brown; or gray), #RRGGBB, #RGB or rgb(r,g,b)."),
             (["--json", "--html", "/p.html"], "Give --json or --html, not both."),
             (["--html", "/lib/red.jpg"], "--html names the web page to write: give a file name ending in .html, not '/lib/red.jpg'."),
             (["--gallery", "http://127.0.0.1:9000/"], "--gallery is for the page of --html."),

@@ -49,7 +49,7 @@ final class ProcessCommandTests: XCTestCase {
         let refused: [([String], String)] = [
             (["1", "--all"], "Give ids or --all, not both."),
             (["--all", "--hue", "3", "--colour", "red"], "Give --colour or --hue, not both."),
-            (["--all", "--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: use a name (red, gray, …), #RRGGBB, #RGB or rgb(r,g,b)."),
+            (["--all", "--colour", "teal"], "The value 'teal' is invalid for '--colour <colour>': 'teal' is not a colour: give a name (black, white, grey, red, orange, yellow, green, blue, purple, pink, brown; or gray), #RRGGBB, #RGB or rgb(r,g,b)."),
             (["--all", "--tolerance", "200"], "--tolerance and --feather take degrees from 0 to 180."),
             (["--all", "--min-chroma", "-1"], "--min-chroma takes a chroma (C*) from 0 to 150."),
             // Double reads "nan" and "inf": refused in words, where they crashed the splash.

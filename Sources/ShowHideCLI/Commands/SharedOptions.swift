@@ -37,7 +37,7 @@ struct ColourArgument: ExpressibleByArgument, Equatable {
     /// Parses `text`, or explains what a colour may be.
     static func parse(_ text: String) throws -> ColourArgument {
         guard let colour = ColourArgument(argument: text) else {
-            throw ValidationError("'\(text)' is not a colour: use a name (red, gray, …), #RRGGBB, #RGB or rgb(r,g,b).")
+            throw ValidationError(ColourTarget.whyNot(text))
         }
         return colour
     }

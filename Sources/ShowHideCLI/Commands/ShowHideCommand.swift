@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalogue
 import CAllocator
 import Foundation
 import Imaging
@@ -141,20 +142,6 @@ enum CommandNames {
             }
         }
         return nil
-    }
-
-    /// Levenshtein distance: insertions, deletions and substitutions.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 
