@@ -42,6 +42,8 @@ public struct WalkProblem: Equatable, Sendable {
 public protocol FileSystem: Sendable {
     /// The whole contents of the file at `path`.
     func contents(of path: String) throws -> Data
+    /// The first `count` bytes of the file at `path` (fewer when it is shorter), without reading the rest.
+    func head(of path: String, count: Int) throws -> Data
     /// Every regular file under `roots` (folders recursively, or files named directly), in a stable order.
     func walk(_ roots: [String]) -> WalkResult
     /// Whether something exists at `path`.
@@ -62,6 +64,20 @@ public struct NotAFile: Error, Equatable, LocalizedError {
     public var kind: String
     public init(kind: String) { self.kind = kind }
     public var errorDescription: String? { "not a file but \(kind)" }
+}
+
+/// A file too large to be read whole (`LocalFileSystem.largestFileRead`).
+public struct FileTooLarge: Error, Equatable, LocalizedError {
+    public var bytes: Int64
+    public var limit: Int64
+    public init(bytes: Int64, limit: Int64) {
+        self.bytes = bytes
+        self.limit = limit
+    }
+    public var errorDescription: String? {
+        String(format: "the file is too large to be a photo showhide reads: %.1f GB (at most %.0f GB)",
+               Double(bytes) / 1e9, Double(limit) / Double(1 << 30))
+    }
 }
 
 /// A file or folder the local file system could not write, with the system's reason.
@@ -85,12 +101,29 @@ public let partialFileSuffix = ".partial"
 public struct LocalFileSystem: FileSystem {
     public init() {}
 
+    /// The most a file read whole may weigh: more than any photo showhide can decode in memory, and
+    /// a video or a disk image of gigabytes read whole could take all the memory there is.
+    public static let largestFileRead: Int64 = 1 << 30
+
     public func contents(of path: String) throws -> Data {
         // A named pipe or a device is no photo, and reading one may never end.
         var info = stat()
-        if stat(path, &info) == 0, let kind = Walker.specialKind(info) { throw NotAFile(kind: kind) }
+        if stat(path, &info) == 0 {
+            if let kind = Walker.specialKind(info) { throw NotAFile(kind: kind) }
+            if Int64(info.st_size) > Self.largestFileRead { throw FileTooLarge(bytes: Int64(info.st_size), limit: Self.largestFileRead) }
+        }
         // Read, not mapped: a mapped file that shrinks under us would crash the process.
         return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    public func head(of path: String, count: Int) throws -> Data {
+        var info = stat()
+        if stat(path, &info) == 0, let kind = Walker.specialKind(info) { throw NotAFile(kind: kind) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        defer { try? handle.close() }
+        return try handle.read(upToCount: count) ?? Data()
     }
 
     public func exists(_ path: String) -> Bool {

@@ -275,22 +275,23 @@ public struct ImportService: Sendable {
     /// Reads a file once and learns everything the catalogue needs from that one read.
     /// - Parameter position: the file's place in walk order among those this import examines.
     func examine(_ file: FoundFile, position: Int, check: KnownContentCheck) -> Examination {
+        let fileExtension = (file.path as NSString).pathExtension
+        // A large file (a video, a disk image) is judged by its first bytes before it is read whole.
+        if file.stamp.size > Self.largestReadBeforeSniffing {
+            do {
+                let head = try fileSystem.head(of: file.path, count: Self.sniffedBytes)
+                if let other = kindOtherThanPhoto(head, fileExtension: fileExtension) { return other }
+            } catch {
+                return .failed(Self.unreadableReason + error.plainDescription)
+            }
+        }
         let data: Data
         do {
             data = try fileSystem.contents(of: file.path)
         } catch {
             return .failed(Self.unreadableReason + error.plainDescription)
         }
-        // Camera raw files first: many start as TIFF does.
-        let fileExtension = (file.path as NSString).pathExtension
-        if let format = UnsupportedPhotoFormat.sniff(data.prefix(UnsupportedPhotoFormat.signatureLength), fileExtension: fileExtension) {
-            return .unsupported(format: format)
-        }
-        guard ImageFormat.sniff(data.prefix(ImageFormat.signatureLength)) != nil else {
-            let named = Self.photoExtensions.contains(fileExtension.lowercased())
-            guard named else { return .notAPhoto }
-            return .failed(data.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
-        }
+        if let other = kindOtherThanPhoto(data, fileExtension: fileExtension) { return other }
         let sha256 = hasher.sha256(data)
         // Content an earlier file (in walk order) has is placed when written, not analysed again: that
         // file is written first (were it to fail, this one is examined in full then).
@@ -308,6 +309,22 @@ public struct ImportService: Sendable {
         } catch {
             return .failed(error.reason)
         }
+    }
+
+    /// Files larger than this are judged by their first bytes before they are read whole.
+    static let largestReadBeforeSniffing: Int64 = 16 << 20
+    static let sniffedBytes = max(UnsupportedPhotoFormat.signatureLength, ImageFormat.signatureLength)
+
+    /// What a file starting with `head` is when it is no photo showhide reads: a camera raw format,
+    /// not a photo at all, or a failure when it is named like one; nil for a photo.
+    private func kindOtherThanPhoto(_ head: Data, fileExtension: String) -> Examination? {
+        // Camera raw files first: many start as TIFF does.
+        if let format = UnsupportedPhotoFormat.sniff(head.prefix(UnsupportedPhotoFormat.signatureLength), fileExtension: fileExtension) {
+            return .unsupported(format: format)
+        }
+        guard ImageFormat.sniff(head.prefix(ImageFormat.signatureLength)) == nil else { return nil }
+        guard Self.photoExtensions.contains(fileExtension.lowercased()) else { return .notAPhoto }
+        return .failed(head.isEmpty ? "the file is empty" : "named like a photo, but not a JPEG, PNG, HEIC, AVIF, WebP or TIFF file (unrecognised first bytes)")
     }
 
     /// Writes one batch in one transaction, deciding for each file whether it is new, moved,

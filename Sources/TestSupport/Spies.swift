@@ -31,6 +31,21 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     }
     private var onRead: (@Sendable (String) -> Void)?
 
+    /// The paths whose first bytes alone were read.
+    public var headReads: [String] { lock.withLock { heads } }
+    private var heads: [String] = []
+
+    public func head(of path: String, count: Int) throws -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        heads.append(path)
+        guard let data = files[path] else {
+            if !expectedMissing.contains(path) { XCTFail("unexpected read of \(path)") }
+            throw Missing(path: path)
+        }
+        return data.prefix(count)
+    }
+
     public func contents(of path: String) throws -> Data {
         beforeRead?(path)
         lock.lock()

@@ -495,6 +495,23 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(summary.imported, 1)
     }
 
+    func testALargeFileIsJudgedByItsFirstBytesBeforeItIsReadWhole() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/movie.mov"] = Data([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x71, 0x74, 0x20, 0x20])
+        files["/lib/big.jpg"] = Data("not a jpeg at all".utf8)
+        let gigabytes = FileStamp(size: 3 << 30, modifiedAtNanoseconds: 1)
+        files.setStamp(gigabytes, for: "/lib/movie.mov")
+        files.setStamp(gigabytes, for: "/lib/big.jpg")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(summary.skipped, 1)
+        XCTAssertEqual(summary.failures.map(\.path), ["/lib/big.jpg"])
+        XCTAssertEqual(files.headReads.sorted(), ["/lib/big.jpg", "/lib/movie.mov"])
+        XCTAssertEqual(files.readPaths, ["/lib/a.jpg"], "a video of gigabytes is not read whole to be skipped")
+    }
+
     func testPhotosInFormatsNotReadYetAreNamedApartFromOtherFiles() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         files["/lib/phone/IMG_0001.CR3"] = Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0])

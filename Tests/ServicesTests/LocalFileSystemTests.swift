@@ -49,6 +49,20 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(fileSystem.resolvingLinks("/no/such/folder/x.zip"), "/no/such/folder/x.zip")
     }
 
+    func testAFileTooLargeToBeAPhotoIsNotReadWholeButItsFirstBytesAre() throws {
+        try write("big.mov", "0123456789")
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: root + "/big.mov"))
+        try handle.truncate(atOffset: UInt64(LocalFileSystem.largestFileRead) + 1)  // sparse: no disk is used
+        try handle.close()
+
+        XCTAssertThrowsError(try fileSystem.contents(of: root + "/big.mov")) { error in
+            XCTAssertEqual(error as? FileTooLarge, FileTooLarge(bytes: LocalFileSystem.largestFileRead + 1, limit: LocalFileSystem.largestFileRead))
+            XCTAssertEqual(error.localizedDescription, "the file is too large to be a photo showhide reads: 1.1 GB (at most 1 GB)")
+        }
+        XCTAssertEqual(try fileSystem.head(of: root + "/big.mov", count: 4), Data("0123".utf8))
+        XCTAssertThrowsError(try fileSystem.head(of: root + "/missing", count: 4))
+    }
+
     func testStampsCarryTheModificationTimeToTheNanosecond() throws {
         try write("a.jpg")
         let date = Date(timeIntervalSince1970: 1_600_000_000.123456)
