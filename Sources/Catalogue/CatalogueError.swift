@@ -23,6 +23,10 @@ public enum CatalogueError: Error, Equatable, LocalizedError {
     case diskFull(path: String)
     case inputOutput(path: String)
     case failed(path: String, code: Int32)
+    /// A change that contradicts what the catalogue holds now: another showhide changed it meanwhile.
+    case conflict(path: String)
+    /// The photo is no longer in the catalogue: removed by another command while this one worked on it.
+    case photoGone(id: Int64)
     case corruptRow(table: String, reason: String)
     case backupExists(path: String)
     case cannotWriteBackup(path: String, reason: String)
@@ -56,6 +60,11 @@ public enum CatalogueError: Error, Equatable, LocalizedError {
             return "cannot read or write the catalogue \(path): the disk reported an input/output error"
         case let .failed(path, code):
             return "the catalogue \(path) could not be used (SQLite result \(code))"
+        case let .conflict(path):
+            return "the catalogue \(path) was changed by another showhide meanwhile, and this change no longer fits it; "
+                + "run the command again"
+        case let .photoGone(id):
+            return "photo \(id) is no longer in the catalogue: it was removed while this command worked on it"
         case let .corruptRow(table, reason):
             return "the catalogue holds an unreadable \(table) row: \(reason); run showhide gallery check"
         case let .backupExists(path):

@@ -1,5 +1,6 @@
 import Catalogue
 import GRDB
+import Foundation
 import Imaging
 
 extension CatalogueError {
@@ -18,10 +19,19 @@ extension CatalogueError {
         case .SQLITE_READONLY: self = .readOnly(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy(path: path)
         case .SQLITE_FULL: self = .diskFull(path: path)
-        case .SQLITE_IOERR: self = .inputOutput(path: path)
+        case .SQLITE_CONSTRAINT: self = .conflict(path: path)
+        // SQLite cannot grow its shared-memory file on a full disk and says "I/O error" then; the
+        // disk's free space tells the two apart.
+        case .SQLITE_IOERR: self = Self.isOnAFullDisk(path) ? .diskFull(path: path) : .inputOutput(path: path)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             self = .cannotOpen(path: path, reason: "permission denied or the file cannot be opened")
         default: self = .failed(path: path, code: error.resultCode.rawValue)
         }
+    }
+
+    /// Whether the file system holding `path` has no block left that this user may write.
+    static func isOnAFullDisk(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs((path as NSString).deletingLastPathComponent, &info) == 0 && info.f_bavail == 0
     }
 }

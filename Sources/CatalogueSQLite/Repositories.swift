@@ -309,6 +309,10 @@ struct VariantRepository {
     }
 
     func record(_ variant: Variant) throws {
+        // Said in words, not as the foreign key's constraint: a photo removed while its variant was made.
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE id = ?)", arguments: [variant.photoID]) == true else {
+            throw CatalogueError.photoGone(id: variant.photoID)
+        }
         try db.execute(sql: """
             INSERT INTO variant (photo_id, kind, parameters, path, file_size, width, height, sha256, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -234,7 +234,15 @@ public struct ProcessingService: Sendable {
                 let variant = spec.record(path: path, fileSize: Int64(encoded.data.count),
                                           pixelSize: PixelSize(width: image.width, height: image.height), sha256: encoded.sha256,
                                           createdAt: clock.now())
-                try catalogue.recordVariant(variant)
+                do {
+                    try catalogue.recordVariant(variant)
+                } catch CatalogueError.photoGone {
+                    // Removed meanwhile (`gallery remove` in another shell): its variant would be a stray file.
+                    try? fileSystem.remove(path)
+                    outcome.made.removeAll { $0.photoID == photo.id }
+                    outcome.skipped = "removed from the catalogue while it was processed"
+                    return outcome
+                }
                 outcome.made.append(variant)
             } catch {
                 throw PhotoFailure(reason: error.plainDescription)

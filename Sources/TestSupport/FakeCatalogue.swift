@@ -121,7 +121,9 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
     }
 
     public func recordVariant(_ variant: Variant) throws {
-        lock.withLock {
+        try lock.withLock {
+            // As the catalogue's foreign key: no variant of a photo that is not there.
+            guard state.photos[variant.photoID] != nil else { throw CatalogueError.photoGone(id: variant.photoID) }
             variantRows.removeAll { $0.photoID == variant.photoID && $0.kind == variant.kind && $0.parameters == variant.parameters }
             variantRows.append(variant)
         }

@@ -107,6 +107,11 @@ struct CatalogueContract {
         XCTAssertNil(try catalogue.photo(id: id))
         XCTAssertEqual(try catalogue.allVariants(), [], "a photo's variants go with it")
         XCTAssertFalse(try catalogue.containsPhoto(withSHA256: PhotoFacts.sample(sha: "d").sha256))
+        XCTAssertThrowsError(try catalogue.recordVariant(variant("show", "{\"hue\":10}", "/l/late.jpg")),
+                             "a variant made while its photo was removed") { error in
+            XCTAssertEqual(error as? CatalogueError, .photoGone(id: id))
+        }
+        XCTAssertEqual(try catalogue.allVariants(), [])
     }
 
     struct Abandoned: Error {}

@@ -295,9 +295,15 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(mapped(.SQLITE_IOERR), .inputOutput(path: "/l/c.sqlite"))
         XCTAssertEqual(mapped(.SQLITE_CANTOPEN), .cannotOpen(path: "/l/c.sqlite", reason: "permission denied or the file cannot be opened"))
         XCTAssertEqual(mapped(.SQLITE_MISMATCH), .failed(path: "/l/c.sqlite", code: 20))
+        XCTAssertEqual(mapped(.SQLITE_CONSTRAINT), .conflict(path: "/l/c.sqlite"), "another showhide changed it meanwhile")
+        // /proc's file system has no free block, as a full disk has none.
+        XCTAssertEqual(CatalogueError(DatabaseError(resultCode: .SQLITE_IOERR), path: "/proc/c.sqlite"), .diskFull(path: "/proc/c.sqlite"),
+                       "SQLite's I/O error on a full disk is said as a full disk")
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("c.sqlite").path
+        XCTAssertEqual(CatalogueError(DatabaseError(resultCode: .SQLITE_IOERR), path: temporary), .inputOutput(path: temporary))
         XCTAssertEqual(CatalogueError(CocoaError(.fileNoSuchFile), path: "/l/c.sqlite"),
                        .cannotOpen(path: "/l/c.sqlite", reason: "no such file or directory"))
-        for code in [ResultCode.SQLITE_CORRUPT, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_MISMATCH] {
+        for code in [ResultCode.SQLITE_CORRUPT, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_MISMATCH, .SQLITE_CONSTRAINT] {
             let text = mapped(code).errorDescription ?? ""
             XCTAssertTrue(text.contains("/l/c.sqlite"), text)
             XCTAssertFalse(text.contains("SQL text") || text.contains("SELECT"), text)

@@ -150,6 +150,18 @@ final class ProcessingServiceTests: XCTestCase {
         XCTAssertEqual(Set(summary.made.map(\.photoID)), [photos[2].id])
     }
 
+    func testAPhotoRemovedWhileItIsProcessedLeavesNoVariantBehind() async throws {
+        let photos = try await importPhotos(["/photos/red.jpg": FakePhoto.data(width: 40, height: 30, seed: "r", colour: "#D01020")])
+        try catalogue.write { try $0.removePhoto(photos[0].id) }  // `gallery remove` in another shell
+
+        let summary = try await service().process(photos)
+
+        XCTAssertEqual(summary.made.count, 0)
+        XCTAssertEqual(summary.failures.count, 0, "not a failure of the photo's")
+        XCTAssertEqual(summary.skipped.map(\.reason), ["removed from the catalogue while it was processed"])
+        XCTAssertEqual(files.walk(["/library"]).files.map(\.path), [], "no stray variant file")
+    }
+
     func testLeftoverTemporaryFilesAreRemoved() async throws {
         files["/library/variants/ab/abc/show-1.jpg.1234" + partialFileSuffix] = Data("half".utf8)
         files["/library/variants/ab/abc/show-1.jpg"] = Data("whole".utf8)
