@@ -27,6 +27,10 @@ public struct CheckReport: Sendable {
     /// new one); a repair records their new place.
     public var movedVariants: [Variant] = []
     public var strayVariantFiles: [String] = []
+    /// Files under `variants/` that no row records yet, written in the last minutes: most likely a
+    /// showhide making variants right now, which writes a file and then records it. Not strays, and
+    /// never removed.
+    public var recentUnrecordedFiles: [String] = []
     /// Photos whose files are there but whose thumbnails are not (catalogued before thumbnails, or removed).
     public var missingThumbnails: [PhotoProblem] = []
     /// Thumbnails of no catalogued content, by SHA-256; and files of the folder of thumbnails an earlier
@@ -71,9 +75,15 @@ public struct CatalogueCheck: Sendable {
     private let variantsDirectory: String
     private let thumbnails: ThumbnailStore
     private let oldThumbnailsDirectory: String
+    private let clock: any WallClock
 
-    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String, thumbnails: ThumbnailStore) {
+    /// How recent a file no row records may be and still be one being made rather than a stray.
+    public static let recentFileAge: TimeInterval = 10 * 60
+
+    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String, thumbnails: ThumbnailStore,
+                clock: any WallClock) {
         self.fileSystem = fileSystem
+        self.clock = clock
         self.catalogue = catalogue
         self.thumbnails = thumbnails
         self.libraryDirectory = libraryDirectory
@@ -138,7 +148,12 @@ public struct CatalogueCheck: Sendable {
         }
         report.movedVariants = moves.map(\.variant)
         if scope == nil {
-            report.strayVariantFiles = fileSystem.walk([variantsDirectory]).files.map(\.path).filter { !recorded.contains($0) }.sorted()
+            // A file written since shortly before the check began may be one a running `process` has yet to
+            // record: a repair that removed it lost the variant, and its row then named no file.
+            let recentSince = Int64((clock.now().timeIntervalSince1970 - Self.recentFileAge) * 1e9)
+            let unrecorded = fileSystem.walk([variantsDirectory]).files.filter { !recorded.contains($0.path) }
+            report.strayVariantFiles = unrecorded.filter { $0.stamp.modifiedAtNanoseconds < recentSince }.map(\.path).sorted()
+            report.recentUnrecordedFiles = unrecorded.filter { $0.stamp.modifiedAtNanoseconds >= recentSince }.map(\.path).sorted()
             report.strayThumbnails = keptThumbnails.subtracting(photos.map(\.facts.sha256)).sorted()
                 + fileSystem.walk([oldThumbnailsDirectory]).files.map(\.path).sorted()
         }

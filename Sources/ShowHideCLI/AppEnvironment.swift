@@ -147,7 +147,7 @@ public struct AppEnvironment: Sendable {
 
     func catalogueCheck(catalogue: any PhotoCatalogue, libraryDirectory: String) -> CatalogueCheck {
         CatalogueCheck(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory,
-                       thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
+                       thumbnails: thumbnailStore(libraryDirectory: libraryDirectory), clock: clock)
     }
 
     func variantPruning(catalogue: any PhotoCatalogue, libraryDirectory: String) -> VariantPruning {

@@ -30,7 +30,7 @@ final class CatalogueCheckTests: XCTestCase {
     }
 
     func check() -> CatalogueCheck {
-        CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library", thumbnails: thumbnails)
+        CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library", thumbnails: thumbnails, clock: clock)
     }
 
     func testAHealthyCatalogueIsClean() async throws {
@@ -127,10 +127,30 @@ final class CatalogueCheckTests: XCTestCase {
         }
     }
 
+    func testAFileWrittenInTheLastMinutesIsOneBeingMadeAndARepairLeavesIt() async throws {
+        _ = try await library()
+        // A running `process` writes a variant's file, then records it: between the two it is no stray.
+        files["/library/variants/ab/being-made.jpg"] = Data("new".utf8)
+        let written = Int64((clock.now().timeIntervalSince1970 - 60) * 1e9)
+        files.setStamp(FileStamp(size: 3, modifiedAtNanoseconds: written), for: "/library/variants/ab/being-made.jpg")
+        files["/library/variants/ab/old.jpg"] = Data("old".utf8)
+        let tooOld = Int64((clock.now().timeIntervalSince1970 - CatalogueCheck.recentFileAge - 1) * 1e9)
+        files.setStamp(FileStamp(size: 3, modifiedAtNanoseconds: tooOld), for: "/library/variants/ab/old.jpg")
+
+        let repaired = try check().run(repair: true)
+
+        XCTAssertEqual(repaired.strayVariantFiles, ["/library/variants/ab/old.jpg"])
+        XCTAssertEqual(repaired.recentUnrecordedFiles, ["/library/variants/ab/being-made.jpg"])
+        XCTAssertEqual(repaired.removedStrayFiles, 1)
+        XCTAssertNotNil(files["/library/variants/ab/being-made.jpg"], "not taken from under the process making it")
+        XCTAssertNil(files["/library/variants/ab/old.jpg"])
+        XCTAssertTrue(repaired.isClean)
+    }
+
     func testVariantsThatMovedWithTheLibraryAreNeitherMissingNorStrayAndARepairRecordsTheirPlace() async throws {
         _ = try await library()
         try moveLibrary()
-        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/moved", thumbnails: thumbnails)
+        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/moved", thumbnails: thumbnails, clock: clock)
 
         let report = try check.run(repair: false)
         XCTAssertEqual(report.movedVariants.count, 6)
@@ -153,7 +173,7 @@ final class CatalogueCheckTests: XCTestCase {
         // the copy must not take its own files for strays and delete them.
         _ = try await library()
         for file in files.walk(["/library/variants"]).files { files["/copy" + file.path.dropFirst("/library".count)] = files[file.path] }
-        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/copy", thumbnails: thumbnails)
+        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/copy", thumbnails: thumbnails, clock: clock)
         let repaired = try check.run(repair: true)
         XCTAssertEqual(repaired.strayVariantFiles, [])
         XCTAssertEqual(repaired.movedVariantRows, 6)
@@ -178,7 +198,7 @@ final class CatalogueCheckTests: XCTestCase {
     func testARestoredLibrarysVariantsHaveNoFileThoughTheOriginalsAreThereAndARepairLeavesThemAlone() async throws {
         _ = try await library()
         let original = files.walk(["/library/variants"]).files.map(\.path)
-        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/restored", thumbnails: thumbnails)
+        let check = CatalogueCheck(fileSystem: files, catalogue: catalogue, libraryDirectory: "/restored", thumbnails: thumbnails, clock: clock)
 
         let report = try check.run(repair: false)
         XCTAssertEqual(report.variantsWithoutFiles.count, 6, "the original library's files are not this one's")

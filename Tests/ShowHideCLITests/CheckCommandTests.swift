@@ -81,6 +81,16 @@ final class CheckCommandTests: XCTestCase {
                                    + "/lib/copies/blue.jpg: gallery remove --missing makes one of them its file)\n"), two)
     }
 
+    func testFilesBeingMadeAreSaidAndLeft() throws {
+        files["/library/variants/zz/being-made.jpg"] = Data("x".utf8)
+        files.setStamp(FileStamp(size: 1, modifiedAtNanoseconds: Int64(FakeClock().now().timeIntervalSince1970 * 1e9)),
+                       for: "/library/variants/zz/being-made.jpg")
+        try CheckCommand.parse(["--repair"]).run(in: environment())
+        XCTAssertTrue(spy.output.lines.contains("  1 file not recorded yet, written in the last 10 minutes: most likely variants another "
+            + "showhide is making; left as they are (check again later)"), spy.output.text)
+        XCTAssertNotNil(files["/library/variants/zz/being-made.jpg"])
+    }
+
     func testProblemsAreListedRepairedWhenAskedAndSetTheExitStatus() throws {
         try files.remove("/lib/blue.jpg")
         files["/library/variants/zz/leftover.jpg"] = Data("x".utf8)

@@ -16,6 +16,7 @@ struct CheckPresenter {
         var variantsWithoutFiles: [String]
         var movedVariants: [String]
         var strayVariantFiles: [String]
+        var recentUnrecordedFiles: [String]
         var removedVariantRows: Int
         var removedStrayFiles: Int
         var movedVariantRows: Int
@@ -43,7 +44,7 @@ struct CheckPresenter {
                 missingPhotos: report.missingPhotos.map { .init(id: $0.id, path: $0.path, copies: $0.copies) },
                 changedPhotos: report.changedPhotos.map { .init(id: $0.id, path: $0.path) },
                 variantsWithoutFiles: report.variantsWithoutFiles.map(\.path), movedVariants: report.movedVariants.map(\.path),
-                strayVariantFiles: report.strayVariantFiles,
+                strayVariantFiles: report.strayVariantFiles, recentUnrecordedFiles: report.recentUnrecordedFiles,
                 removedVariantRows: report.removedVariantRows, removedStrayFiles: report.removedStrayFiles,
                 movedVariantRows: report.movedVariantRows,
                 missingThumbnails: report.missingThumbnails.map { .init(id: $0.id, path: $0.path) }, strayThumbnails: report.strayThumbnails,
@@ -77,6 +78,10 @@ struct CheckPresenter {
         console.print("variants: \(report.variantsWithoutFiles.count) without a file, \(report.strayVariantFiles.count) stray files")
         for variant in report.variantsWithoutFiles { console.print("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)") }
         for path in report.strayVariantFiles { console.print("  stray: \(path)") }
+        if !report.recentUnrecordedFiles.isEmpty {
+            console.print("  \(counted(report.recentUnrecordedFiles.count, "file")) not recorded yet, written in the last 10 minutes: "
+                + "most likely variants another showhide is making; left as they are (check again later)")
+        }
         if !report.movedVariants.isEmpty {
             console.print("  \(counted(report.movedVariants.count, "variant")) moved with the library folder (recorded at their old place)"
                 + (report.movedVariantRows > 0 ? "" : "; --repair records the new one"))
