@@ -31,9 +31,10 @@ public struct SystemClock: WallClock {
     public func now() -> Date { Date() }
 }
 
-/// Ctrl-C (SIGINT) as an interruption: the first asks the command to stop where it is and say what
-/// it did; a second ends the process at once (status 130), as Ctrl-C usually does. Made only by the
-/// commands that can stop cleanly, so every other command keeps the default.
+/// Ctrl-C (SIGINT) as an interruption, and so SIGTERM (`kill`, `timeout`) and SIGHUP (a terminal
+/// closed): the first asks the command to stop where it is and say what it did; a second ends the
+/// process at once (status 128 + the signal), as Ctrl-C usually does. Made only by the commands that
+/// can stop cleanly, so every other command keeps the default.
 ///
 /// A plain signal handler that counts into an atomic: whichever thread the signal lands on, the
 /// count is set before the handler returns (a dispatch source on Linux reads a `signalfd`, which
@@ -43,8 +44,11 @@ public final class InterruptSignal: Interruption {
         // Set (and so made) here, before the handler can run: a global's first use runs its setup,
         // which must not happen inside a signal handler.
         interruptRequests.store(0, ordering: .relaxed)
-        signal(SIGINT, interruptHandler)
+        for stopping in Self.signals { signal(stopping, interruptHandler) }
     }
+
+    /// The signals that ask a command to stop.
+    public static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     public var isRequested: Bool { interruptRequests.load(ordering: .relaxed) > 0 }
 }
@@ -54,5 +58,5 @@ private let interruptRequests = Atomic<Int>(0)
 
 /// Async-signal-safe: an atomic add, and `_exit` on the second.
 private func interruptHandler(_ signal: Int32) {
-    if interruptRequests.wrappingAdd(1, ordering: .relaxed).oldValue > 0 { _exit(130) }
+    if interruptRequests.wrappingAdd(1, ordering: .relaxed).oldValue > 0 { _exit(128 + signal) }
 }

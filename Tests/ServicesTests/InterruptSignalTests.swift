@@ -15,4 +15,17 @@ final class InterruptSignalTests: XCTestCase {
         wait(for: [seen], timeout: 30)
         XCTAssertTrue(interruption.isRequested)
     }
+
+    /// `kill` and `timeout` send SIGTERM, a closed terminal SIGHUP: the command stops as on Ctrl-C,
+    /// keeping what it did and taking away what it started (a zip file's `.partial`).
+    func testTermAndHangUpAreRequestsToStopToo() {
+        for stopping in [SIGTERM, SIGHUP] {
+            let interruption = InterruptSignal()
+            XCTAssertFalse(interruption.isRequested)
+            kill(getpid(), stopping)
+            let seen = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in interruption.isRequested }, object: nil)
+            wait(for: [seen], timeout: 30)
+            XCTAssertTrue(interruption.isRequested, "signal \(stopping)")
+        }
+    }
 }
