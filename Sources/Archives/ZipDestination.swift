@@ -77,9 +77,16 @@ public final class ZipDestination: ExportDestination {
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         } catch {
-            throw ExportError.cannotWrite("\(location) (entry \(name))", error.plainDescription)
+            throw ExportError.cannotWrite("\(location) (entry \(name))", Self.reason(error, errno: errno))
         }
         names.insert(name)
+    }
+
+    /// ZIPFoundation's error in words: its `unwritableFile` is a failed `fwrite`, whose errno says why
+    /// (a full disk, most often).
+    static func reason(_ error: any Error, errno code: Int32) -> String {
+        guard String(describing: error) == "unwritableFile" else { return error.plainDescription }
+        return code == 0 ? "the file could not be written" : systemErrorReason(code)
     }
 
     public func finish() throws {

@@ -567,6 +567,8 @@ public final class FolderDestination: ExportDestination {
         if contains(name) { try protected?.refusing(path(name)) }
         do {
             try fileSystem.writeAtomically(data, to: path(name))
+        } catch let error as FileWriteError {
+            throw ExportError.cannotWrite(path(name), error.reason)
         } catch {
             throw ExportError.cannotWrite(path(name), error.plainDescription)
         }

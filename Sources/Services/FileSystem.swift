@@ -153,7 +153,13 @@ public struct LocalFileSystem: FileSystem {
     private func writeAtomically(_ data: Data, to path: String, mode: mode_t) throws {
         try Self.makeFolders((path as NSString).deletingLastPathComponent)
         let temporary = path + "." + UUID().uuidString + partialFileSuffix
-        try Self.create(temporary, with: data, named: path, mode: mode)
+        do {
+            try Self.create(temporary, with: data, named: path, mode: mode)
+        } catch {
+            // A full disk: the part written is taken away, not left beside the user's files.
+            unlink(temporary)
+            throw error
+        }
         guard rename(temporary, path) == 0 else {
             let error = Self.posixError("cannot write \(path)")
             try? FileManager.default.removeItem(atPath: temporary)

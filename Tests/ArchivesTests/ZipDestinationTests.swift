@@ -1,4 +1,4 @@
-import Archives
+@testable import Archives
 import Foundation
 import Services
 import XCTest
@@ -78,6 +78,14 @@ final class ZipDestinationTests: XCTestCase {
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: (directory as NSString).deletingLastPathComponent)
             .filter { $0.hasPrefix((directory as NSString).lastPathComponent + "_") }, [])
+    }
+
+    /// ZIPFoundation's `unwritableFile` (a failed `fwrite`) in the words of its errno.
+    func testAnEntryTheDiskRefusesIsSaidInWords() {
+        enum ZIPFoundationLike: Error { case unwritableFile }
+        XCTAssertEqual(ZipDestination.reason(ZIPFoundationLike.unwritableFile, errno: ENOSPC), "no space left on device")
+        XCTAssertEqual(ZipDestination.reason(ZIPFoundationLike.unwritableFile, errno: 0), "the file could not be written")
+        XCTAssertEqual(ZipDestination.reason(CocoaError(.fileWriteOutOfSpace), errno: 0), CocoaError(.fileWriteOutOfSpace).plainDescription)
     }
 
     func testAnArchiveThatCannotBeCreatedIsAClearError() throws {

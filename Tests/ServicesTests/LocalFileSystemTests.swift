@@ -63,6 +63,25 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertThrowsError(try fileSystem.head(of: root + "/missing", count: 4))
     }
 
+    /// A file the disk will not take whole (a full disk; here a limit on file size, which fails the
+    /// same `write`) leaves no part of itself beside the user's files.
+    func testAWriteThatFailsLeavesNoPartialFile() throws {
+        let ignored = signal(SIGXFSZ, SIG_IGN)
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
+        var small = limit
+        small.rlim_cur = 4_096
+        setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &small)
+        let failure = Result { try fileSystem.writeAtomically(Data(count: 100_000), to: root + "/a/export.jpg") }
+        setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
+        signal(SIGXFSZ, ignored)
+
+        XCTAssertThrowsError(try failure.get()) { error in
+            XCTAssertEqual((error as? FileWriteError)?.what, "cannot write \(root!)/a/export.jpg")
+        }
+        XCTAssertEqual(try manager.contentsOfDirectory(atPath: root + "/a").filter { $0 != "b" }, [], "no .partial left")
+    }
+
     func testStampsCarryTheModificationTimeToTheNanosecond() throws {
         try write("a.jpg")
         let date = Date(timeIntervalSince1970: 1_600_000_000.123456)
