@@ -307,8 +307,9 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
                 + "while it is open; name a file outside the library folder")
         }
         if !replacing && FileManager.default.fileExists(atPath: path) { throw CatalogueError.backupExists(path: path) }
+        Self.removeAbandonedBackups(of: path)
         let temporary = path + "." + UUID().uuidString + ".partial"
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) } }
+        defer { for suffix in Self.sqliteFileSuffixes { try? FileManager.default.removeItem(atPath: temporary + suffix) } }
         let copy: DatabaseQueue
         do {
             copy = try DatabaseQueue(path: temporary)
@@ -335,6 +336,28 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         }
         var info = stat()
         return CatalogueBackup(path: path, photos: photos, bytes: stat(path, &info) == 0 ? Int(info.st_size) : 0)
+    }
+
+    /// A database and the files SQLite keeps beside it.
+    static let sqliteFileSuffixes = ["", "-wal", "-shm", "-journal"]
+
+    /// How old an earlier backup's temporary file must be to be taken for abandoned, not one being written.
+    static let abandonedBackupAge: TimeInterval = 10 * 60
+
+    /// Takes away what earlier backups into `path` left when they were killed (Ctrl-C, a full disk):
+    /// `FILE.<UUID>.partial` and SQLite's files beside it, once they are older than a backup takes.
+    static func removeAbandonedBackups(of path: String, now: Date = Date()) {
+        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return }
+        for candidate in names where candidate.hasPrefix(name + ".") {
+            let rest = candidate.dropFirst(name.count + 1)
+            guard rest.count >= 36, UUID(uuidString: String(rest.prefix(36))) != nil,
+                  sqliteFileSuffixes.map({ ".partial" + $0 }).contains(String(rest.dropFirst(36))) else { continue }
+            let file = (folder as NSString).appendingPathComponent(candidate)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) > abandonedBackupAge else { continue }
+            try? FileManager.default.removeItem(atPath: file)
+        }
     }
 
     /// Whether `path` names the catalogue at `catalogue` or one of SQLite's files beside it (`-wal`, `-shm`,

@@ -124,6 +124,7 @@ public struct GalleryServer: Sendable {
     /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM.
     /// - Parameter onRunning: called with the port once the server listens (0 asks for any free port).
     public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+        removeAbandonedDownloads()
         let application = Application(
             router: router(),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
@@ -230,6 +231,20 @@ public struct GalleryServer: Sendable {
         response.headers[.contentDisposition] = "attachment; filename=\"showhide-show-\(pictures)-\(pictures == 1 ? "photo" : "photos").zip\""
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// How old a download's zip in `exports/` must be to be one a killed server left, not one being sent.
+    static let abandonedDownloadAge: TimeInterval = 60 * 60
+
+    /// Takes away the zips of downloads a server killed mid-way left in `exports/` (each is removed once
+    /// sent); those of the last hour may be another server's on the same library, still being made.
+    func removeAbandonedDownloads() {
+        let folder = LibraryFolder.path(LibraryFolder.exports, inLibrary: libraryDirectory)
+        let before = Int64((clock.now().timeIntervalSince1970 - Self.abandonedDownloadAge) * 1e9)
+        for file in fileSystem.walk([folder]).files where file.stamp.modifiedAtNanoseconds < before
+            && (file.path as NSString).lastPathComponent.hasPrefix("gallery-") {
+            try? fileSystem.remove(file.path)
+        }
     }
 
     /// A form's body: small, or refused.

@@ -283,6 +283,24 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(try created.photos(matching: PhotoQuery()).count, 0)
     }
 
+    func testWhatAKilledBackupLeftIsTakenAwayByTheNextOnceItIsOld() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-backups-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let old = "copy.sqlite.\(UUID().uuidString).partial", recent = "copy.sqlite.\(UUID().uuidString).partial"
+        let names = [old, old + "-journal", recent, "copy.sqlite.notes", "other.sqlite.\(UUID().uuidString).partial"]
+        for name in names { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8)) }
+        let now = Date()
+        for name in names where name != recent {
+            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-3_600)], ofItemAtPath: folder + "/" + name)
+        }
+
+        SQLiteCatalogue.removeAbandonedBackups(of: folder + "/copy.sqlite", now: now)
+
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder)), Set(names.dropFirst(2)),
+                       "one being written, a file of the user's and another backup's are left")
+    }
+
     func testSQLiteResultCodesBecomeErrorsThatSayWhatToDo() {
         func mapped(_ code: ResultCode) -> CatalogueError {
             CatalogueError(DatabaseError(resultCode: code, message: "SQL text", sql: "SELECT secret"), path: "/l/c.sqlite")
