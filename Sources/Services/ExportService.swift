@@ -159,12 +159,15 @@ public struct ExportEstimate: Equatable, Sendable {
     public var bytes: Int64 = 0
     /// Photos with no file to write: show and hide asked for, and no accent colour to keep.
     public var withoutAccent = 0
+    /// Files that are variants not made yet: the export makes and records them first.
+    public var variantsToMake = 0
 
-    public init(photos: Int = 0, files: Int = 0, bytes: Int64 = 0, withoutAccent: Int = 0) {
+    public init(photos: Int = 0, files: Int = 0, bytes: Int64 = 0, withoutAccent: Int = 0, variantsToMake: Int = 0) {
         self.photos = photos
         self.files = files
         self.bytes = bytes
         self.withoutAccent = withoutAccent
+        self.variantsToMake = variantsToMake
     }
 }
 
@@ -339,6 +342,7 @@ public struct ExportService: Sendable {
                 let share = Double(output.width * output.height) / Double(max(1, source.pixelSize.width * source.pixelSize.height))
                 let format = outputFormat(source, options)
                 estimate.files += 1
+                if variant != .original && source.path == nil { estimate.variantsToMake += 1 }
                 if format != source.format {
                     // Another format weighs what that format makes of the pixels, not what the source weighed.
                     estimate.bytes += Int64((Double(output.width * output.height) * Self.bytesPerPixel(format, quality: options.quality)).rounded())
@@ -567,7 +571,8 @@ public final class FolderDestination: ExportDestination {
         if contains(name) { try protected?.refusing(path(name)) }
         do {
             try fileSystem.writeAtomically(data, to: path(name))
-        } catch let error as FileWriteError {
+        } catch let error as FileWriteError where error.what.hasSuffix(path(name)) {
+            // "cannot write PATH: …" said once; "cannot create the folder …" is said whole.
             throw ExportError.cannotWrite(path(name), error.reason)
         } catch {
             throw ExportError.cannotWrite(path(name), error.plainDescription)

@@ -152,9 +152,11 @@ public struct InspirationService: Sendable {
     /// Makes the show and hide variants the entries lack, then a thumbnail of each entry's original,
     /// show and hide in `folder` (under the page's directory), named by photo id. Returns each entry's
     /// thumbnails as paths relative to the page.
+    /// - Parameter makingMissing: false for a catalogue that may only be read: only variants made already are shown.
     public func pictures(for entries: [InspirationEntry], pageDirectory: String, folder: String,
-                         processing: ProcessingOptions = ProcessingOptions()) async throws -> [PhotoID: InspirationImages] {
-        _ = try await variantMaker.process(entries.map(\.photo), options: processing, progress: SilentProgress())
+                         processing: ProcessingOptions = ProcessingOptions(),
+                         makingMissing: Bool = true) async throws -> [PhotoID: InspirationImages] {
+        if makingMissing { _ = try await variantMaker.process(entries.map(\.photo), options: processing, progress: SilentProgress()) }
         var result: [PhotoID: InspirationImages] = [:]
         for entry in entries {
             let photo = entry.photo

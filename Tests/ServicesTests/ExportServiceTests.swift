@@ -295,7 +295,7 @@ final class ExportServiceTests: XCTestCase {
                        ExportEstimate(photos: 2, files: 2, bytes: bus.stamp.size + fog.stamp.size))
         // Show variants not made yet weigh about their originals; the grey photo has none.
         XCTAssertEqual(exporter.estimate(photos, options: ExportOptions(variants: [.show])),
-                       ExportEstimate(photos: 1, files: 1, bytes: bus.stamp.size, withoutAccent: 1))
+                       ExportEstimate(photos: 1, files: 1, bytes: bus.stamp.size, withoutAccent: 1, variantsToMake: 1))
         // Half the long side: a quarter of the pixels, about a quarter of the bytes.
         let half = exporter.estimate([bus], options: ExportOptions(variants: [.original], maximumLongSide: 20))
         XCTAssertEqual(half.bytes, Int64((Double(bus.stamp.size) / 4).rounded()))

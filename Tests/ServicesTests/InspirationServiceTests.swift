@@ -20,6 +20,7 @@ final class FakeVariantMaker: VariantMaking, @unchecked Sendable {
     func process(_ photos: [CataloguedPhoto], options: ProcessingOptions, progress: any ImportProgress,
                  interruption: any Interruption) async throws -> ProcessingSummary {
         calls += 1
+        catalogue.add(photos)
         for photo in photos {
             for spec in VariantSpec.specs(for: photo, options: options) ?? [] {
                 let path = "/library/variants/\(photo.id)-\(spec.kind.rawValue).jpg"
@@ -124,6 +125,18 @@ final class InspirationServiceTests: XCTestCase {
                        Set(["2", "4"].flatMap { id in ["original", "show", "hide"].map { "/site/page_files/\(id)-\($0).jpg" } }))
         XCTAssertTrue(encoder.encoded.allSatisfy { max($0.image.width, $0.image.height) <= InspirationService.thumbnailSize })
         XCTAssertTrue(encoder.encoded.allSatisfy { $0.format == .jpeg })
+    }
+
+    func testAReadOnlyCatalogueMakesNoVariantForThePage() async throws {
+        let files = FakeFileSystem()
+        let catalogue = FakeCatalogue()
+        for photo in library { files[photo.path] = FakePhoto.data(width: 1200, height: 900, seed: photo.path) }
+        let service = InspirationService(fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(), catalogue: catalogue,
+                                         variantMaker: UnexpectedVariantMaker())
+        let pictures = try await service.pictures(for: InspirationService.rank(library, limit: 1), pageDirectory: "/site", folder: "f",
+                                                  makingMissing: false)
+        XCTAssertEqual(pictures.values.map(\.original), ["f/2-original.jpg"])
+        XCTAssertNil(pictures.values.first?.show, "none made, none shown")
     }
 
     func testAnEntryWhoseFileIsGoneHasNoPictures() async throws {

@@ -28,6 +28,12 @@ final class VariantPruningTests: XCTestCase {
     func testPruningForgetsTheRowsThenDeletesTheFilesOfThePhotosAsked() throws {
         let all = [variant(1, "show", hue: 10, at: 1), variant(1, "show", hue: 30, at: 5),
                    variant(2, "show", hue: 10, at: 1), variant(2, "show", hue: 30, at: 5)]
+        catalogue.add([1, 2].map { id in
+            CataloguedPhoto(id: id, path: "/p/\(id).jpg", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
+                            facts: PhotoFacts(sha256: String(repeating: "\(id)", count: 64), format: .jpeg,
+                                              pixelSize: PixelSize(width: 1, height: 1), exif: nil, colours: nil),
+                            importedAt: Date())
+        })
         for variant in all {
             try catalogue.recordVariant(variant)
             files[variant.path] = Data([1])

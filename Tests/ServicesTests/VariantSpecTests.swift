@@ -81,6 +81,7 @@ final class VariantSpecTests: XCTestCase {
 
     func testTheRecordCarriesTheKeyAndKindTheCatalogueFindsItBy() throws {
         let catalogue = FakeCatalogue()
+        catalogue.add([photo()])
         let spec = try XCTUnwrap(VariantSpec.spec(for: photo(), kind: .show, options: ProcessingOptions(target: .hue(20))))
         XCTAssertNil(try catalogue.variant(spec))
         let record = spec.record(path: "/v.png", fileSize: 3, pixelSize: PixelSize(width: 2, height: 1), sha256: "f", createdAt: Date())

@@ -104,6 +104,24 @@ final class ProcessCommandTests: XCTestCase {
         XCTAssertEqual((json["failures"] as? [[String: String]])?.first?["reason"], "the file is gone: import its new place, or forget it with showhide gallery remove 2")
     }
 
+    func testAnExportFromAReadOnlyCatalogueIsRefusedOnlyWhenItWouldMakeVariants() async throws {
+        let readOnly = FakeCatalogue()
+        let environment = AppEnvironment.fake(console: spy.console, files: files, catalogue: readOnly)
+        try await ImportCommand.parse(["/lib/red.jpg"]).run(in: environment)
+        readOnly.readOnly = true
+        spy.errors.clear()
+        await assertExits(with: ExitStatus.unavailable, "the show variant is not made, and cannot be recorded") {
+            try await ExportCommand.parse(["1", "--to", "/out"]).run(in: environment)
+        }
+        XCTAssertEqual(spy.errors.lines, ["showhide: 1 variant to export is not made yet, and the catalogue /library/catalogue.sqlite is "
+            + "read-only and this command changes it; copy the library somewhere writable, or use a command that only reads "
+            + "(--variant original exports the photos themselves)"])
+        XCTAssertFalse(files.writtenPaths.contains { $0.hasPrefix("/out") || $0.hasPrefix("/library/variants") })
+
+        try await ExportCommand.parse(["1", "--to", "/out", "--variant", "original"]).run(in: environment)
+        XCTAssertTrue(files.writtenPaths.contains("/out/undated_red_original.jpg"), "\(files.writtenPaths)")
+    }
+
     func testAReadOnlyCatalogueIsRefusedBeforeAnyWork() async throws {
         let readOnly = FakeCatalogue()
         readOnly.readOnly = true

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalogue
+import CatalogueSQLite
 import ColourScience
 import Foundation
 import Imaging
@@ -143,6 +144,13 @@ struct ExportCommand: EnvironmentCommand {
             processing: splash.processing(target: try variantTarget(), quality: quality, jobs: jobs.count(in: environment)))
         let service = environment.exportService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let estimate = service.estimate(photos, options: options)
+        // Variants not made yet would each fail on a catalogue this user may only read.
+        if estimate.variantsToMake > 0 && !dryRun && catalogue.isReadOnly {
+            let error = CatalogueError.readOnly(path: SQLiteCatalogue.path(inLibrary: library.directory(in: environment)))
+            environment.console.warn("showhide: \(counted(estimate.variantsToMake, "variant")) to export \(estimate.variantsToMake == 1 ? "is" : "are") "
+                                     + "not made yet, and \(error.plainDescription) (--variant original exports the photos themselves)")
+            throw ExitStatus.of(error)
+        }
         do {
             let protected = ProtectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment),
                                            fileSystem: environment.fileSystem)

@@ -72,10 +72,15 @@ struct InspireCommand: EnvironmentCommand {
         let folder = ((page as NSString).lastPathComponent as NSString).deletingPathExtension + "_files"
         try InspirationPage.checkPlace(page: page, picturesFolder: (directory as NSString).appendingPathComponent(folder),
                                        fileSystem: environment.fileSystem)
+        if catalogue.isReadOnly {
+            environment.console.warn("showhide: the catalogue is read-only, so no variant can be made for the page: "
+                                     + "it shows the show and hide pictures made already")
+        }
         let service = environment.inspirationService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let pictures = try await service.pictures(for: entries, pageDirectory: directory, folder: folder,
                                                   processing: splash.processing(target: try splash.target(given: target.map { .colour($0.lab) }),
-                                                                                jobs: environment.processorCount))
+                                                                                jobs: environment.processorCount),
+                                                  makingMissing: !catalogue.isReadOnly)
         let address = gallery.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? InspirationPage.defaultGallery
         let text = InspirationPage.render(entries, pictures: pictures, generated: environment.clock.now(), gallery: address)
         try environment.fileSystem.writeAtomically(Data(text.utf8), to: page)
