@@ -117,8 +117,22 @@ enum GalleryAssets {
           form.requestSubmit();
         });
       }
-      for (const field of form.querySelectorAll("select, input[type=checkbox], input[type=date]")) {
-        field.addEventListener("change", () => form.requestSubmit());
+      for (const field of form.querySelectorAll("select, input[type=checkbox]")) {
+        field.addEventListener("change", () => {
+          // Closest to the colour needs a colour: asked for first, not refused by the server.
+          if (field.name === "sort" && field.value === "colour" && !form.elements.colour.value) {
+            form.elements.colour.focus();
+            return;
+          }
+          form.requestSubmit();
+        });
+      }
+      // A date being typed is a date at every key ("0002-06-15" after the year's first digit): sent
+      // once its year is one a photo can have, or when it is cleared.
+      for (const field of form.querySelectorAll("input[type=date]")) {
+        field.addEventListener("change", () => {
+          if (field.value === "" || Number(field.value.slice(0, 4)) >= 1826) form.requestSubmit();
+        });
       }
       // Empty fields stay out of the address, so that every view has one short URL.
       form.addEventListener("formdata", (event) => {
