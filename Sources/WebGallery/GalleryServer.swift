@@ -293,13 +293,27 @@ public struct GalleryServer: Sendable {
         }
         let image = try workingCopy(of: photo)
         let rows = Splash(parameters: parameters, image: image).rows(mode, of: image)
-        return Self.image(try encoder.encode(rows, as: .jpeg, options: EncodeOptions(quality: 85)), type: "image/jpeg")
+        // Asked again each time: the same address shows another picture once a subject is chosen.
+        return Self.image(try encoder.encode(rows, as: .jpeg, options: EncodeOptions(quality: 85)), type: "image/jpeg", cache: Self.revalidated)
     }
 
     func original(_ id: PhotoID) throws -> Response {
         let photo = try photo(id)
-        return Self.image(try originalData(of: photo), type: photo.facts.format.mediaType)
+        var response = Self.image(try originalData(of: photo), type: photo.facts.format.mediaType)
+        // Saved under its own name, not "original".
+        response.headers[.contentDisposition] = Self.inline(named: (photo.path as NSString).lastPathComponent)
+        return response
     }
+
+    /// `inline` with the file's name: plain ASCII for every browser, and RFC 5987's UTF-8 form for the rest.
+    static func inline(named name: String) -> String {
+        let plain = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: ".-_"))) ?? plain
+        return "inline; filename=\"\(plain)\"; filename*=UTF-8''\(encoded)"
+    }
+
+    /// Pictures whose address stays while what it shows changes (a subject chosen, variants made again).
+    static let revalidated = "private, no-cache"
 
     /// The newest recorded variant of this kind, read only from inside the library's variants folder.
     func variant(_ id: PhotoID, kind: String) throws -> Response {
@@ -308,9 +322,13 @@ public struct GalleryServer: Sendable {
         guard let variant = withVariantFiles(try photo(id)).variants.last(where: { $0.kind == kind }),
               let place = VariantSpec.file(recordedAt: variant.path, inVariants: VariantSpec.directory(inLibrary: libraryDirectory)),
               let data = try? fileSystem.contents(of: place) else {
+            if try photo(id).variants.contains(where: { $0.kind == kind }) {
+                throw GalleryRequestError.notFound("Photo \(id)'s \(kind) variant is recorded, but its file is gone: "
+                                                   + "Make variants on its page makes it again.")
+            }
             throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
         }
-        return Self.image(data, type: place.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg")
+        return Self.image(data, type: place.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg", cache: Self.revalidated)
     }
 
     /// `photo` with only the variants whose files this library holds: one whose file is gone is neither
@@ -378,8 +396,8 @@ public struct GalleryServer: Sendable {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: try JSONOutput.encode(value))))
     }
 
-    static func image(_ data: Data, type: String) -> Response {
-        Response(status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=60"],
+    static func image(_ data: Data, type: String, cache: String = "private, max-age=60") -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: cache],
                  body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 

@@ -6,7 +6,7 @@ import HummingbirdTesting
 import Imaging
 import Services
 import TestSupport
-import WebGallery
+@testable import WebGallery
 import XCTest
 
 final class GalleryRoutesTests: XCTestCase {
@@ -192,7 +192,14 @@ final class GalleryRoutesTests: XCTestCase {
         }
         try await get("/photos/\(id)/variants/show") { response in
             XCTAssertEqual(response.status, .notFound)
+            XCTAssertTrue(response.text.contains("show variant is recorded, but its file is gone: Make variants on its page makes it again."),
+                          "not said as never made")
         }
+    }
+
+    func testAFileNameIsGivenAsciiAndUTF8() {
+        XCTAssertEqual(GalleryServer.inline(named: "Été \"1\".heic"),
+                       "inline; filename=\"_t_ _1_.heic\"; filename*=UTF-8''%C3%89t%C3%A9%20%221%22.heic")
     }
 
     func testAnUnknownPhotoIs404() async throws {
@@ -218,10 +225,13 @@ final class GalleryRoutesTests: XCTestCase {
         try await get("/photos/\(id)/original") { response in
             XCTAssertEqual(response.status, .ok)
             XCTAssertEqual(response.headers[.contentType], "image/jpeg")
+            XCTAssertEqual(response.headers[.contentDisposition], "inline; filename=\"bus.jpg\"; filename*=UTF-8''bus.jpg",
+                           "saved under its own name")
             XCTAssertEqual(Data(buffer: response.body), original)
         }
         try await get("/photos/\(id)/variants/hide") { response in
             XCTAssertEqual(response.text, "hide picture")
+            XCTAssertEqual(response.headers[.cacheControl], "private, no-cache", "made again under the same address")
         }
         try await get("/photos/\(id)/preview") { response in
             XCTAssertEqual(response.headers[.contentType], "image/jpeg")

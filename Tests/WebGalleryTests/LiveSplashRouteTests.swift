@@ -45,6 +45,9 @@ final class LiveSplashRouteTests: XCTestCase {
                     XCTAssertEqual(response.status, .ok, uri)
                     XCTAssertEqual(response.headers[.contentType], "image/jpeg")
                     XCTAssertTrue(response.text.hasPrefix("jpeg 1200x800"), "\(uri): \(response.text)")
+                    if uri.contains("/splash/") {
+                        XCTAssertEqual(response.headers[.cacheControl], "private, no-cache", "a subject chosen changes the picture")
+                    }
                 }
             }
         }
