@@ -65,7 +65,9 @@ enum GalleryAssets {
     .entries { list-style: none; padding: 0; display: grid; gap: 14px; }
     .entries li { display: flex; gap: 16px; background: var(--card); border-radius: 10px; padding: 12px; }
     .entries img { width: 200px; height: 150px; object-fit: cover; border-radius: 6px; display: block; }
-    .entries .head { margin: 0; font-size: 16px; }
+    .entries .head { margin: 0; font-size: 16px; overflow-wrap: anywhere; }
+    .entries li > div { min-width: 0; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
     .rank { font-weight: 700; }
     .score { background: var(--line); padding: 1px 10px; border-radius: 999px; font-size: 13px; margin-left: 8px; }
     .reason { color: #cdd3da; margin: 4px 0 8px; }

@@ -64,7 +64,17 @@ struct GalleryPages: Sendable {
             if let inspiration = item.inspiration { cell["score"] = String(format: "%.0f", inspiration.potential.score) }
             return cell
         }
-        context["empty"] = page.items.isEmpty
+        if page.items.isEmpty {
+            // Said for what it is: past the last page, a catalogue with no photo, or filters that match none.
+            let filtered = query.colour != nil || query.since != nil || query.until != nil || query.camera != nil || query.folder != nil
+            if query.page > 1 {
+                context["empty"] = "There is no page \(query.page) of these photos."
+                context["firstPage"] = "/" + query.queryString(["page": nil])
+            } else {
+                context["empty"] = filtered ? "No photo matches these filters."
+                    : "The catalogue holds no photo yet: showhide gallery import FOLDER imports some."
+            }
+        }
         context["page"] = query.page
         if query.page > 1 { context["previous"] = "/" + query.queryString(["page": query.page == 2 ? nil : String(query.page - 1)]) }
         if page.hasNextPage { context["next"] = "/" + query.queryString(["page": String(query.page + 1)]) }

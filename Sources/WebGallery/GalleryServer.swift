@@ -157,7 +157,14 @@ public struct GalleryServer: Sendable {
 
     func photoPage(_ id: PhotoID, request: Request) throws -> Response {
         let splash = try SplashQuery(query: request.uri.query)
-        return Self.html(pages.photo(withVariantFiles(try photo(id)), splash: splash,
+        let photo = try photo(id)
+        // The keep menu cannot show a rank the photo does not have: said, not shown as "the accent".
+        if let rank = splash.candidate, rank > (photo.facts.colours?.candidates.count ?? 0) {
+            let count = photo.facts.colours?.candidates.count ?? 0
+            throw GalleryRequestError.invalid("candidate: photo \(id) has \(count == 0 ? "no accent candidate" : count == 1 ? "1 accent candidate" : "\(count) accent candidates"), "
+                                              + "not \(rank).")
+        }
+        return Self.html(pages.photo(withVariantFiles(photo), splash: splash,
                                      canMakeVariants: variantMaker != nil && !settings.readOnly, readOnly: settings.readOnly))
     }
 

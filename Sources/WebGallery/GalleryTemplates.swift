@@ -30,8 +30,9 @@ enum GalleryTemplates {
 
     static let grid = """
     {{> head}}
+    <h1 class="visually-hidden">Photos</h1>
     <form class="filters" method="get" action="/">
-    <div class="swatches" role="group" aria-label="colours">{{#swatches}}<a class="swatch{{#selected}} selected{{/selected}}" href="{{href}}" style="background: {{hex}}" title="{{name}}" aria-label="{{name}}" data-colour="{{name}}"></a>{{/swatches}}</div>
+    <div class="swatches" role="group" aria-label="colours">{{#swatches}}<a class="swatch{{#selected}} selected{{/selected}}" href="{{href}}" style="background: {{hex}}" title="{{name}}" aria-label="{{name}}" data-colour="{{name}}"{{#selected}} aria-current="true"{{/selected}}></a>{{/swatches}}</div>
     <label>colour <input type="text" name="colour" value="{{colourText}}" placeholder="red, #1f5aa6" size="10"></label>
     <input type="color" class="picker" value="{{pickerValue}}" aria-label="pick a colour" data-fills="colour">
     <label><input type="checkbox" name="accent" value="on"{{#accentOnly}} checked{{/accentOnly}}> as the accent</label>
@@ -49,7 +50,7 @@ enum GalleryTemplates {
     {{#items}}<div class="cell"><a href="/photos/{{id}}" data-photo="{{id}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"></a><span class="caption">{{#canExport}}<input type="checkbox" name="id" value="{{id}}" form="pick" aria-label="tick {{name}}"> {{/canExport}}{{#dotHex}}<span class="dot" style="background: {{dotHex}}"></span>{{/dotHex}}{{caption}}{{#score}} · {{score}}{{/score}}</span></div>
     {{/items}}
     </main>
-    {{#empty}}<p class="empty">No photo matches these filters.</p>{{/empty}}
+    {{#empty}}<p class="empty">{{empty}}{{#firstPage}} <a href="{{firstPage}}">The first page</a>.{{/firstPage}}</p>{{/empty}}
     <nav class="pages">{{#previous}}<a href="{{previous}}" rel="prev">← previous</a>{{/previous}}<span>page {{page}}</span>{{#next}}<a href="{{next}}" rel="next">next →</a>{{/next}}<a class="api" href="{{apiHref}}">JSON</a></nav>
     {{> foot}}
     """

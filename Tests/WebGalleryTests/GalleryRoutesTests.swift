@@ -1,4 +1,5 @@
 import Catalogue
+import CatalogueSQLite
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -74,6 +75,31 @@ final class GalleryRoutesTests: XCTestCase {
             try await get(uri) { response in
                 XCTAssertEqual(response.status, .ok, uri)
                 XCTAssertEqual(Self.photoLinks(response.text), expected, uri)
+            }
+        }
+    }
+
+    func testTheGridHasAHeadingAndSaysWhichColourIsChosen() async throws {
+        try await get("/?colour=red") { response in
+            XCTAssertTrue(response.text.contains(#"<h1 class="visually-hidden">Photos</h1>"#), "a page's heading for screen readers")
+            XCTAssertTrue(response.text.contains(#"data-colour="red" aria-current="true""#))
+            XCTAssertFalse(response.text.contains(#"data-colour="blue" aria-current"#))
+        }
+    }
+
+    func testAnEmptyGridSaysWhyItIsEmpty() async throws {
+        try await get("/?folder=/elsewhere") { response in
+            XCTAssertTrue(response.text.contains(#"<p class="empty">No photo matches these filters.</p>"#), response.text)
+        }
+        try await get("/?camera=canon&page=9") { response in
+            XCTAssertTrue(response.text.contains(#"<p class="empty">There is no page 9 of these photos. <a href="/?camera=canon">The first page</a>.</p>"#),
+                          response.text)
+        }
+        let empty = GalleryServer(catalogue: try SQLiteCatalogue.inMemory(), fileSystem: FakeFileSystem(), decoder: FakePhotoCodec(),
+                                  encoder: RecordingEncoder(), clock: FakeClock(), variantMaker: nil, thumbnailCache: FakeThumbnailCache(), libraryDirectory: "/l")
+        try await Application(router: empty.router()).test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                XCTAssertTrue(response.text.contains("The catalogue holds no photo yet: showhide gallery import FOLDER imports some."))
             }
         }
     }

@@ -66,6 +66,8 @@ final class LiveSplashRouteTests: XCTestCase {
             ("/photos/\(fixture.ids["bus"]!)/splash/both", .badRequest, "A splash is show or hide."),
             ("/photos/\(fixture.ids["bus"]!)/splash/show?tolerance=400", .badRequest, "tolerance: takes a number from 0 to 180."),
             ("/photos/\(fixture.ids["bus"]!)?mode=x", .badRequest, "mode: takes object or hue."),
+            ("/photos/\(fixture.ids["bus"]!)?candidate=3", .badRequest, "candidate: photo \(fixture.ids["bus"]!) has 2 accent candidates, not 3."),
+            ("/photos/\(fixture.ids["snow"]!)?candidate=1", .badRequest, "has no accent candidate, not 1."),
         ]
         try await fixture.test { client in
             for (uri, status, message) in cases {
