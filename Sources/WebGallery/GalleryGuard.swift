@@ -45,8 +45,14 @@ struct GalleryGuard: RouterMiddleware {
     /// The response that refuses the request, or nil when it may go on.
     func refusal(of request: Request) -> Response? {
         let isAPI = request.uri.path.hasPrefix("/api/")
-        if let allowed = settings.allowedHostNames, let host = request.head.authority?.lowercased(), !allowed.contains(Self.name(ofHost: host)) {
-            return errorPage(.misdirectedRequest, "This gallery is not served under the name \(host.prefix(80)).", api: isAPI)
+        if let allowed = settings.allowedHostNames {
+            // A request naming no host is refused as one naming another: the gallery answers only its own names.
+            guard let host = request.head.authority?.lowercased() else {
+                return errorPage(.misdirectedRequest, "This gallery answers only requests that name it (a Host header).", api: isAPI)
+            }
+            if !allowed.contains(Self.name(ofHost: host)) {
+                return errorPage(.misdirectedRequest, "This gallery is not served under the name \(host.prefix(80)).", api: isAPI)
+            }
         }
         if let token = settings.accessToken {
             let given = QueryParameters(request.uri.query)["token"]

@@ -119,6 +119,9 @@ public struct GridQuery: Equatable, Sendable {
         // Trimmed, and a blank is no filter: " " would match the space between every make and model.
         if let camera = parameters["camera"]?.trimmingCharacters(in: .whitespacesAndNewlines), !camera.isEmpty {
             guard camera.count <= 100 else { throw .invalid("camera: at most 100 characters.") }
+            guard !camera.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .invalid("camera: takes some text of the make or model, without control characters.")
+            }
             self.camera = camera
         }
         if let folder = parameters["folder"] {

@@ -154,6 +154,7 @@ final class GalleryRoutesTests: XCTestCase {
     func testAWrongParameterIsAClear400() async throws {
         let cases: [(String, String)] = [
             ("/?colour=zzz", "is not a colour"),
+            ("/?camera=a%00b", "camera: takes some text of the make or model, without control characters."),
             ("/?coverage=101", "coverage: takes a percentage"),
             ("/?since=2021-13-01", "since: give a day as YYYY-MM-DD"),
             ("/?since=2008-02-30", "since: give a day as YYYY-MM-DD"),

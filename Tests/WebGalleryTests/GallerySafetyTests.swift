@@ -173,6 +173,8 @@ final class GallerySafetyTests: XCTestCase {
         XCTAssertNil(guardian.refusal(of: request("[::1]:8080")))
         XCTAssertEqual(guardian.refusal(of: request("rebinding.example:8080"))?.status, .misdirectedRequest)
         XCTAssertEqual(guardian.refusal(of: request("127.0.0.1.evil.example"))?.status, .misdirectedRequest)
+        let nameless = Request(head: HTTPRequest(method: .get, scheme: "http", authority: nil, path: "/"), body: .init(buffer: ByteBuffer()))
+        XCTAssertEqual(guardian.refusal(of: nameless)?.status, .misdirectedRequest, "no Host header: no name of its own")
     }
 
     func testAnAccessTokenIsAskedForOnceThenKeptInACookie() async throws {
