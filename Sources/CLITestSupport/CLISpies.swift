@@ -73,6 +73,7 @@ extension AppEnvironment {
         environment.serveGallery = { _, host, port, _ in XCTFail("unexpected server at \(host):\(port)") }
         environment.openInBrowser = { XCTFail("unexpected browser at \($0)") }
         environment.newSecret = { String(repeating: "5e", count: 32) }
+        environment.hostName = { "studio" }
         return environment
     }
 

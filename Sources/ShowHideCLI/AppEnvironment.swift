@@ -41,6 +41,8 @@ public struct AppEnvironment: Sendable {
         -> Void = { server, host, port, onRunning in try await server.run(host: host, port: port, onRunning: onRunning) }
     /// Opens an address in the user's browser (`serve --open`).
     public var openInBrowser: @Sendable (String) -> Void = { _ in }
+    /// This computer's name on the network, for an address another computer can open (`serve --host 0.0.0.0`).
+    public var hostName: @Sendable () -> String = { ProcessInfo.processInfo.hostName }
     /// A new secret: 32 random bytes as hex.
     public var newSecret: @Sendable () -> String = {
         var generator = SystemRandomNumberGenerator()

@@ -57,8 +57,10 @@ struct ServeCommand: EnvironmentCommand {
         let open = open
         let settingsChosen = settings
         do {
+            // Every network's address is no address to open: another computer opens this one's name.
+            let shownHost = ["0.0.0.0", "::"].contains(address) ? environment.hostName() : address
             try await environment.serveGallery(server, address, port) { port in
-                let shown = address.contains(":") ? "[\(address)]" : address
+                let shown = shownHost.contains(":") ? "[\(shownHost)]" : shownHost
                 var url = "http://\(shown):\(port)/"
                 if let token = settingsChosen.accessToken {
                     url += "?token=\(token)"
