@@ -209,19 +209,25 @@ public struct ColourSearch: Equatable, Sendable {
     public var within: Double
     /// The least share of the photo (0–1) the matching colour must cover.
     public var minimumCoverage: Double
+    /// The largest share of the photo (0–1) the matching colour may cover: "orange as a small accent".
+    public var maximumCoverage: Double
     /// Dates, camera and limit, as in listings (the sort is by match).
     public var filters: PhotoQuery
 
     public static let defaultWithin = 6.0
 
     public init(target: ColourTarget, accentOnly: Bool = false, within: Double = ColourSearch.defaultWithin,
-                minimumCoverage: Double = 0, filters: PhotoQuery = PhotoQuery()) {
+                minimumCoverage: Double = 0, maximumCoverage: Double = 1, filters: PhotoQuery = PhotoQuery()) {
         self.target = target
         self.accentOnly = accentOnly
         self.within = within
         self.minimumCoverage = minimumCoverage
+        self.maximumCoverage = maximumCoverage
         self.filters = filters
     }
+
+    /// Whether the share a match covers narrows the search.
+    public var filtersByCoverage: Bool { minimumCoverage > 0 || maximumCoverage < 1 }
 }
 
 /// One photo found by colour, and why.

@@ -167,10 +167,10 @@ struct ColourRepository {
     private func paletteByName(_ name: ColourName, _ search: ColourSearch) throws -> [Hit] {
         let filter = filters(search, photoColumn: "w.photo_id")
         let sql = "SELECT w.photo_id, w.weight FROM colour_name_weight w" + filter.sql
-            + (filter.sql.isEmpty ? " WHERE " : " AND ") + "w.name = ? AND w.weight >= ? ORDER BY w.weight DESC, w.photo_id"
+            + (filter.sql.isEmpty ? " WHERE " : " AND ") + "w.name = ? AND w.weight >= ? AND w.weight <= ? ORDER BY w.weight DESC, w.photo_id"
             + limitSQL(search)
         var arguments = filter.arguments
-        arguments += [name.rawValue, search.minimumCoverage]
+        arguments += [name.rawValue, search.minimumCoverage, search.maximumCoverage]
         let ranked = try Row.fetchAll(db, sql: sql, arguments: arguments).map { (id: $0[0] as PhotoID, weight: $0[1] as Double) }
         let heaviest = try Dictionary(Row.fetchAll(db, sql: """
             SELECT photo_id, lab_l, lab_a, lab_b FROM palette_entry WHERE name = ? AND photo_id IN (\(databaseQuestionMarks(count: ranked.count)))
@@ -185,9 +185,10 @@ struct ColourRepository {
         let filter = filters(search, photoColumn: "c.photo_id")
         let sql = "SELECT c.photo_id, c.accent_coverage, c.accent_l, c.accent_a, c.accent_b FROM photo_colour c" + filter.sql
             + (filter.sql.isEmpty ? " WHERE " : " AND ")
-            + "c.accent_name = ? AND c.accent_coverage >= ? ORDER BY c.accent_coverage DESC, c.photo_id" + limitSQL(search)
+            + "c.accent_name = ? AND c.accent_coverage >= ? AND c.accent_coverage <= ? ORDER BY c.accent_coverage DESC, c.photo_id"
+            + limitSQL(search)
         var arguments = filter.arguments
-        arguments += [name.rawValue, search.minimumCoverage]
+        arguments += [name.rawValue, search.minimumCoverage, search.maximumCoverage]
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
             Hit(photoID: $0[0], score: $0[1], lab: Lab(l: $0[2], a: $0[3], b: $0[4]), name: name, coverage: $0[1], deltaE: nil)
         }
@@ -285,11 +286,11 @@ struct ColourRepository {
             }
             let candidates = Array(best.values)
             // Coverage needs every entry of a photo: worked out for all candidates only when it filters.
-            ranked = rank(search.minimumCoverage > 0 ? try coverage(candidates, target, search.within) : candidates, search, limit: nil)
+            ranked = rank(search.filtersByCoverage ? try coverage(candidates, target, search.within) : candidates, search, limit: nil)
             if ranked.count >= limit, ranked[limit - 1].score >= threshold { break }
         }
         let top = Array(ranked.prefix(limit))
-        return search.minimumCoverage > 0 ? top : rank(try coverage(top, target, search.within), search, limit: limit)
+        return search.filtersByCoverage ? top : rank(try coverage(top, target, search.within), search, limit: limit)
     }
 
     /// Each hit's coverage: the share of its photo's palette within the distance, all entries counted.
@@ -308,7 +309,7 @@ struct ColourRepository {
     }
 
     private func rank(_ hits: [Hit], _ search: ColourSearch, limit: Int?) -> [Hit] {
-        let kept = hits.filter { $0.coverage >= search.minimumCoverage }
+        let kept = hits.filter { $0.coverage >= search.minimumCoverage && $0.coverage <= search.maximumCoverage }
             .sorted { $0.score != $1.score ? $0.score > $1.score : $0.photoID < $1.photoID }
         return limit.map { Array(kept.prefix($0)) } ?? kept
     }

@@ -232,6 +232,20 @@ final class ColourSearchTests: XCTestCase {
                                                                filters: PhotoQuery(camera: "nikon")))), ["roses"])
     }
 
+    /// "Red as a small accent": the largest share the match may cover, by every kind of search.
+    func testAMaximumCoverageLeavesOutTheLargerMatches() throws {
+        try makeLibrary()
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.red), maximumCoverage: 0.2))), ["bus"], "by name")
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.red), accentOnly: true, maximumCoverage: 0.2))), ["bus"],
+                       "by accent name")
+        let red = Lab(RGBA(parsing: "#E02030")!)
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(red), within: 12))), ["roses", "bus"])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(red), within: 12, maximumCoverage: 0.2))), ["bus"], "by colour")
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(red), accentOnly: true, within: 12, maximumCoverage: 0.2))), ["bus"],
+                       "by accent colour")
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.red), minimumCoverage: 0.2, maximumCoverage: 0.2))), [])
+    }
+
     func testSearchByColourRanksByCloseShare() throws {
         try makeLibrary()
         let matches = try catalogue.search(ColourSearch(target: .colour(Lab(RGBA(parsing: "#1F5AA6")!))))

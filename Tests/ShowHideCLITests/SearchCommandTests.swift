@@ -41,7 +41,20 @@ final class SearchCommandTests: XCTestCase {
             XCTAssertTrue(SearchCommand.message(for: error).contains("'teal' is not a colour"))
         }
         XCTAssertThrowsError(try SearchCommand.parse([]))
-        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--within", "0"]))
+        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "#1f5aa6", "--within", "0"])) { error in
+            XCTAssertEqual(SearchCommand.message(for: error), "--within takes a ΔE00 above 0 and at most 100.")
+        }
+        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--within", "5"])) { error in
+            XCTAssertEqual(SearchCommand.message(for: error),
+                           "--within is for a #RRGGBB or rgb() colour; a name such as 'red' covers its own colours.", "not ignored in silence")
+        }
+        XCTAssertEqual(try SearchCommand.parse(["--colour", "#1f5aa6", "--within", "5"]).within, 5)
+        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--max-coverage", "101"])) { error in
+            XCTAssertEqual(SearchCommand.message(for: error), "--max-coverage takes a percentage from 0 to 100.")
+        }
+        XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--min-coverage", "20", "--max-coverage", "10"])) { error in
+            XCTAssertEqual(SearchCommand.message(for: error), "--min-coverage 20% is above --max-coverage 10%: no share is both.")
+        }
         XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--min-coverage", "101"]))
         XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--since", "soon"]))
     }
@@ -64,6 +77,15 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(match["coverage"] as? Double), 1.0 / 9, accuracy: 0.003, "a subject, a ninth of the frame, on a grey ground")
         XCTAssertLessThan(try XCTUnwrap(match["deltaE"] as? Double), 3)
         XCTAssertNotNil(json[0]["palette"], "the photo's own keys are kept")
+    }
+
+    func testASmallAccentIsOneThatCoversNoMoreThanTheShareGiven() throws {
+        try SearchCommand.parse(["--colour", "red", "--accent", "--max-coverage", "15", "--json"]).run(in: environment())
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])?.map { $0["path"] as? String },
+                       ["/lib/red.jpg"], "the red, 11% of the frame")
+        spy.output.clear()
+        try SearchCommand.parse(["--colour", "red", "--accent", "--max-coverage", "5", "--json"]).run(in: environment())
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [Any])?.count, 0, "11% is no 5% accent")
     }
 
     func testAccentFiltersAndEmptyResults() throws {

@@ -41,8 +41,10 @@ struct ExportCommand: EnvironmentCommand {
         "With --colour: besides the photos whose accent it is, those it covers this share of (default 10).", valueName: "percent"))
     var minCoverage: Double?
 
-    @Option(name: .long, parsing: .unconditional, help: "With --colour: the largest CIEDE2000 difference that matches.")
-    var within: Double = ColourSearch.defaultWithin
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "With a #RRGGBB or rgb() --colour: the largest CIEDE2000 difference that matches (default \(ColourArgument.defaultWithinText)).",
+        valueName: "ΔE00"))
+    var within: Double?
 
     @Option(name: .long, parsing: .unconditional, help: "Variants keep this CIELAB hue angle (degrees) instead of each photo's accent (or --colour).")
     var hue: Double?
@@ -118,7 +120,9 @@ struct ExportCommand: EnvironmentCommand {
         if (to == nil) == (zip == nil) { throw ValidationError("Give --to DIR or --zip FILE (one of them).") }
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
-        guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 above 0 and at most 100.") }
+        if let colour { try ColourArgument.validate(within: within, for: colour) } else if within != nil {
+            throw ValidationError("--within goes with --colour.")
+        }
         if let minCoverage {
             guard colour != nil else { throw ValidationError("--min-coverage goes with --colour.") }
             guard (0...100).contains(minCoverage) else { throw ValidationError("--min-coverage takes a percentage from 0 to 100.") }
@@ -188,6 +192,7 @@ struct ExportCommand: EnvironmentCommand {
             var query = filters.query(in: environment)
             let limit = query.limit
             query.limit = nil
+            let within = within ?? ColourSearch.defaultWithin
             var matches = try catalogue.search(ColourSearch(target: target, accentOnly: true, within: within,
                                                             minimumCoverage: accent ? (minCoverage ?? 0) / 100 : 0, filters: query))
             if !accent {

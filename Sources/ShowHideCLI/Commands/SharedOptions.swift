@@ -34,6 +34,20 @@ struct ColourArgument: ExpressibleByArgument, Equatable {
     /// Both spellings of the option.
     static let names: NameSpecification = [.customLong("colour"), .customLong("color")]
 
+    static let defaultWithinText = String(format: "%g", ColourSearch.defaultWithin)
+
+    /// A percentage as typed back to a person: "10%", "2.5%".
+    static func percent(_ value: Double) -> String { String(format: "%g%%", value) }
+
+    /// `--within` is a distance from a colour given as a value; a name covers its own range of colours.
+    static func validate(within: Double?, for colour: ColourArgument) throws {
+        guard let within else { return }
+        if case .name = colour.target {
+            throw ValidationError("--within is for a #RRGGBB or rgb() colour; a name such as '\(colour.text)' covers its own colours.")
+        }
+        guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 above 0 and at most 100.") }
+    }
+
     /// Parses `text`, or explains what a colour may be.
     static func parse(_ text: String) throws -> ColourArgument {
         guard let colour = ColourArgument(argument: text) else {
