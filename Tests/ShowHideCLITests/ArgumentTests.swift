@@ -22,19 +22,21 @@ final class ArgumentTests: XCTestCase {
         XCTAssertEqual(message(ListCommand.self, ["--limit", "0"]), "--limit takes 1 or more, not 0.")
         XCTAssertEqual(message(InspireCommand.self, ["--limit", "-3"]), "--limit takes 1 or more, not -3.")
         XCTAssertEqual(message(ProcessCommand.self, ["--all", "--tolerance", "-5"]), "--tolerance and --feather take degrees from 0 to 180.")
-        XCTAssertEqual(message(SearchCommand.self, ["--colour", "red", "--within", "-3"]), "--within takes a ΔE00 above 0 and at most 100.")
+        XCTAssertEqual(message(SearchCommand.self, ["--colour", "#D01020", "--within", "-3"]), "--within takes a ΔE00 above 0 and at most 100.")
         XCTAssertEqual(message(ProcessCommand.self, ["--all", "--jobs", "-2"]), "--jobs must be at least 1, not -2.")
         XCTAssertEqual(message(ProcessCommand.self, ["--all", "--hue", "-10"]), "accepted", "a hue of −10° is 350°")
         XCTAssertEqual(message(ListCommand.self, ["--limit", "3"]), "accepted")
     }
 
     func testDaysAMonthDoesNotHaveAreRefused() {
-        XCTAssertEqual(message(ListCommand.self, ["--since", "2008-02-30"]), "--since takes a day as YYYY-MM-DD, not '2008-02-30'.")
-        XCTAssertEqual(message(ListCommand.self, ["--until", "2023-04-31"]), "--until takes a day as YYYY-MM-DD, not '2023-04-31'.")
-        XCTAssertEqual(message(ListCommand.self, ["--since", "2023-02-29"]), "--since takes a day as YYYY-MM-DD, not '2023-02-29'.")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "2008-02-30"]), "--since 2008-02-30: February 2008 has no day 30 (it has 29).")
+        XCTAssertEqual(message(ListCommand.self, ["--until", "2023-04-31"]), "--until 2023-04-31: April 2023 has no day 31 (it has 30).")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "2023-02-29"]), "--since 2023-02-29: February 2023 has no day 29 (it has 28).")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "2023-13-01"]), "--since 2023-13-01: there is no month 13.")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "2023-1-01"]), "--since takes a day as YYYY-MM-DD, not '2023-1-01'.")
         XCTAssertEqual(message(ListCommand.self, ["--since", "2024-02-29"]), "accepted", "a leap day")
         XCTAssertEqual(message(ListCommand.self, ["--since", "2000-02-29"]), "accepted", "2000 was a leap year")
-        XCTAssertEqual(message(ListCommand.self, ["--since", "1900-02-29"]), "--since takes a day as YYYY-MM-DD, not '1900-02-29'.")
+        XCTAssertEqual(message(ListCommand.self, ["--since", "1900-02-29"]), "--since 1900-02-29: February 1900 has no day 29 (it has 28).")
     }
 
     func testAColourWithoutHueIsNoSplashTarget() {

@@ -112,7 +112,7 @@ struct ScopeOptions: ParsableArguments {
 
     func validate() throws {
         for (name, value) in [("--since", since), ("--until", until)] {
-            if let value, !Self.isDay(value) { throw ValidationError("\(name) takes a day as YYYY-MM-DD, not '\(value)'.") }
+            if let value, !Self.isDay(value) { throw ValidationError(Self.whyNotADay(value, option: name)) }
         }
         if let since, let until, since > until { throw ValidationError("--since \(since) is after --until \(until): no day is both.") }
         if paths.contains(where: \.isEmpty) { throw ValidationError("--in takes a folder or a file, not an empty path.") }
@@ -128,6 +128,19 @@ struct ScopeOptions: ParsableArguments {
 
     /// "YYYY-MM-DD" with a real month and a day that month has (no 2008-02-30).
     static func isDay(_ text: String) -> Bool { ExifDateTime.isDay(text) }
+
+    /// What is wrong with a day typed: its form, or, written right, a month or day the calendar lacks.
+    static func whyNotADay(_ text: String, option: String) -> String {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if text.count == 10, parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+           parts[0].count == 4, parts[1].count == 2, parts[2].count == 2 {
+            guard (1...12).contains(month) else { return "\(option) \(text): there is no month \(parts[1])." }
+            let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                          "November", "December"]
+            return "\(option) \(text): \(months[month - 1]) \(year) has no day \(day) (it has \(ExifDateTime.days(inMonth: month, of: year)))."
+        }
+        return "\(option) takes a day as YYYY-MM-DD, not '\(text)'."
+    }
 
     /// When a scope chose no photo, says which of its `--in` paths are nowhere: not on this disk, and no
     /// photo catalogued under them (a path mistyped, or the folder given relative to another one). A
