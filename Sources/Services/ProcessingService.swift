@@ -70,6 +70,8 @@ public struct ProcessingSummary: Equatable, Sendable {
     public var seconds: Double = 0
     /// Stopped by Ctrl-C before every photo was done: what was made is kept.
     public var interrupted = false
+    /// Photos looked at: all of those asked for, unless interrupted.
+    public var photosDone = 0
 
     public init() {}
 
@@ -141,6 +143,7 @@ public struct ProcessingService: Sendable {
         }
         progress.finish()
         summary.interrupted = completed < photos.count
+        summary.photosDone = completed
         summary.made.sort { ($0.photoID, $0.kind) < ($1.photoID, $1.kind) }
         summary.failures.sort { $0.photoID < $1.photoID }
         summary.skipped.sort { $0.photoID < $1.photoID }

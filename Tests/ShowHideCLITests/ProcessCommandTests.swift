@@ -85,7 +85,8 @@ final class ProcessCommandTests: XCTestCase {
         await assertExits(with: ExitStatus.interrupted, "an interrupted run exits with 130") {
             try await ProcessCommand.parse(["--all", "--jobs", "1"]).run(in: interrupted)
         }
-        XCTAssertEqual(spy.output.lines, ["2 photos in 0.00 s: made 0 variants of 0 photos, 0 variants already there, 1 photo skipped, 0 failed"])
+        XCTAssertEqual(spy.output.lines, ["1 of 2 photos in 0.00 s: made 0 variants of 0 photos, 0 variants already there, 1 photo skipped, 0 failed"],
+                       "the photos looked at of those asked for")
         XCTAssertEqual(spy.errors.lines, ["skipped: photo 1: no accent colour (no colour stands out)",
                                           "interrupted: the variants made are kept (0 variants); run the same command to go on"])
         spy.output.clear()
