@@ -102,8 +102,23 @@ struct GalleryPages: Sendable {
 
     // MARK: A photo
 
-    func photo(_ photo: CataloguedPhoto, splash: SplashQuery = SplashQuery(), canMakeVariants: Bool = false, readOnly: Bool) -> String {
+    /// The photo's file on disk against the catalogue's record of it.
+    enum FileState {
+        case asImported, changed, gone
+    }
+
+    func photo(_ photo: CataloguedPhoto, splash: SplashQuery = SplashQuery(), fileState: FileState = .asImported, canMakeVariants: Bool = false,
+               readOnly: Bool) -> String {
         var context = Self.frame(title: (photo.path as NSString).lastPathComponent, section: "photos", readOnly: readOnly)
+        switch fileState {
+        case .asImported: break
+        case .gone:
+            context["fileNote"] = "The photo's file is gone from \(photo.path): nothing can be shown or made of it. "
+                + "showhide gallery import its new place, or showhide gallery remove \(photo.id) forgets it."
+        case .changed:
+            context["fileNote"] = "The photo's file changed since it was imported: the pictures show it as it is now, the colours as it was. "
+                + "showhide gallery import its folder analyses it again."
+        }
         context["id"] = photo.id
         context["name"] = (photo.path as NSString).lastPathComponent
         context["path"] = photo.path
@@ -114,7 +129,8 @@ struct GalleryPages: Sendable {
         context["hide"] = hide
         context["noVariants"] = !show && !hide
         // The live pictures: what the controls' parameters make of the working copy.
-        let splashable = VariantSpec.splash(for: photo, options: splash.processing()) != nil
+        let splashable = fileState != .gone && VariantSpec.splash(for: photo, options: splash.processing()) != nil
+        context["fileThere"] = fileState != .gone
         context["splashable"] = splashable
         let parameters = splash.queryString
         context["splashQuery"] = parameters.isEmpty ? "" : "?" + parameters

@@ -164,7 +164,10 @@ public struct GalleryServer: Sendable {
             throw GalleryRequestError.invalid("candidate: photo \(id) has \(count == 0 ? "no accent candidate" : count == 1 ? "1 accent candidate" : "\(count) accent candidates"), "
                                               + "not \(rank).")
         }
-        return Self.html(pages.photo(withVariantFiles(photo), splash: splash,
+        // The file as it is on disk now: gone, or other than the one analysed, it is said on the page.
+        let onDisk = fileSystem.walk([photo.path]).files.first
+        let fileState: GalleryPages.FileState = onDisk == nil ? .gone : onDisk?.stamp == photo.stamp ? .asImported : .changed
+        return Self.html(pages.photo(withVariantFiles(photo), splash: splash, fileState: fileState,
                                      canMakeVariants: variantMaker != nil && !settings.readOnly, readOnly: settings.readOnly))
     }
 

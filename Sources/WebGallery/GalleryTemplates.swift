@@ -60,12 +60,13 @@ enum GalleryTemplates {
     <main class="photo">
     <h1>{{name}}</h1>
     <p class="path"><a href="/photos/{{id}}/original">{{path}}</a>{{#duplicates}}<br>also at {{.}}{{/duplicates}}</p>
+    {{#fileNote}}<p class="hint">{{fileNote}}</p>{{/fileNote}}
     <div class="pictures">
-    <figure><img src="/photos/{{id}}/preview" alt="{{name}}"><figcaption>original</figcaption></figure>
+    {{#fileThere}}<figure><img src="/photos/{{id}}/preview" alt="{{name}}"><figcaption>original</figcaption></figure>{{/fileThere}}
     {{#splashable}}<figure><img src="/photos/{{id}}/splash/show{{splashQuery}}" alt="{{name}}, show" data-splash="show"><figcaption>show</figcaption></figure>
     <figure><img src="/photos/{{id}}/splash/hide{{splashQuery}}" alt="{{name}}, hide" data-splash="hide"><figcaption>hide</figcaption></figure>{{/splashable}}
     </div>
-    {{^splashable}}<p class="hint">Nothing to splash with these settings: the photo has no such colour. Choose another candidate below.</p>{{/splashable}}
+    {{#fileThere}}{{^splashable}}<p class="hint">Nothing to splash with these settings: the photo has no such colour. Choose another candidate below.</p>{{/splashable}}{{/fileThere}}
     <form class="splash-controls" method="get" action="/photos/{{id}}" data-photo="{{id}}">
     <label>keep <select name="candidate">{{#targets}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/targets}}</select></label>
     <label>mode <select name="mode">{{#modes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/modes}}</select></label>

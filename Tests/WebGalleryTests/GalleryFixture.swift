@@ -48,6 +48,7 @@ final class GalleryFixture: @unchecked Sendable {
         let sha = String(repeating: "0", count: 56) + String(format: "%08x", ids.count + 1)
         let path = "\(folder)/\(name).jpg"
         try fileSystem.writeAtomically(FakePhoto.data(width: 1200, height: 800, seed: name, colour: accent?.hex ?? "#808080"), to: path)
+        fileSystem.setStamp(FileStamp(size: 100, modifiedAtNanoseconds: 1), for: path)  // as the catalogue records it
         // The palette's chromatic colours are the candidates, the accent first.
         let others = palette.filter { $0.lab.lch.c > 15 && $0.hex != accent?.hex }.map { Accent.sample($0.hex, coverage: $0.weight) }
         let facts = PhotoFacts(sha256: sha, format: .jpeg, pixelSize: PixelSize(width: 1200, height: 800), exif: exif,

@@ -229,6 +229,26 @@ final class GalleryRoutesTests: XCTestCase {
                        "inline; filename=\"_t_ _1_.heic\"; filename*=UTF-8''%C3%89t%C3%A9%20%221%22.heic")
     }
 
+    func testAPhotoWhoseFileIsGoneOrChangedSaysSo() async throws {
+        let bus = fixture.ids["bus"]!, sea = fixture.ids["sea"]!
+        try await get("/photos/\(bus)") { response in
+            XCTAssertFalse(response.text.contains("since it was imported") || response.text.contains("file is gone"), "as imported: nothing to say")
+            XCTAssertTrue(response.text.contains("/photos/\(bus)/preview"))
+        }
+        try fixture.fileSystem.remove("/photos/bus.jpg")
+        try await get("/photos/\(bus)") { response in
+            XCTAssertTrue(response.text.contains("file is gone from /photos/bus.jpg: nothing can be shown or made of it."), response.text)
+            XCTAssertFalse(response.text.contains("/photos/\(bus)/preview"), "no broken picture")
+            XCTAssertFalse(response.text.contains("data-splash"))
+            XCTAssertFalse(response.text.contains("Make variants"))
+        }
+        fixture.fileSystem.setStamp(FileStamp(size: 999, modifiedAtNanoseconds: 5), for: "/photos/sea.jpg")
+        try await get("/photos/\(sea)") { response in
+            XCTAssertTrue(response.text.contains("file changed since it was imported: the pictures show it as it is now"))
+            XCTAssertTrue(response.text.contains("/photos/\(sea)/preview"))
+        }
+    }
+
     func testAnUnknownPhotoIs404() async throws {
         for uri in ["/photos/999", "/photos/999/thumbnail", "/photos/999/original", "/api/photos/999"] {
             try await get(uri) { response in
