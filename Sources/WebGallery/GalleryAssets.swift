@@ -104,6 +104,8 @@ enum GalleryAssets {
         timer = setTimeout(update, 120);
       });
       controls.addEventListener("submit", (event) => {
+        // With no picture on the page to redraw (the accent has nothing to splash), the page itself is asked for.
+        if (!document.querySelector("img[data-splash]")) return;
         event.preventDefault();
         update();
       });
