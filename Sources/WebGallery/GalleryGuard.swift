@@ -14,6 +14,10 @@ struct GalleryGuard: RouterMiddleware {
 
     let settings: GallerySettings
     let pages: GalleryPages
+    /// Why the library can no longer be served (its catalogue moved or deleted since the gallery
+    /// started), or nil while it can: pages of a deleted catalogue would show what is no longer there,
+    /// and variants made would be recorded in a file nobody can open.
+    var libraryGone: @Sendable () -> String? = { nil }
 
     static let tokenCookie = "showhide_token"
 
@@ -28,6 +32,8 @@ struct GalleryGuard: RouterMiddleware {
         do {
             if let refusal = refusal(of: request) {
                 response = refusal
+            } else if let gone = libraryGone() {
+                response = errorPage(.serviceUnavailable, gone, api: request.uri.path.hasPrefix("/api/"))
             } else {
                 response = try await next(request, context)
             }

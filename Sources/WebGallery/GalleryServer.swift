@@ -87,7 +87,14 @@ public struct GalleryServer: Sendable {
     public func router() -> Router<BasicRequestContext> {
         // HTTP asks HEAD wherever GET works: each GET route answers it too, without the body.
         let router = Router(options: .autoGenerateHeadEndpoints)
-        router.middlewares.add(GalleryGuard(settings: settings, pages: pages))
+        // A catalogue there when the gallery started and gone since: the library was moved or deleted.
+        let catalogueFile = LibraryFolder.path(LibraryFolder.catalogue, inLibrary: libraryDirectory)
+        let wasThere = fileSystem.exists(catalogueFile)
+        let libraryGone: @Sendable () -> String? = { [fileSystem, libraryDirectory] in
+            guard wasThere, !fileSystem.exists(catalogueFile) else { return nil }
+            return "The library \(libraryDirectory) was moved or deleted while the gallery ran: stop it (Ctrl-C) and start it where the library is now."
+        }
+        router.middlewares.add(GalleryGuard(settings: settings, pages: pages, libraryGone: libraryGone))
         router.get("/") { request, _ in try self.grid(request) }
         router.get("/inspire") { request, _ in try self.inspiration(request) }
         router.get("/photos/:id") { request, context in try self.photoPage(try Self.id(context), request: request) }

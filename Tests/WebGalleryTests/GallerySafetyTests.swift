@@ -36,6 +36,26 @@ final class GallerySafetyTests: XCTestCase {
                        "one being sent by another server on the library is left, and no file not of a download")
     }
 
+    func testALibraryDeletedWhileTheGalleryRunsIsSaidNotServed() async throws {
+        try fixture.fileSystem.writeAtomically(Data("SQLite".utf8), to: "/library/catalogue.sqlite")
+        let router = fixture.server().router()
+        let files = fixture.fileSystem
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+            }
+            try files.remove("/library/catalogue.sqlite")
+            try await client.execute(uri: "/", method: .get) { response in
+                XCTAssertEqual(response.status, .serviceUnavailable)
+                XCTAssertTrue(response.text.contains("The library /library was moved or deleted while the gallery ran"), response.text)
+            }
+            try await client.execute(uri: "/api/photos", method: .get) { response in
+                XCTAssertEqual(response.status, .serviceUnavailable)
+                XCTAssertTrue(response.text.contains("\"status\" : 503") || response.text.contains("\"status\":503"), response.text)
+            }
+        }
+    }
+
     func testEveryResponseCarriesTheSecurityHeaders() async throws {
         for uri in ["/", "/inspire", "/photos/1", "/photos/1/thumbnail", "/api/photos", "/static/gallery.js", "/no/such/page", "/?page=0"] {
             try await execute(uri) { response in
