@@ -57,6 +57,12 @@ final class ScopeTests: XCTestCase {
         XCTAssertEqual(spy.output.lines, ["Nothing to analyse: no catalogued photo is in this scope."])
         XCTAssertTrue(spy.errors.lines.contains("showhide: --in /nowhere: no such folder or file, and no catalogued photo is under it"))
         spy.errors.clear()
+        // Search, inspire and remove say it too: "removed 0 photos" alone read as done.
+        try SearchCommand.parse(["--colour", "red", "--in", "/nowhere"]).run(in: environment())
+        try await InspireCommand.parse(["--in", "/nowhere"]).run(in: environment())
+        try RemoveCommand.parse(["--in", "/nowhere"]).run(in: environment())
+        XCTAssertEqual(spy.errors.lines.filter { $0.hasPrefix("showhide: --in") }.count, 3, spy.errors.text)
+        spy.errors.clear()
         // Gone from disk but catalogued (an unmounted drive): its photos are chosen, and nothing is said.
         try files.remove("/other/e.jpg")
         XCTAssertEqual(try listed(["--in", "/other"]), ["/other/e.jpg"])

@@ -63,6 +63,7 @@ struct InspireCommand: EnvironmentCommand {
         query.limit = nil
         let ranking = try InspirationService.ranking(in: catalogue, matching: query, colour: target)
         let entries = try InspirationService.entries(ranking, 0..<(filters.limit ?? Self.defaultLimit), in: catalogue)
+        filters.scope.sayPathsThatAreNowhere(found: entries.count, in: environment)
         guard let html else {
             try InspirationPresenter(console: environment.console).present(entries, asJSON: json, colour: colour?.text)
             return

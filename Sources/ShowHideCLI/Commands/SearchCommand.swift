@@ -63,6 +63,8 @@ struct SearchCommand: EnvironmentCommand {
         let search = ColourSearch(target: target, accentOnly: accent, within: within ?? ColourSearch.defaultWithin, minimumCoverage: minCoverage / 100,
                                   maximumCoverage: maxCoverage / 100,
                                   filters: filters.query(in: environment, defaultLimit: Self.defaultLimit))
-        try SearchPresenter(console: environment.console).present(try catalogue.search(search), asJSON: json)
+        let matches = try catalogue.search(search)
+        filters.scope.sayPathsThatAreNowhere(found: matches.count, in: environment)
+        try SearchPresenter(console: environment.console).present(matches, asJSON: json)
     }
 }
