@@ -196,8 +196,12 @@ struct GalleryPages: Sendable {
 
     // MARK: Inspiration
 
-    func inspiration(_ entries: [InspirationEntry], readOnly: Bool) -> String {
+    func inspiration(_ entries: [InspirationEntry], query: GridQuery = GridQuery(), readOnly: Bool) -> String {
         var context = Self.frame(title: "Inspiration", section: "inspiration", readOnly: readOnly)
+        // The filters the address asked for, said, so that a shared link does not pass for the whole list.
+        let filters = [query.colourText.map { "accent \($0)" }, query.since.map { "taken since \($0)" }, query.until.map { "until \($0)" },
+                       query.camera.map { "camera \($0)" }, query.folder.map { "in \($0)" }].compactMap { $0 }
+        if !filters.isEmpty { context["filtered"] = filters.joined(separator: ", ") }
         context["entries"] = InspirationService.groupingNearDuplicates(entries).map { group -> [String: Any] in
             let entry = group[0]
             return ["rank": entry.rank, "id": entry.photo.id, "name": (entry.photo.path as NSString).lastPathComponent,

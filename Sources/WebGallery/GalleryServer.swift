@@ -159,7 +159,7 @@ public struct GalleryServer: Sendable {
 
     func inspiration(_ request: Request) throws -> Response {
         let query = try GridQuery(query: request.uri.query)
-        return Self.html(pages.inspiration(try inspirationEntries(query), readOnly: settings.readOnly))
+        return Self.html(pages.inspiration(try inspirationEntries(query), query: query, readOnly: settings.readOnly))
     }
 
     func photoPage(_ id: PhotoID, request: Request) throws -> Response {

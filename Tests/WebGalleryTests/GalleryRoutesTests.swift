@@ -320,6 +320,11 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertTrue(html.contains(#"<a href="/photos/\#(bus)">bus.jpg</a>"#))
             XCTAssertTrue(html.contains("#1"))
             XCTAssertFalse(html.contains("snow.jpg"), "a photo without an accent is not offered")
+            XCTAssertFalse(html.contains("Only the photos with"))
+        }
+        try await get("/inspire?colour=red&camera=canon") { response in
+            XCTAssertTrue(response.text.contains(#"Only the photos with accent red, camera canon · <a href="/inspire">all of them</a>"#),
+                          "a filtered list says so")
         }
     }
 
