@@ -118,14 +118,29 @@ struct GalleryGuard: RouterMiddleware {
         }
         let line = "\(request.method) \(request.uri.path): \(status.code) \(error.plainDescription)"
         if status.code >= 500 { context.logger.error("\(line)") } else { context.logger.notice("\(line)") }
-        return errorPage(status, message, api: api)
+        return errorPage(status, message, api: api, back: Self.back(from: request, refusing: status == .badRequest ? message : nil))
     }
 
-    func errorPage(_ status: HTTPResponse.Status, _ message: String, api: Bool) -> Response {
+    /// A grid or an inspiration page refused for one parameter ("colour: …"): the same page without it,
+    /// so that "Back" keeps the other filters. Anything else goes back to the photos.
+    static func back(from request: Request, refusing message: String?) -> String {
+        let path = request.uri.path
+        guard let message, ["/", "/inspire"].contains(path), let colon = message.firstIndex(of: ":") else { return "/" }
+        let name = String(message[..<colon])
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter }) else { return "/" }
+        let kept = (request.uri.query ?? "").split(separator: "&").filter { pair in
+            let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            return (key.removingPercentEncoding ?? key) != name && key != "page"
+        }
+        return path + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+    }
+
+    func errorPage(_ status: HTTPResponse.Status, _ message: String, api: Bool, back: String = "/") -> Response {
         if api, let response = try? GalleryServer.json(ErrorJSON(error: message, status: status.code), status: status) {
             return response
         }
-        return GalleryServer.html(pages.error(status: status.code, reason: status.reasonPhrase, message: message, readOnly: settings.readOnly),
+        return GalleryServer.html(pages.error(status: status.code, reason: status.reasonPhrase, message: message, back: back,
+                                              readOnly: settings.readOnly),
                                   status: status)
     }
 

@@ -217,11 +217,14 @@ struct GalleryPages: Sendable {
 
     // MARK: Errors
 
-    func error(status: Int, reason: String, message: String, readOnly: Bool) -> String {
+    /// - Parameter back: where "Back" leads: the page asked for without the parameter it refused, or the photos.
+    func error(status: Int, reason: String, message: String, back: String = "/", readOnly: Bool) -> String {
         var context = Self.frame(title: "\(status) \(reason)", section: "", readOnly: readOnly)
         context["status"] = status
         context["reason"] = reason
         context["message"] = message
+        context["back"] = back
+        context["backLabel"] = back == "/" ? "Back to the photos" : "Back, without that"
         return render("error", context)
     }
 }

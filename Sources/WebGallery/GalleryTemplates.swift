@@ -130,7 +130,7 @@ enum GalleryTemplates {
     <main class="error">
     <h1>{{status}} {{reason}}</h1>
     <p>{{message}}</p>
-    <p><a href="/">Back to the photos</a></p>
+    <p><a href="{{back}}">{{backLabel}}</a></p>
     </main>
     {{> foot}}
     """

@@ -177,6 +177,13 @@ final class GalleryRoutesTests: XCTestCase {
                 XCTAssertTrue(response.text.contains(message), "\(uri): \(response.text)")
             }
         }
+        // "Back" keeps the other filters and leaves out the one refused.
+        try await get("/?camera=canon&colour=zzz&page=2") { response in
+            XCTAssertTrue(response.text.contains(#"<a href="/?camera=canon">Back, without that</a>"#), response.text)
+        }
+        try await get("/photos/abc") { response in
+            XCTAssertTrue(response.text.contains(#"<a href="/">Back to the photos</a>"#))
+        }
         try await get("/api/photos?page=-1") { response in
             XCTAssertEqual(response.status, .badRequest)
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
