@@ -14,6 +14,8 @@ public struct AnalysisSummary: Sendable {
     /// Thumbnails made for photos catalogued without one.
     public var thumbnailsMade = 0
     public var seconds: Double = 0
+    /// Stopped by Ctrl-C (or SIGTERM, SIGHUP): the batches written are kept.
+    public var interrupted = false
 
     public init() {}
 }
@@ -58,13 +60,14 @@ public struct AnalysisService: Sendable {
     /// - Returns: the photos whose accent changed, and those that could not be read (missing, changed, undecodable).
     /// - Throws: the catalogue's errors (`CatalogueError`); a photo's own failure is in the summary, not thrown.
     public func analyse(_ photos: [CataloguedPhoto], jobs: Int, batchSize: Int = 64,
-                        progress: any ImportProgress = SilentProgress()) async throws -> AnalysisSummary {
+                        progress: any ImportProgress = SilentProgress(),
+                        interruption: any Interruption = NoInterruption()) async throws -> AnalysisSummary {
         let start = clock.now()
         var summary = AnalysisSummary()
         progress.update(completed: 0, total: photos.count)
         var batch: [(CataloguedPhoto, ColourAnalysis)] = []
         var completed = 0
-        try await jobRunner.forEach(photos, jobs: jobs, job: { self.colours(of: $0) }) { photo, result in
+        try await jobRunner.forEach(photos, jobs: jobs, interruption: interruption, job: { self.colours(of: $0) }) { photo, result in
             switch result {
             case let .success(colours): batch.append((photo, colours))
             case let .failure(error): summary.failures.append((photo.id, photo.path, error.reason))
@@ -78,6 +81,7 @@ public struct AnalysisService: Sendable {
         }
         try store(batch, into: &summary)
         progress.finish()
+        summary.interrupted = completed < photos.count
         summary.accentsChanged.sort { $0.photoID < $1.photoID }
         summary.failures.sort { $0.photoID < $1.photoID }
         summary.seconds = clock.now().timeIntervalSince(start)

@@ -34,6 +34,17 @@ final class AnalyseCommandTests: XCTestCase {
         catalogue.analysedByEarlierRules = [id]
     }
 
+    func testCtrlCStopsAnAnalysisThatKeepsWhatItFoundAndExitsWith130() async throws {
+        var interrupted = environment()
+        interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
+        await assertExits(with: ExitStatus.interrupted, "an interrupted analysis exits with 130") {
+            try await AnalyseCommand.parse(["--all", "--jobs", "1"]).run(in: interrupted)
+        }
+        XCTAssertEqual(spy.output.lines.last?.hasPrefix("analysed 1 photo, 0 accents changed, failed 0 in "), true, spy.output.text)
+        XCTAssertEqual(spy.errors.lines, ["interrupted: the colours found are kept; run the same command to go on"])
+        XCTAssertEqual(thumbnails.jpegs.count, 1, "no thumbnails made after the stop, only the one analysed")
+    }
+
     func testPhotosWithoutThumbnailsGetThemAndSaySo() async throws {
         let photo = try XCTUnwrap(catalogue.allPhotos.first)
         try await AnalyseCommand.parse([]).run(in: environment())

@@ -44,8 +44,9 @@ struct AnalyseCommand: EnvironmentCommand {
         query.needingAnalysis = !all
         let photos = ids.isEmpty ? try catalogue.photos(matching: query) : try ids.map { try environment.photo(id: $0, in: catalogue) }
         let service = environment.analysisService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
-        var summary = try await service.analyse(photos, jobs: jobs.count(in: environment), progress: environment.progress())
-        if ids.isEmpty && !all {
+        var summary = try await service.analyse(photos, jobs: jobs.count(in: environment), progress: environment.progress(),
+                                                interruption: environment.listenForInterruption())
+        if ids.isEmpty && !all && !summary.interrupted {
             // Photos catalogued before thumbnails existed get theirs here, as the gallery would on first sight.
             query.needingAnalysis = false
             summary.thumbnailsMade = try await service.makeMissingThumbnails(of: try catalogue.photos(matching: query),
@@ -61,6 +62,7 @@ struct AnalyseCommand: EnvironmentCommand {
             scope.sayPathsThatAreNowhere(found: scopeIsEmpty ? 0 : 1, in: environment)
         }
         try AnalysePresenter(console: environment.console).present(summary, asJSON: json, scopeIsEmpty: scopeIsEmpty)
+        if summary.interrupted { throw ExitStatus.interrupted }
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
     }
 }

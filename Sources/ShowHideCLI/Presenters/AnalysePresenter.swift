@@ -14,6 +14,7 @@ struct AnalysePresenter {
         var failures: [FailureJSON]
         var thumbnailsMade: Int
         var seconds: Double
+        var interrupted: Bool
     }
 
     struct ChangeJSON: Encodable {
@@ -30,7 +31,7 @@ struct AnalysePresenter {
                 accentsChanged: summary.accentsChanged.map { ChangeJSON(id: $0.photoID, before: $0.before?.rawValue, after: $0.after?.rawValue) },
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 thumbnailsMade: summary.thumbnailsMade,
-                seconds: (summary.seconds * 1000).rounded() / 1000)))
+                seconds: (summary.seconds * 1000).rounded() / 1000, interrupted: summary.interrupted)))
             return
         }
         for change in summary.accentsChanged {
@@ -47,5 +48,8 @@ struct AnalysePresenter {
         }
         console.print("analysed \(counted(summary.analysed, "photo")), \(counted(summary.accentsChanged.count, "accent")) changed, "
             + "failed \(summary.failures.count)" + String(format: " in %.2f s", summary.seconds))
+        if summary.interrupted {
+            console.warn("interrupted: the colours found are kept; run the same command to go on")
+        }
     }
 }
