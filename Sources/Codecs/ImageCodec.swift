@@ -45,7 +45,7 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
     public func encode(_ rows: RowSource, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         switch format {
         case .jpeg: return try jpeg.encode(rows, quality: options.quality, exif: options.exif)
-        case .png: return try png.encode(rows.image())
+        case .png: return try png.encode(rows)
         case .webp: return try webp.encode(rows.image(), quality: options.quality, exif: options.exif)
         case .heif, .tiff: throw Self.notWritten(format)
         }

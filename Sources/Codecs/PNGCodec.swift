@@ -44,19 +44,59 @@ public struct PNGCodec: Sendable {
     }
 
     public func encode(_ image: RGBAImage) throws -> Data {
-        var info = png_image()
-        info.version = UInt32(PNG_IMAGE_VERSION)
-        info.width = UInt32(image.width)
-        info.height = UInt32(image.height)
         // Opaque images are written without alpha: a quarter smaller before compression.
         let opaque = image.isOpaque
+        return try encode(opaque ? Self.dropAlpha(image.bytes) : image.bytes, width: image.width, height: image.height,
+                          channels: opaque ? 3 : 4)
+    }
+
+    /// An image handed over a band of rows at a time: an opaque one is gathered straight into RGB, so
+    /// that a variant is never whole as RGBA beside its RGB copy (a 100-megapixel variant took 400 MB
+    /// more); one with transparency is gathered whole, as RGBA.
+    public func encode(_ rows: RowSource) throws -> Data {
+        let width = rows.width, height = rows.height
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        let band = max(1, min(height, 64))
+        var scratch = [UInt8](repeating: 0, count: width * band * 4)
+        var opaque = true
+        rgb.withUnsafeMutableBufferPointer { target in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                var row = 0
+                while row < height && opaque {
+                    let count = min(band, height - row)
+                    rows.fill(row..<(row + count), scratch.baseAddress!, width * 4)
+                    var out = row * width * 3
+                    for pixel in 0..<(count * width) {
+                        if scratch[pixel * 4 + 3] != 255 { opaque = false; break }
+                        target[out] = scratch[pixel * 4]
+                        target[out + 1] = scratch[pixel * 4 + 1]
+                        target[out + 2] = scratch[pixel * 4 + 2]
+                        out += 3
+                    }
+                    row += count
+                }
+            }
+        }
+        guard opaque else {
+            rgb = []
+            return try encode(rows.image())
+        }
+        return try encode(rgb, width: width, height: height, channels: 3)
+    }
+
+    /// 8-bit RGB or RGBA rows, packed, written as a PNG.
+    private func encode(_ source: [UInt8], width: Int, height: Int, channels: Int) throws -> Data {
+        var info = png_image()
+        info.version = UInt32(PNG_IMAGE_VERSION)
+        info.width = UInt32(width)
+        info.height = UInt32(height)
+        let opaque = channels == 3
         info.format = opaque ? Self.rgbFormat : Self.rgbaFormat
-        let source = opaque ? Self.dropAlpha(image.bytes) : image.bytes
-        let stride = Int32(image.width * (opaque ? 3 : 4))
+        let stride = Int32(width * channels)
         // Compressed once, into a buffer of the most a PNG of the image can take (libpng's
         // PNG_IMAGE_PNG_SIZE_MAX, which libpng promises is never filled): asking the size first
         // compressed every picture twice. Pages the output does not reach are never touched.
-        var size = Self.largestSize(width: image.width, height: image.height, channels: opaque ? 3 : 4)
+        var size = Self.largestSize(width: width, height: height, channels: channels)
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         let written = source.withUnsafeBytes { bytes in

@@ -53,6 +53,21 @@ final class PNGCodecTests: XCTestCase {
         }
     }
 
+    /// Rows handed over a band at a time make the very file the whole image makes: RGB when every
+    /// pixel is opaque, RGBA when one in a later band is not.
+    func testRowsMakeTheSameFileAsTheWholeImage() throws {
+        let opaque = TestImage.distinctPixels(width: 37, height: 150)
+        var seeThrough = opaque
+        seeThrough[5, 140] = RGBA(red: 10, green: 20, blue: 30, alpha: 128)
+        for image in [opaque, seeThrough] {
+            let whole = try PNGCodec().encode(image)
+            XCTAssertEqual(try PNGCodec().encode(RowSource(image)), whole)
+            XCTAssertEqual(try codec.encode(RowSource(image), as: .png, options: EncodeOptions()), whole)
+        }
+        XCTAssertEqual(try PNGCodec().encode(RowSource(opaque))[25], 2, "colour type RGB")
+        XCTAssertEqual(try PNGCodec().encode(RowSource(seeThrough))[25], 6, "colour type RGBA")
+    }
+
     func testOpaqueImagesAreWrittenWithoutAlpha() throws {
         let data = try Fixture.png(TestImage.distinctPixels(width: 10, height: 10))
         XCTAssertEqual(data[25], 2, "colour type RGB")
