@@ -44,7 +44,15 @@ public final class InterruptSignal: Interruption {
         // Set (and so made) here, before the handler can run: a global's first use runs its setup,
         // which must not happen inside a signal handler.
         interruptRequests.store(0, ordering: .relaxed)
-        for stopping in Self.signals { signal(stopping, interruptHandler) }
+        for stopping in Self.signals where !Self.isIgnored(stopping) { signal(stopping, interruptHandler) }
+    }
+
+    /// Whether the process was started with `signal` ignored: `nohup` ignores SIGHUP, a shell's
+    /// background job SIGINT, and a command run so must go on through them as it did.
+    static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        sigaction(signal, nil, &current)
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// The signals that ask a command to stop.

@@ -1,5 +1,5 @@
 import Foundation
-import Services
+@testable import Services
 import XCTest
 
 final class InterruptSignalTests: XCTestCase {
@@ -26,6 +26,18 @@ final class InterruptSignalTests: XCTestCase {
             let seen = XCTNSPredicateExpectation(predicate: NSPredicate { _, _ in interruption.isRequested }, object: nil)
             wait(for: [seen], timeout: 30)
             XCTAssertTrue(interruption.isRequested, "signal \(stopping)")
+            signal(stopping, SIG_DFL)  // a CI timeout's SIGTERM ends this process again
         }
+    }
+
+    /// `nohup showhide gallery import …` goes on after a logout: a signal ignored when the command
+    /// starts stays ignored.
+    func testASignalIgnoredAtTheStartStaysIgnored() {
+        signal(SIGHUP, SIG_IGN)
+        defer { signal(SIGHUP, SIG_DFL) }
+        _ = InterruptSignal()
+        XCTAssertTrue(InterruptSignal.isIgnored(SIGHUP), "nohup's SIGHUP left ignored")
+        XCTAssertFalse(InterruptSignal.isIgnored(SIGTERM))
+        signal(SIGTERM, SIG_DFL)
     }
 }
