@@ -19,7 +19,11 @@ extension CatalogueError {
         case .SQLITE_READONLY: self = .readOnly(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED: self = .busy(path: path)
         case .SQLITE_FULL: self = .diskFull(path: path)
-        case .SQLITE_CONSTRAINT: self = .conflict(path: path)
+        // A foreign key or a uniqueness broken by a row another showhide removed or added meanwhile;
+        // any other constraint broken is a fault of showhide's, said with its code.
+        case .SQLITE_CONSTRAINT where [.SQLITE_CONSTRAINT_FOREIGNKEY, .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY]
+            .contains(error.extendedResultCode):
+            self = .conflict(path: path)
         // SQLite cannot grow its shared-memory file on a full disk and says "I/O error" then; the
         // disk's free space tells the two apart.
         case .SQLITE_IOERR: self = Self.isOnAFullDisk(path) ? .diskFull(path: path) : .inputOutput(path: path)

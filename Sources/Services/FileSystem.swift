@@ -66,6 +66,13 @@ public struct NotAFile: Error, Equatable, LocalizedError {
     public var errorDescription: String? { "not a file but \(kind)" }
 }
 
+/// A file that could not be read, with the system's reason ("no such file or directory").
+public struct FileReadError: Error, Equatable, LocalizedError {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var errorDescription: String? { reason }
+}
+
 /// A file too large to be read whole (`LocalFileSystem.largestFileRead`).
 public struct FileTooLarge: Error, Equatable, LocalizedError {
     public var bytes: Int64
@@ -76,7 +83,7 @@ public struct FileTooLarge: Error, Equatable, LocalizedError {
     }
     public var errorDescription: String? {
         String(format: "the file is too large to be a photo showhide reads: %.1f GB (at most %.0f GB)",
-               Double(bytes) / 1e9, Double(limit) / Double(1 << 30))
+               Double(bytes) / Double(1 << 30), Double(limit) / Double(1 << 30))
     }
 }
 
@@ -119,11 +126,19 @@ public struct LocalFileSystem: FileSystem {
     public func head(of path: String, count: Int) throws -> Data {
         var info = stat()
         if stat(path, &info) == 0, let kind = Walker.specialKind(info) { throw NotAFile(kind: kind) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileReadError(reason: systemErrorReason(errno)) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { throw FileReadError(reason: systemErrorReason(errno)) }
+            if read == 0 { break }
+            filled += read
         }
-        defer { try? handle.close() }
-        return try handle.read(upToCount: count) ?? Data()
+        return Data(bytes.prefix(filled))
     }
 
     public func exists(_ path: String) -> Bool {
@@ -261,7 +276,11 @@ private struct Walker {
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             let name = String(decoding: bytes, as: UTF8.self)
-            if entry.pointee.d_type == UInt8(DT_LNK) { linked.insert(name) }
+            // Some file systems (XFS without ftype, network and FUSE mounts) say no type: asked then.
+            let type = entry.pointee.d_type
+            if type == UInt8(DT_LNK) || (type == UInt8(DT_UNKNOWN) && Self.isLink((path.hasSuffix("/") ? path : path + "/") + name)) {
+                linked.insert(name)
+            }
             // Hidden files and folders (thumbnails caches, .git) are not photos of the library.
             if name.hasPrefix(".") { continue }
             // A path is text everywhere after this (catalogue, exports, pages): a name that is not
@@ -314,6 +333,11 @@ private struct Walker {
         } else if Self.isRegular(childInfo) {
             result.files.append(FoundFile(path: child, stamp: Self.stamp(childInfo)))
         }
+    }
+
+    static func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
     static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }

@@ -128,9 +128,11 @@ struct GalleryGuard: RouterMiddleware {
         guard let message, ["/", "/inspire"].contains(path), let colon = message.firstIndex(of: ":") else { return "/" }
         let name = String(message[..<colon])
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter }) else { return "/" }
+        // The parameter as the message names it, and its other spelling the query takes.
+        let refused: Set<String> = name == "colour" ? ["colour", "color"] : [name]
         let kept = (request.uri.query ?? "").split(separator: "&").filter { pair in
             let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return (key.removingPercentEncoding ?? key) != name && key != "page"
+            return !refused.contains((key.removingPercentEncoding ?? key).lowercased()) && key != "page"
         }
         return path + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
     }

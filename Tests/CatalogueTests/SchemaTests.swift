@@ -313,7 +313,9 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(mapped(.SQLITE_IOERR), .inputOutput(path: "/l/c.sqlite"))
         XCTAssertEqual(mapped(.SQLITE_CANTOPEN), .cannotOpen(path: "/l/c.sqlite", reason: "permission denied or the file cannot be opened"))
         XCTAssertEqual(mapped(.SQLITE_MISMATCH), .failed(path: "/l/c.sqlite", code: 20))
-        XCTAssertEqual(mapped(.SQLITE_CONSTRAINT), .conflict(path: "/l/c.sqlite"), "another showhide changed it meanwhile")
+        XCTAssertEqual(mapped(.SQLITE_CONSTRAINT_FOREIGNKEY), .conflict(path: "/l/c.sqlite"), "another showhide changed it meanwhile")
+        XCTAssertEqual(mapped(.SQLITE_CONSTRAINT_UNIQUE), .conflict(path: "/l/c.sqlite"))
+        XCTAssertEqual(mapped(.SQLITE_CONSTRAINT_NOTNULL), .failed(path: "/l/c.sqlite", code: 19), "a fault of showhide's own, not a race")
         // /proc's file system has no free block, as a full disk has none.
         XCTAssertEqual(CatalogueError(DatabaseError(resultCode: .SQLITE_IOERR), path: "/proc/c.sqlite"), .diskFull(path: "/proc/c.sqlite"),
                        "SQLite's I/O error on a full disk is said as a full disk")
@@ -321,7 +323,7 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(CatalogueError(DatabaseError(resultCode: .SQLITE_IOERR), path: temporary), .inputOutput(path: temporary))
         XCTAssertEqual(CatalogueError(CocoaError(.fileNoSuchFile), path: "/l/c.sqlite"),
                        .cannotOpen(path: "/l/c.sqlite", reason: "no such file or directory"))
-        for code in [ResultCode.SQLITE_CORRUPT, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_MISMATCH, .SQLITE_CONSTRAINT] {
+        for code in [ResultCode.SQLITE_CORRUPT, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_MISMATCH, .SQLITE_CONSTRAINT_UNIQUE] {
             let text = mapped(code).errorDescription ?? ""
             XCTAssertTrue(text.contains("/l/c.sqlite"), text)
             XCTAssertFalse(text.contains("SQL text") || text.contains("SELECT"), text)

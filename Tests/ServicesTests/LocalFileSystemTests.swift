@@ -57,10 +57,15 @@ final class LocalFileSystemTests: XCTestCase {
 
         XCTAssertThrowsError(try fileSystem.contents(of: root + "/big.mov")) { error in
             XCTAssertEqual(error as? FileTooLarge, FileTooLarge(bytes: LocalFileSystem.largestFileRead + 1, limit: LocalFileSystem.largestFileRead))
-            XCTAssertEqual(error.localizedDescription, "the file is too large to be a photo showhide reads: 1.1 GB (at most 1 GB)")
+            XCTAssertEqual(error.localizedDescription, "the file is too large to be a photo showhide reads: 1.0 GB (at most 1 GB)")
         }
         XCTAssertEqual(try fileSystem.head(of: root + "/big.mov", count: 4), Data("0123".utf8))
-        XCTAssertThrowsError(try fileSystem.head(of: root + "/missing", count: 4))
+        XCTAssertEqual(try fileSystem.head(of: root + "/a/b/../../big.mov", count: 64).prefix(10), Data("0123456789".utf8))
+        try write("short.jpg", "ab")
+        XCTAssertEqual(try fileSystem.head(of: root + "/short.jpg", count: 16), Data("ab".utf8), "fewer when the file is shorter")
+        XCTAssertThrowsError(try fileSystem.head(of: root + "/missing", count: 4)) { error in
+            XCTAssertEqual(error.localizedDescription, "no such file or directory", "gone, not 'permission denied'")
+        }
     }
 
     /// A file the disk will not take whole (a full disk; here a limit on file size, which fails the

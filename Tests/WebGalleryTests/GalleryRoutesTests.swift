@@ -181,6 +181,9 @@ final class GalleryRoutesTests: XCTestCase {
         try await get("/?camera=canon&colour=zzz&page=2") { response in
             XCTAssertTrue(response.text.contains(#"<a href="/?camera=canon">Back, without that</a>"#), response.text)
         }
+        try await get("/?color=zzz&camera=canon") { response in
+            XCTAssertTrue(response.text.contains(#"<a href="/?camera=canon">Back, without that</a>"#), "the other spelling too, or Back loops")
+        }
         try await get("/photos/abc") { response in
             XCTAssertTrue(response.text.contains(#"<a href="/">Back to the photos</a>"#))
         }
