@@ -86,7 +86,8 @@ public final class ZipDestination: ExportDestination {
     /// (a full disk, most often).
     static func reason(_ error: any Error, errno code: Int32) -> String {
         guard String(describing: error) == "unwritableFile" else { return error.plainDescription }
-        return code == 0 ? "the file could not be written" : systemErrorReason(code)
+        // Only the reasons a failed write has: errno may hold another call's by the time it is read.
+        return [ENOSPC, EDQUOT, EFBIG, EIO, EROFS].contains(code) ? systemErrorReason(code) : "the file could not be written"
     }
 
     public func finish() throws {

@@ -54,6 +54,9 @@ public protocol FileSystem: Sendable {
     /// As `writeAtomically`, the file readable and writable by its owner alone (a secret).
     func writePrivately(_ data: Data, to path: String) throws
     func remove(_ path: String) throws
+    /// The size and modification time of the regular file at `path`, links followed; nil when there is
+    /// none (gone, or a folder now), without walking anything.
+    func stamp(of path: String) -> FileStamp?
     /// `path` with every symbolic link in it followed, so that two spellings of one file compare equal;
     /// as written where nothing of it exists.
     func resolvingLinks(_ path: String) -> String
@@ -144,6 +147,12 @@ public struct LocalFileSystem: FileSystem {
     public func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
+    }
+
+    public func stamp(of path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0, Walker.isRegular(info) else { return nil }
+        return Walker.stamp(info)
     }
 
     public func resolvingLinks(_ path: String) -> String {

@@ -41,6 +41,14 @@ public struct ProtectedFiles: Sendable {
                 }
             }
         }
+        // A memory card's FAT or exFAT takes IMG_0001.JPG for img_0001.jpg: a name that is a catalogued
+        // photo's but for case is refused where a file of it is there (asked only then).
+        guard fileSystem.exists(resolved) else { return nil }
+        let folder = (resolved as NSString).deletingLastPathComponent, name = (resolved as NSString).lastPathComponent.lowercased()
+        for photo in try catalogue.photos(matching: PhotoQuery(paths: [folder]))
+        where (photo.path as NSString).deletingLastPathComponent == folder && (photo.path as NSString).lastPathComponent.lowercased() == name {
+            return "its name is that of photo \(photo.id) but for case: on a disk that does not tell case apart, the same file"
+        }
         return nil
     }
 

@@ -69,6 +69,10 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
                           problems: walkProblems)
     }
 
+    public func stamp(of path: String) -> FileStamp? {
+        lock.withLock { files[path].map { stamps[path] ?? Self.stamp(for: $0) } }
+    }
+
     /// Symbolic links, link path to target, for `resolvingLinks`.
     public var links: [String: String] = [:]
 

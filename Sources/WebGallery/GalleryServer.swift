@@ -172,8 +172,8 @@ public struct GalleryServer: Sendable {
                                               + "not \(rank).")
         }
         // The file as it is on disk now: gone, or other than the one analysed, it is said on the page.
-        let onDisk = fileSystem.walk([photo.path]).files.first
-        let fileState: GalleryPages.FileState = onDisk == nil ? .gone : onDisk?.stamp == photo.stamp ? .asImported : .changed
+        let onDisk = fileSystem.stamp(of: photo.path)
+        let fileState: GalleryPages.FileState = onDisk == nil ? .gone : onDisk == photo.stamp ? .asImported : .changed
         return Self.html(pages.photo(withVariantFiles(photo), splash: splash, fileState: fileState,
                                      canMakeVariants: variantMaker != nil && !settings.readOnly, readOnly: settings.readOnly))
     }
@@ -258,10 +258,17 @@ public struct GalleryServer: Sendable {
     func removeAbandonedDownloads() {
         let folder = LibraryFolder.path(LibraryFolder.exports, inLibrary: libraryDirectory)
         let before = Int64((clock.now().timeIntervalSince1970 - Self.abandonedDownloadAge) * 1e9)
+        // Only a download's own names, right in the folder: gallery-<UUID>.zip, and its temporary files.
         for file in fileSystem.walk([folder]).files where file.stamp.modifiedAtNanoseconds < before
-            && (file.path as NSString).lastPathComponent.hasPrefix("gallery-") {
+            && (file.path as NSString).deletingLastPathComponent == folder && Self.isDownloadsName((file.path as NSString).lastPathComponent) {
             try? fileSystem.remove(file.path)
         }
+    }
+
+    static func isDownloadsName(_ name: String) -> Bool {
+        guard name.hasPrefix("gallery-"), name.count >= 8 + 36 + 4 else { return false }
+        let rest = name.dropFirst(8)
+        return UUID(uuidString: String(rest.prefix(36))) != nil && rest.dropFirst(36).hasPrefix(".zip")
     }
 
     /// A form's body: small, or refused.

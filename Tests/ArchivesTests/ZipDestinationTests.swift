@@ -85,6 +85,8 @@ final class ZipDestinationTests: XCTestCase {
         enum ZIPFoundationLike: Error { case unwritableFile }
         XCTAssertEqual(ZipDestination.reason(ZIPFoundationLike.unwritableFile, errno: ENOSPC), "no space left on device")
         XCTAssertEqual(ZipDestination.reason(ZIPFoundationLike.unwritableFile, errno: 0), "the file could not be written")
+        XCTAssertEqual(ZipDestination.reason(ZIPFoundationLike.unwritableFile, errno: ENOENT), "the file could not be written",
+                       "an errno no write leaves is another call's")
         XCTAssertEqual(ZipDestination.reason(CocoaError(.fileWriteOutOfSpace), errno: 0), CocoaError(.fileWriteOutOfSpace).plainDescription)
     }
 

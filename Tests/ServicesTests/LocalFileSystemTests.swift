@@ -87,6 +87,13 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(try manager.contentsOfDirectory(atPath: root + "/a").filter { $0 != "b" }, [], "no .partial left")
     }
 
+    func testAStampIsAFilesAloneWithoutAWalk() throws {
+        try write("a/m.jpg", "four")
+        XCTAssertEqual(fileSystem.stamp(of: root + "/a/m.jpg")?.size, 4)
+        XCTAssertNil(fileSystem.stamp(of: root + "/a"), "a folder where the photo was is no file of it")
+        XCTAssertNil(fileSystem.stamp(of: root + "/gone.jpg"))
+    }
+
     func testStampsCarryTheModificationTimeToTheNanosecond() throws {
         try write("a.jpg")
         let date = Date(timeIntervalSince1970: 1_600_000_000.123456)

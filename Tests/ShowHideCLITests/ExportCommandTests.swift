@@ -233,6 +233,14 @@ final class ExportCommandTests: XCTestCase {
                 XCTAssertEqual(error.reason, "it is the file of photo \(red.id), which the catalogue holds", "\(zip): its own path or a duplicate")
             }
         }
+        // A memory card's FAT: RED.JPG is red.jpg.
+        files["/lib/RED.JPG"] = files["/lib/red.jpg"]
+        do {
+            try await ExportCommand.parse(["--all", "--zip", "/lib/RED.JPG", "--on-conflict", "overwrite"]).run(in: environment())
+            XCTFail("a photo's name but for case is written over")
+        } catch let error as ProtectedFileError {
+            XCTAssertEqual(error.reason, "its name is that of photo \(red.id) but for case: on a disk that does not tell case apart, the same file")
+        }
         XCTAssertEqual(zips, [])
     }
 

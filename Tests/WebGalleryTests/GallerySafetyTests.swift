@@ -26,14 +26,16 @@ final class GallerySafetyTests: XCTestCase {
     func testTheZipsOfDownloadsAKilledServerLeftAreTakenAwayWhenOneStarts() throws {
         let exports = fixture.library + "/exports/"
         let now = Int64(FakeClock().now().timeIntervalSince1970 * 1e9)
-        for (name, age) in [("gallery-old.zip", 2 * 3_600), ("gallery-old.zip.1.partial", 2 * 3_600), ("gallery-new.zip", 60),
-                            ("mine.zip", 2 * 3_600)] {
+        let old = "gallery-\(UUID().uuidString).zip", new = "gallery-\(UUID().uuidString).zip"
+        for (name, age) in [(old, 2 * 3_600), (old + ".1.partial", 2 * 3_600), (new, 60), ("mine.zip", 2 * 3_600),
+                            ("gallery-notes.zip", 2 * 3_600), ("sub/\(old)", 2 * 3_600)] {
             fixture.fileSystem[exports + name] = Data("zip".utf8)
             fixture.fileSystem.setStamp(FileStamp(size: 3, modifiedAtNanoseconds: now - Int64(age) * 1_000_000_000), for: exports + name)
         }
         fixture.server().removeAbandonedDownloads()
-        XCTAssertEqual(fixture.fileSystem.walk([exports]).files.map(\.path), [exports + "gallery-new.zip", exports + "mine.zip"],
-                       "one being sent by another server on the library is left, and no file not of a download")
+        XCTAssertEqual(Set(fixture.fileSystem.walk([exports]).files.map(\.path)),
+                       Set([exports + new, exports + "mine.zip", exports + "gallery-notes.zip", exports + "sub/" + old]),
+                       "one being sent by another server on the library is left, and no file not of a download's name, nor below the folder")
     }
 
     func testALibraryDeletedWhileTheGalleryRunsIsSaidNotServed() async throws {

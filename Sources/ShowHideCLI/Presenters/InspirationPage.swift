@@ -25,7 +25,7 @@ enum InspirationPage {
             if !fileSystem.walk([picturesFolder]).files.isEmpty { throw .foreignPictures(picturesFolder, page: page) }
             return
         }
-        let head = (try? fileSystem.contents(of: page)).map { String(decoding: $0.prefix(4_096), as: UTF8.self) } ?? ""
+        let head = (try? fileSystem.head(of: page, count: 4_096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard marks.contains(where: head.contains) else { throw .notAPage(page) }
     }
 
