@@ -22,6 +22,12 @@ public enum LibraryFolder {
         (directory as NSString).appendingPathComponent(name)
     }
 
+    /// Whether `path` is one of showhide's own files in the library folder `directory` (both spelt alike).
+    public static func isOwn(_ path: String, inLibrary directory: String) -> Bool {
+        let folder = directory.hasSuffix("/") ? directory : directory + "/"
+        return path.hasPrefix(folder) && isOwn(path.dropFirst(folder.count))
+    }
+
     /// Whether `relative`, a path inside a library folder, is one of showhide's own files there.
     public static func isOwn(_ relative: Substring) -> Bool {
         if [variants, exports, oldThumbnails].contains(where: { relative.hasPrefix($0 + "/") }) { return true }

@@ -176,9 +176,8 @@ extension ColourTarget {
             return "\(quoted) is not a colour: #RRGGBB takes six hex digits (#1F5AA6), #RGB three (#F00)."
         }
         let names = ColourName.allCases.map(\.rawValue)
-        let nearest = names.map { ($0, editDistance(typed, $0)) }.min { $0.1 < $1.1 }
-        if let nearest, nearest.1 <= min(2, max(1, typed.count / 2)) {
-            return "\(quoted) is not a colour: did you mean \(nearest.0)? The names are \(names.joined(separator: ", ")) (or gray); "
+        if let nearest = likeliestName(typed, among: names) {
+            return "\(quoted) is not a colour: did you mean \(nearest)? The names are \(names.joined(separator: ", ")) (or gray); "
                 + "or give #RRGGBB, #RGB or rgb(r,g,b)."
         }
         return "\(quoted) is not a colour: give a name (\(names.joined(separator: ", ")); or gray), #RRGGBB, #RGB or rgb(r,g,b)."
@@ -198,6 +197,15 @@ public func editDistance(_ a: String, _ b: String) -> Int {
         previous = current
     }
     return previous[b.count]
+}
+
+/// The name of `names` a person most likely meant by `typed` (case aside): the nearest by edits, when
+/// at most 2 edits and fewer than half its letters away; nil when none is that near.
+public func likeliestName(_ typed: String, among names: [String]) -> String? {
+    let typed = typed.lowercased()
+    guard let best = names.map({ ($0, editDistance(typed, $0)) }).min(by: { $0.1 < $1.1 }),
+          best.1 <= min(2, max(1, typed.count / 2)) else { return nil }
+    return best.0
 }
 
 /// A search by colour, with the listing's filters.

@@ -369,7 +369,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             defer { free(real) }
             return (String(cString: real) as NSString).appendingPathComponent((path as NSString).lastPathComponent)
         }
-        let own = ["", "-wal", "-shm", "-journal"].map { catalogue + $0 }
+        let own = sqliteFileSuffixes.map { catalogue + $0 }
         let target = resolved(path)
         if own.contains(where: { resolved($0) == target }) { return true }
         var named = stat(), file = stat()

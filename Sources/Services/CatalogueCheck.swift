@@ -119,13 +119,13 @@ public struct CatalogueCheck: Sendable {
             }
         }
         for photo in photos {
-            guard let found = fileSystem.walk([photo.path]).files.first else {
+            guard let stamp = fileSystem.stamp(of: photo.path) else {
                 // Its copies are read only here: a file gone is rare, and the listing does not carry them.
                 let copies = try catalogue.photo(id: photo.id)?.duplicatePaths.filter(fileSystem.exists) ?? []
                 report.missingPhotos.append(.init(id: photo.id, path: photo.path, copies: copies))
                 continue
             }
-            if found.stamp != photo.stamp { report.changedPhotos.append(.init(id: photo.id, path: photo.path)) }
+            if stamp != photo.stamp { report.changedPhotos.append(.init(id: photo.id, path: photo.path)) }
             if !keptThumbnails.contains(photo.facts.sha256) { report.missingThumbnails.append(.init(id: photo.id, path: photo.path)) }
         }
         let variants = try catalogue.allVariants()

@@ -564,7 +564,7 @@ public final class FolderDestination: ExportDestination {
     }
 
     public func size(of name: String) -> Int? {
-        fileSystem.walk([path(name)]).files.first.map { Int($0.stamp.size) }
+        fileSystem.stamp(of: path(name)).map { Int($0.size) }
     }
 
     public func write(_ data: Data, as name: String) throws {

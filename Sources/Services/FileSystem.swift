@@ -285,13 +285,13 @@ private struct Walker {
         while let entry = readdir(directory) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             let name = String(decoding: bytes, as: UTF8.self)
+            // Hidden files and folders (thumbnails caches, .git) are not photos of the library.
+            if name.hasPrefix(".") { continue }
             // Some file systems (XFS without ftype, network and FUSE mounts) say no type: asked then.
             let type = entry.pointee.d_type
             if type == UInt8(DT_LNK) || (type == UInt8(DT_UNKNOWN) && Self.isLink((path.hasSuffix("/") ? path : path + "/") + name)) {
                 linked.insert(name)
             }
-            // Hidden files and folders (thumbnails caches, .git) are not photos of the library.
-            if name.hasPrefix(".") { continue }
             // A path is text everywhere after this (catalogue, exports, pages): a name that is not
             // UTF-8 cannot be opened again from its text, so it is reported rather than lost.
             if String(validating: bytes, as: UTF8.self) == nil {
@@ -331,10 +331,8 @@ private struct Walker {
         var childInfo = stat()
         guard stat(child, &childInfo) == 0 else {
             let failure = errno
-            var linkInfo = stat()
-            let isLink = lstat(child, &linkInfo) == 0 && (linkInfo.st_mode & S_IFMT) == S_IFLNK
             problem(child, failure == ELOOP ? "symbolic link loop: the links lead back to themselves"
-                : isLink ? "broken symbolic link" : systemErrorReason(failure))
+                : Self.isLink(child) ? "broken symbolic link" : systemErrorReason(failure))
             return
         }
         if Self.isDirectory(childInfo) {

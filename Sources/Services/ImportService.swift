@@ -170,8 +170,7 @@ public struct ImportService: Sendable {
     /// Whether `path` is one of the library's own files (`LibraryFolder.isOwn`). Other files in the library
     /// folder are the user's photos, and imported.
     func isLibrarysOwn(_ path: String) -> Bool {
-        guard let libraryDirectory, path.hasPrefix(libraryDirectory) else { return false }
-        return LibraryFolder.isOwn(path.dropFirst(libraryDirectory.count))
+        libraryDirectory.map { LibraryFolder.isOwn(path, inLibrary: $0) } ?? false
     }
 
     /// Imports every photo under `roots`: files already catalogued with the same stamp are skipped

@@ -20,7 +20,7 @@ public struct ProtectedFiles: Sendable {
     public func reason(against path: String) throws -> String? {
         let resolved = fileSystem.resolvingLinks(path)
         let library = fileSystem.resolvingLinks(libraryDirectory)
-        if resolved.hasPrefix(library + "/"), LibraryFolder.isOwn(resolved.dropFirst(library.count + 1)) {
+        if LibraryFolder.isOwn(resolved, inLibrary: library) {
             return "it is one of the library's own files (\(library))"
         }
         return try photoReason(against: path, resolved: resolved)

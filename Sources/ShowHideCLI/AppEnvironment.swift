@@ -147,6 +147,10 @@ public struct AppEnvironment: Sendable {
                            variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory))
     }
 
+    func protectedFiles(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ProtectedFiles {
+        ProtectedFiles(catalogue: catalogue, libraryDirectory: libraryDirectory, fileSystem: fileSystem)
+    }
+
     func catalogueCheck(catalogue: any PhotoCatalogue, libraryDirectory: String) -> CatalogueCheck {
         CatalogueCheck(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory,
                        thumbnails: thumbnailStore(libraryDirectory: libraryDirectory), clock: clock)

@@ -65,9 +65,7 @@ struct GalleryGuard: RouterMiddleware {
             if let given, Self.same(given, token) {
                 // The token leaves the address bar for a cookie that only this site is sent; the address keeps
                 // the rest of its query (a grid's filters, a splash's settings).
-                let rest = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }
-                var response = Response(status: .seeOther,
-                                        headers: [.location: request.uri.path + (rest.isEmpty ? "" : "?" + rest.joined(separator: "&"))])
+                var response = Response(status: .seeOther, headers: [.location: Self.address(of: request, without: ["token"])])
                 response.headers[.setCookie] = "\(Self.tokenCookie)=\(token); Path=/; HttpOnly; SameSite=Strict"
                 return response
             }
@@ -129,12 +127,16 @@ struct GalleryGuard: RouterMiddleware {
         let name = String(message[..<colon])
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter }) else { return "/" }
         // The parameter as the message names it, and its other spelling the query takes.
-        let refused: Set<String> = name == "colour" ? ["colour", "color"] : [name]
+        return address(of: request, without: Set(name == "colour" ? ["colour", "color", "page"] : [name, "page"]))
+    }
+
+    /// The request's path and query without the parameters named `keys` (percent-encoded or not).
+    static func address(of request: Request, without keys: Set<String>) -> String {
         let kept = (request.uri.query ?? "").split(separator: "&").filter { pair in
             let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return !refused.contains((key.removingPercentEncoding ?? key).lowercased()) && key != "page"
+            return !keys.contains(key.removingPercentEncoding ?? key)
         }
-        return path + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        return request.uri.path + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
     }
 
     func errorPage(_ status: HTTPResponse.Status, _ message: String, api: Bool, back: String = "/") -> Response {

@@ -139,6 +139,9 @@ struct GalleryPages: Sendable {
         context["tolerance"] = GridQuery.number(splash.tolerance)
         context["feather"] = GridQuery.number(splash.feather)
         context["minChroma"] = GridQuery.number(splash.minimumChroma)
+        // The sliders reach as far as the parameters may go, on the command line too.
+        context["degreesMax"] = GridQuery.number(SplashParameters.degreesRange.upperBound)
+        context["chromaMax"] = GridQuery.number(SplashParameters.minimumChromaRange.upperBound)
         context["mode"] = splash.method.rawValue
         context["candidate"] = splash.candidate.map(String.init) ?? "accent"
         context["targets"] = [["value": "accent", "label": "the accent", "selected": splash.candidate == nil]]

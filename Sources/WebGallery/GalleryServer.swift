@@ -166,8 +166,8 @@ public struct GalleryServer: Sendable {
         let splash = try SplashQuery(query: request.uri.query)
         let photo = try photo(id)
         // The keep menu cannot show a rank the photo does not have: said, not shown as "the accent".
-        if let rank = splash.candidate, rank > (photo.facts.colours?.candidates.count ?? 0) {
-            let count = photo.facts.colours?.candidates.count ?? 0
+        let count = photo.facts.colours?.candidates.count ?? 0
+        if let rank = splash.candidate, rank > count {
             throw GalleryRequestError.invalid("candidate: photo \(id) has \(count == 0 ? "no accent candidate" : count == 1 ? "1 accent candidate" : "\(count) accent candidates"), "
                                               + "not \(rank).")
         }
@@ -342,11 +342,12 @@ public struct GalleryServer: Sendable {
     /// The newest recorded variant of this kind, read only from inside the library's variants folder.
     func variant(_ id: PhotoID, kind: String) throws -> Response {
         guard SplashMode(rawValue: kind) != nil else { throw GalleryRequestError.invalid("A variant is show or hide.") }
+        let photo = try photo(id)
         // Recorded under another place when the library folder was moved or copied: the same file in this one.
-        guard let variant = withVariantFiles(try photo(id)).variants.last(where: { $0.kind == kind }),
+        guard let variant = withVariantFiles(photo).variants.last(where: { $0.kind == kind }),
               let place = VariantSpec.file(recordedAt: variant.path, inVariants: VariantSpec.directory(inLibrary: libraryDirectory)),
               let data = try? fileSystem.contents(of: place) else {
-            if try photo(id).variants.contains(where: { $0.kind == kind }) {
+            if photo.variants.contains(where: { $0.kind == kind }) {
                 throw GalleryRequestError.notFound("Photo \(id)'s \(kind) variant is recorded, but its file is gone: "
                                                    + "Make variants on its page makes it again.")
             }

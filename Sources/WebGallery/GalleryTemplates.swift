@@ -70,9 +70,9 @@ enum GalleryTemplates {
     <form class="splash-controls" method="get" action="/photos/{{id}}" data-photo="{{id}}">
     <label>keep <select name="candidate">{{#targets}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/targets}}</select></label>
     <label>mode <select name="mode">{{#modes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/modes}}</select></label>
-    <label>tolerance <input type="range" name="tolerance" min="0" max="180" step="1" value="{{tolerance}}"><output>{{tolerance}}</output>°</label>
-    <label>feather <input type="range" name="feather" min="0" max="180" step="1" value="{{feather}}"><output>{{feather}}</output>°</label>
-    <label>min chroma <input type="range" name="minChroma" min="0" max="150" step="1" value="{{minChroma}}"><output>{{minChroma}}</output></label>
+    <label>tolerance <input type="range" name="tolerance" min="0" max="{{degreesMax}}" step="1" value="{{tolerance}}"><output>{{tolerance}}</output>°</label>
+    <label>feather <input type="range" name="feather" min="0" max="{{degreesMax}}" step="1" value="{{feather}}"><output>{{feather}}</output>°</label>
+    <label>min chroma <input type="range" name="minChroma" min="0" max="{{chromaMax}}" step="1" value="{{minChroma}}"><output>{{minChroma}}</output></label>
     <button type="submit">Preview</button>
     </form>
     {{#canMakeVariants}}<form class="make" method="post" action="/photos/{{id}}/variants">

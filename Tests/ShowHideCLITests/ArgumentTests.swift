@@ -114,7 +114,7 @@ final class RootCommandTests: XCTestCase {
         XCTAssertEqual(alias.1, [])
         XCTAssertNil(CommandNames.unknown(in: ["inspect", "photo.jpg", "help"]), "a command's own arguments are its own")
         XCTAssertNil(CommandNames.unknown(in: ["gallery", "--help"]))
-        XCTAssertNil(CommandNames.likeliest("zzzz", among: ["list", "show"]), "nothing near")
+        XCTAssertNil(likeliestName("zzzz", among: ["list", "show"]), "nothing near")
         XCTAssertEqual(editDistance("kitten", "sitting"), 3)
     }
 

@@ -134,10 +134,14 @@ final class BackupCommandTests: XCTestCase {
         XCTAssertThrowsError(try BackupCommand.parse([copy, "--library", library]).run(in: environment)) { error in
             XCTAssertEqual(error as? CatalogueError, .backupExists(path: copy))
         }
-        XCTAssertThrowsError(try BackupCommand.parse(["/lib/red.jpg", "--overwrite", "--library", library]).run(in: environment)) { error in
-            XCTAssertEqual((error as? ProtectedFileError)?.reason, "it is the file of photo 1, which the catalogue holds")
+        // A photo catalogued where a backup really could be written: the temporary folder.
+        let photo = directory.appendingPathComponent("blue.jpg").path
+        files[photo] = FakePhoto.data(width: 8, height: 6, seed: "blue", colour: "#1F5AA6")
+        try await ImportCommand.parse([photo, "--library", library]).run(in: environment)
+        XCTAssertThrowsError(try BackupCommand.parse([photo, "--overwrite", "--library", library]).run(in: environment)) { error in
+            XCTAssertEqual((error as? ProtectedFileError)?.reason, "it is the file of photo 2, which the catalogue holds")
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: "/lib/red.jpg"), "no backup written at the photo's path")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: photo), "no backup written at the photo's path")
         XCTAssertThrowsError(try BackupCommand.parse([""])) { error in
             XCTAssertEqual(BackupCommand.message(for: error), "Name the file to write the backup into.")
         }

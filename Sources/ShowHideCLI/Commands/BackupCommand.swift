@@ -36,8 +36,8 @@ struct BackupCommand: EnvironmentCommand {
         let catalogue = try library.openCatalogue(in: environment)
         let path = environment.absolutePath(file)
         // The catalogue's own files are refused by the backup itself, by inode too; a photo here.
-        if overwrite, let reason = try ProtectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment),
-                                                      fileSystem: environment.fileSystem).photoReason(against: path) {
+        if overwrite, let reason = try environment.protectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
+            .photoReason(against: path) {
             throw ProtectedFileError(path: path, reason: reason)
         }
         let backup = try catalogue.backup(to: path, replacing: overwrite)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Catalogue
-import CatalogueSQLite
 import ColourScience
 import Foundation
 import Imaging
@@ -149,15 +148,13 @@ struct ExportCommand: EnvironmentCommand {
         let service = environment.exportService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let estimate = service.estimate(photos, options: options)
         // Variants not made yet would each fail on a catalogue this user may only read.
-        if estimate.variantsToMake > 0 && !dryRun && catalogue.isReadOnly {
-            let error = CatalogueError.readOnly(path: SQLiteCatalogue.path(inLibrary: library.directory(in: environment)))
-            environment.console.warn("showhide: \(counted(estimate.variantsToMake, "variant")) to export \(estimate.variantsToMake == 1 ? "is" : "are") "
-                                     + "not made yet, and \(error.plainDescription) (--variant original exports the photos themselves)")
-            throw ExitStatus.of(error)
+        if estimate.variantsToMake > 0 && !dryRun {
+            try library.refuseReadOnly(catalogue, in: environment,
+                                       why: "\(counted(estimate.variantsToMake, "variant")) to export \(estimate.variantsToMake == 1 ? "is" : "are") not made yet",
+                                       instead: "--variant original exports the photos themselves")
         }
         do {
-            let protected = ProtectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment),
-                                           fileSystem: environment.fileSystem)
+            let protected = environment.protectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
             let destination: any ExportDestination = if let to {
                 FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem, protected: protected)
             } else {

@@ -35,10 +35,13 @@ struct LibraryOptions: ParsableArguments {
 
     /// A command that changes the catalogue refuses, before any work, one this user may only read: said as
     /// such (exit 69), rather than as each photo's failure to write.
-    func refuseReadOnly(_ catalogue: any PhotoCatalogue, in environment: AppEnvironment) throws {
+    /// - Parameters:
+    ///   - why: what of the command would change it, said first ("1 variant to export is not made yet").
+    ///   - instead: what may be done instead, said last.
+    func refuseReadOnly(_ catalogue: any PhotoCatalogue, in environment: AppEnvironment, why: String? = nil, instead: String? = nil) throws {
         guard catalogue.isReadOnly else { return }
         let error = CatalogueError.readOnly(path: SQLiteCatalogue.path(inLibrary: directory(in: environment)))
-        environment.console.warn("showhide: \(error.plainDescription)")
+        environment.console.warn("showhide: " + (why.map { "\($0), and " } ?? "") + error.plainDescription + (instead.map { " (\($0))" } ?? ""))
         throw ExitStatus.of(error)
     }
 

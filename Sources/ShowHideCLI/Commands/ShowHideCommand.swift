@@ -100,18 +100,12 @@ enum CommandNames {
             }
             // A leaf command takes what follows as its arguments.
             if subcommands.isEmpty && !isHelp { return nil }
-            var names: [String] = []
-            var next: [any ParsableCommand.Type]?
-            for subcommand in subcommands {
-                let configuration = subcommand.configuration
-                let commandName = configuration.commandName ?? subcommand._commandName
-                names.append(commandName)
-                if commandName == name || configuration.aliases.contains(name) { next = configuration.subcommands }
-            }
+            let names = subcommands.map(Self.name)
+            let next = subcommands.first { Self.answers($0, to: name) }?.configuration.subcommands
             let scope = path.joined(separator: " ")
             guard let found = next else {
                 if names.isEmpty { return "showhide: '\(scope)' has no commands under it; see '\(scope) --help'." }
-                let meant = likeliest(name, among: names).map { "did you mean '\(scope) \($0)'? " }
+                let meant = likeliestName(name, among: names).map { "did you mean '\(scope) \($0)'? " }
                     ?? elsewhere(name).map { "did you mean '\($0)'? " } ?? ""
                 return "showhide: there is no command '\(scope) \(name)'; \(meant)the commands are \(names.joined(separator: ", ")) "
                     + "(see '\(scope) --help')."
@@ -122,24 +116,19 @@ enum CommandNames {
         return nil
     }
 
-    /// The name nearest `typed` by edits (at most 2, and fewer than half its letters), if one is.
-    static func likeliest(_ typed: String, among names: [String]) -> String? {
-        let scored = names.map { ($0, editDistance(typed.lowercased(), $0)) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= min(2, max(1, typed.count / 2)) else { return nil }
-        return best.0
+    /// A command's name as typed: its own, or the one ArgumentParser derives from its type.
+    static func name(of command: any ParsableCommand.Type) -> String { command._commandName }
+
+    /// Whether `command` is the one `typed` names, by its name or an alias (`analyze`).
+    static func answers(_ command: any ParsableCommand.Type, to typed: String) -> Bool {
+        name(of: command) == typed || command.configuration.aliases.contains(typed)
     }
 
     /// `search` for `showhide gallery search`: a command of that name one level down.
     static func elsewhere(_ name: String) -> String? {
-        for group in ShowHideCommand.configuration.subcommands {
-            let configuration = group.configuration
-            let groupName = configuration.commandName ?? group._commandName
-            for subcommand in configuration.subcommands {
-                let inner = subcommand.configuration
-                if (inner.commandName ?? subcommand._commandName) == name || inner.aliases.contains(name) {
-                    return "showhide \(groupName) \(name)"
-                }
-            }
+        for group in ShowHideCommand.configuration.subcommands
+        where group.configuration.subcommands.contains(where: { Self.answers($0, to: name) }) {
+            return "showhide \(Self.name(of: group)) \(name)"
         }
         return nil
     }

@@ -79,7 +79,8 @@ struct CheckPresenter {
         for variant in report.variantsWithoutFiles { console.print("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)") }
         for path in report.strayVariantFiles { console.print("  stray: \(path)") }
         if !report.recentUnrecordedFiles.isEmpty {
-            console.print("  \(counted(report.recentUnrecordedFiles.count, "file")) not recorded yet, written in the last 10 minutes: "
+            console.print("  \(counted(report.recentUnrecordedFiles.count, "file")) not recorded yet, written in the last "
+                + "\(Int(CatalogueCheck.recentFileAge / 60)) minutes: "
                 + "most likely variants another showhide is making; left as they are (check again later)")
         }
         if !report.movedVariants.isEmpty {
