@@ -118,6 +118,32 @@ final class RootCommandTests: XCTestCase {
         XCTAssertEqual(editDistance("kitten", "sitting"), 3)
     }
 
+    func testAMistypedOptionIsSaidAsUnknownWithTheLikeliestOneThoughARequiredOneIsMissingToo() async {
+        func run(_ arguments: [String]) async -> (ExitCode, [String]) {
+            var warnings: [String] = []
+            let status = await ShowHideCommand.run(arguments) { warnings.append($0) }
+            return (status, warnings)
+        }
+        let search = "Usage: " + ShowHideCommand.usageString(for: SearchCommand.self) + "\n  See 'showhide gallery search --help' for more information."
+        let cases: [([String], String)] = [
+            // Without the check, ArgumentParser says only that --colour is missing.
+            (["gallery", "search", "--colur", "red"], "Error: Unknown option '--colur'. Did you mean '--colour'?\n" + search),
+            (["--library", "/l", "gallery", "search", "red", "--limt=3"], "Error: Unknown option '--limt'. Did you mean '--limit'?\n" + search),
+            (["gallery", "search", "--frobnicate"], "Error: Unknown option '--frobnicate'.\n" + search),
+            // Without it, 'red' was said to be an invalid photo id.
+            (["export", "--colur", "red", "--to", "/x"], "Error: Unknown option '--colur'. Did you mean '--colour'?\nUsage: "
+                + ShowHideCommand.usageString(for: ExportCommand.self) + "\n  See 'showhide export --help' for more information."),
+        ]
+        for (arguments, message) in cases {
+            let (status, warnings) = await run(arguments)
+            XCTAssertEqual(status, ExitStatus.usage, "\(arguments)")
+            XCTAssertEqual(warnings, [message])
+        }
+        XCTAssertNil(OptionNames.unknown(in: ["gallery", "search", "--colour", "red", "--color=blue", "--help", "--library", "/l"]))
+        XCTAssertNil(OptionNames.unknown(in: ["gallery", "list", "--", "--colur"]), "after --, an argument is not an option")
+        XCTAssertTrue(OptionNames.longNames(of: SearchCommand.self).contains("max-coverage"))
+    }
+
     func testEachErrorHasItsDocumentedStatus() {
         XCTAssertEqual(ExitStatus.of(CatalogueError.damaged(path: "/c")), ExitStatus.damaged)
         XCTAssertEqual(ExitStatus.of(CatalogueError.readOnly(path: "/c")), ExitStatus.unavailable)

@@ -49,6 +49,11 @@ extension ShowHideCommand {
         do {
             command = try parseAsRoot(LibraryArgument.movedToSubcommand(arguments))
         } catch {
+            // ArgumentParser says a missing option before an unknown one: `--colur red` was said as a missing `--colour`.
+            if let unknown = OptionNames.unknown(in: LibraryArgument.movedToSubcommand(arguments)) {
+                warn(unknown)
+                return ExitStatus.usage
+            }
             return reportParsing(error, warn: warn)
         }
         do {
@@ -116,6 +121,19 @@ enum CommandNames {
         return nil
     }
 
+    /// The command `arguments` name (the root when they name none), and its words after `showhide`.
+    static func command(in arguments: [String]) -> (command: any ParsableCommand.Type, path: [String]) {
+        var command: any ParsableCommand.Type = ShowHideCommand.self
+        var path: [String] = []
+        for name in arguments {
+            guard !name.hasPrefix("-"),
+                  let next = command.configuration.subcommands.first(where: { Self.answers($0, to: name) }) else { break }
+            command = next
+            path.append(name)
+        }
+        return (command, path)
+    }
+
     /// A command's name as typed: its own, or the one ArgumentParser derives from its type.
     static func name(of command: any ParsableCommand.Type) -> String { command._commandName }
 
@@ -131,6 +149,36 @@ enum CommandNames {
             return "showhide \(Self.name(of: group)) \(name)"
         }
         return nil
+    }
+}
+
+/// A long option the command does not take, in `showhide gallery search --colur red`: said as
+/// unknown, with the likeliest one meant, whatever else is wrong with the arguments.
+enum OptionNames {
+    static func unknown(in arguments: [String]) -> String? {
+        let (command, path) = CommandNames.command(in: arguments)
+        let known = longNames(of: command)
+        guard known.count > 1 else { return nil }
+        let options = arguments[path.count...].prefix { $0 != "--" }.filter { $0.hasPrefix("--") && $0.count > 2 }
+        guard let typed = options.map({ String($0.dropFirst(2).prefix { $0 != "=" }) }).first(where: { !known.contains($0) })
+        else { return nil }
+        let meant = likeliestName(typed, among: known).map { " Did you mean '--\($0)'?" } ?? ""
+        let name = (["showhide"] + path).joined(separator: " ")
+        return "Error: Unknown option '--\(typed)'.\(meant)\n"
+            + "Usage: " + ShowHideCommand.usageString(for: command) + "\n  See '\(name) --help' for more information."
+    }
+
+    /// Every long name of `command`'s options and flags, `--help` and `--version` among them, as
+    /// ArgumentParser describes the command.
+    static func longNames(of command: any ParsableCommand.Type) -> [String] {
+        struct Description: Decodable {
+            struct Command: Decodable { var arguments: [Argument]? }
+            struct Argument: Decodable { var names: [Name]? }
+            struct Name: Decodable { var kind: String, name: String }
+            var command: Command
+        }
+        guard let description = try? JSONDecoder().decode(Description.self, from: Data(command._dumpHelp().utf8)) else { return [] }
+        return (description.command.arguments ?? []).flatMap { $0.names ?? [] }.filter { $0.kind == "long" }.map(\.name) + ["help"]
     }
 }
 
