@@ -112,6 +112,8 @@ struct CatalogueContract {
             XCTAssertEqual(error as? CatalogueError, .photoGone(id: id))
         }
         XCTAssertEqual(try catalogue.allVariants(), [])
+        XCTAssertEqual(try insert("/p/next.jpg", sha: "e"), id + 1,
+                       "a removed photo's id is never given out again: an id from an old listing or export names no other photo")
     }
 
     struct Abandoned: Error {}

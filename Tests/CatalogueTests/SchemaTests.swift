@@ -213,6 +213,16 @@ final class SchemaTests: XCTestCase {
                 }
             }
             XCTAssertEqual(try [3, 4, 5].map { try catalogue.photo(id: $0)?.facts.format }, [.heif, .webp, .tiff], version)
+            // The largest id removed is not given out again (0010), in a catalogue of any earlier schema.
+            let next = try catalogue.writer.write { db -> Int64 in
+                try db.execute(sql: "DELETE FROM photo WHERE id = 5")
+                try db.execute(sql: """
+                    INSERT INTO photo (path, sha256, file_size, modified_at_ns, format, width, height, imported_at)
+                    VALUES ('/p/next.jpg', printf('%064d', 12), 1, 1, 'jpeg', 1, 1, '2024-01-07 00:00:00.000')
+                    """)
+                return db.lastInsertedRowID
+            }
+            XCTAssertEqual(next, 6, version)
         }
     }
 
