@@ -18,7 +18,9 @@ public protocol CatalogueWriting {
     func updateStamp(ofPath path: String, to stamp: FileStamp) throws
     /// `path` no longer holds what the catalogue says: forget it. A photo whose own path this was
     /// moves to one of its duplicates, or is removed when it has none.
-    func detachPath(_ path: String) throws
+    /// - Returns: the paths of the variants of a photo it removed (their records gone; not their files).
+    @discardableResult
+    func detachPath(_ path: String) throws -> [String]
     /// Forgets a photo: its row and everything that hangs on it (EXIF, colours, duplicate paths,
     /// variant records; not the variant files).
     func removePhoto(_ id: PhotoID) throws

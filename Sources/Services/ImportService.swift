@@ -34,6 +34,10 @@ public struct ImportSummary: Equatable, Sendable {
     public var unchanged = 0
     /// Catalogued photos found at a new path whose old path is gone.
     public var moved = 0
+    /// Catalogued files whose content changed in place (edited, rotated, replaced): the new content is
+    /// catalogued anew (counted in `imported` or `duplicates` too), and the old, when no copy of it
+    /// is left, is forgotten with its variants, whose files are deleted.
+    public var changed = 0
     /// Files whose content is already catalogued under another path that still exists.
     public var duplicates = 0
     /// Files that are not photos (by content and name), skipped.
@@ -335,6 +339,8 @@ public struct ImportService: Sendable {
         let now = clock.now()
         var outcome = ImportSummary()
         var newThumbnails: [String: Data] = [:]
+        // The variants of photos forgotten because their file now holds other content: deleted once that is written.
+        var forgottenVariants: [String] = []
         try catalogue.write { writer in
             for (file, examination) in batch {
                 var examination = examination
@@ -357,16 +363,17 @@ public struct ImportService: Sendable {
                         outcome.failures.append(failure)
                     }
                 case let .knownContent(sha256):
-                    try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome)
+                    forgottenVariants += try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome)
                 case let .photo(facts, thumbnail):
                     if let existing = try writer.photo(withSHA256: facts.sha256) {
                         // Known content examined in full: a photo catalogued before colours were analysed.
                         if let colours = facts.colours { try writer.setColours(colours, of: existing.id) }
                         newThumbnails[facts.sha256] = thumbnail
-                        try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome)
+                        forgottenVariants += try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome)
                     } else {
                         try writer.clearFailure(atPath: file.path)
-                        try writer.detachPath(file.path)
+                        if try writer.photoID(atPath: file.path) != nil { outcome.changed += 1 }
+                        forgottenVariants += try writer.detachPath(file.path)
                         try writer.insertPhoto(path: file.path, stamp: file.stamp, facts: facts, importedAt: now)
                         outcome.imported += 1
                         newThumbnails[facts.sha256] = thumbnail
@@ -376,9 +383,16 @@ public struct ImportService: Sendable {
         }
         // After the photos are in: a cache the gallery can fill again, so one that cannot be written is no failure.
         try? thumbnails?.cache.keep(newThumbnails)
+        // Only this library's files: a copied library's rows may still name the original's. One that cannot be
+        // deleted is a stray file, which `gallery check --repair` takes away.
+        if let libraryDirectory {
+            let variants = VariantSpec.directory(inLibrary: libraryDirectory)
+            _ = fileSystem.removeFiles(forgottenVariants.compactMap { VariantSpec.file(recordedAt: $0, inVariants: variants) })
+        }
         summary.imported += outcome.imported
         summary.unchanged += outcome.unchanged
         summary.moved += outcome.moved
+        summary.changed += outcome.changed
         summary.duplicates += outcome.duplicates
         summary.skipped += outcome.skipped
         summary.unsupported += outcome.unsupported
@@ -387,16 +401,19 @@ public struct ImportService: Sendable {
     }
 
     /// A file whose content the catalogue has: the same file touched, a moved file, or a duplicate.
+    /// - Returns: the variants of a photo forgotten because this path held it and now holds other content.
     private func placeKnownContent(_ sha256: String, file: FoundFile, writer: any CatalogueWriting,
-                                   now: Date, summary: inout ImportSummary) throws {
-        guard let existing = try writer.photo(withSHA256: sha256) else { return }
+                                   now: Date, summary: inout ImportSummary) throws -> [String] {
+        guard let existing = try writer.photo(withSHA256: sha256) else { return [] }
         try writer.clearFailure(atPath: file.path)
-        if try writer.photoID(atPath: file.path) == existing.id {
+        let catalogued = try writer.photoID(atPath: file.path)
+        if catalogued == existing.id {
             try writer.updateStamp(ofPath: file.path, to: file.stamp)
             summary.unchanged += 1
-            return
+            return []
         }
-        try writer.detachPath(file.path)
+        if catalogued != nil { summary.changed += 1 }
+        let forgottenVariants = try writer.detachPath(file.path)
         if !fileSystem.exists(existing.path) {
             try writer.movePhoto(existing.id, to: file.path, stamp: file.stamp)
             summary.moved += 1
@@ -404,6 +421,7 @@ public struct ImportService: Sendable {
             try writer.addDuplicatePath(file.path, of: existing.id, stamp: file.stamp, notedAt: now)
             summary.duplicates += 1
         }
+        return forgottenVariants
     }
 }
 

@@ -141,7 +141,7 @@ final class RepositoryTests: XCTestCase {
         try catalogue.write { writer in
             try writer.addDuplicatePath("/b.jpg", of: id, stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1), notedAt: day)
             try writer.addDuplicatePath("/c.jpg", of: id, stamp: stamp, notedAt: day)
-            try writer.detachPath("/a.jpg")
+            XCTAssertEqual(try writer.detachPath("/a.jpg"), [], "the photo stays, with its variants")
         }
         let photo = try XCTUnwrap(try catalogue.photo(id: id))
         XCTAssertEqual(photo.path, "/b.jpg")
@@ -150,12 +150,18 @@ final class RepositoryTests: XCTestCase {
         XCTAssertNotNil(photo.facts.exif, "the photo and its EXIF stay")
     }
 
-    func testDetachingTheOnlyPathRemovesThePhotoAndItsEXIF() throws {
+    func testDetachingTheOnlyPathRemovesThePhotoAndItsEXIFAndSaysWhereItsVariantFilesAre() throws {
         let id = try insert("/a.jpg", sha: "a", exif: fullExif)
-        try catalogue.write { try $0.detachPath("/a.jpg") }
+        for kind in ["show", "hide"] {
+            try catalogue.recordVariant(Variant(photoID: id, kind: kind, parameters: "{}", path: "/l/\(kind).jpg", fileSize: 1,
+                                                pixelSize: PixelSize(width: 1, height: 1), sha256: String(repeating: "e", count: 64),
+                                                createdAt: day))
+        }
+        XCTAssertEqual(try catalogue.write { try $0.detachPath("/a.jpg") }, ["/l/hide.jpg", "/l/show.jpg"])
         XCTAssertNil(try catalogue.photo(id: id))
+        XCTAssertEqual(try catalogue.allVariants(), [])
         XCTAssertEqual(try catalogue.knownStamps(), [:])
-        try catalogue.write { try $0.detachPath("/never-known.jpg") }
+        XCTAssertEqual(try catalogue.write { try $0.detachPath("/never-known.jpg") }, [])
     }
 
     func testAFailedTransactionWritesNothing() throws {

@@ -326,16 +326,41 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.knownStamps()["/lib/a.jpg"], newStamp, "the next run skips it unread")
     }
 
-    func testNewContentAtAKnownPathReplacesThePhoto() async throws {
+    func testNewContentAtAKnownPathReplacesThePhotoAndItsVariantFilesGoWithIt() async throws {
+        let importing = ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                      catalogue: catalogue, clock: clock, jobRunner: jobRunner, libraryDirectory: "/library")
         files["/lib/a.jpg"] = FakePhoto.data(seed: "old")
-        _ = try await importLibrary()
+        files["/lib/b.jpg"] = FakePhoto.data(seed: "b")
+        _ = try await importing.importPhotos(from: ["/lib"])
+        let old = try XCTUnwrap(photo(at: "/lib/a.jpg")), b = try XCTUnwrap(photo(at: "/lib/b.jpg"))
+        for (photo, name) in [(old, "a"), (b, "b")] {
+            files["/library/variants/\(name)-show.jpg"] = Data([1])
+            try catalogue.recordVariant(Variant(photoID: photo.id, kind: "show", parameters: "{}", path: "/library/variants/\(name)-show.jpg",
+                                                fileSize: 1, pixelSize: PixelSize(width: 1, height: 1), sha256: "", createdAt: Date()))
+        }
         files["/lib/a.jpg"] = FakePhoto.data(width: 10, height: 10, seed: "edited")
 
-        let summary = try await importLibrary()
+        let summary = try await importing.importPhotos(from: ["/lib"])
 
         XCTAssertEqual(summary.imported, 1)
-        XCTAssertEqual(catalogue.allPhotos.count, 1)
+        XCTAssertEqual(summary.changed, 1)
+        XCTAssertEqual(catalogue.allPhotos.count, 2)
         XCTAssertEqual(photo(at: "/lib/a.jpg")?.facts.pixelSize, PixelSize(width: 10, height: 10))
+        XCTAssertNil(try catalogue.photo(id: old.id), "what the file held before is forgotten")
+        XCTAssertFalse(files.exists("/library/variants/a-show.jpg"), "with its variant's file: no stray file is left")
+        XCTAssertTrue(files.exists("/library/variants/b-show.jpg"))
+
+        // Another photo's content saved under a catalogued name: a copy of b; the photo a.jpg held is forgotten likewise.
+        let edited = try XCTUnwrap(photo(at: "/lib/a.jpg"))
+        files["/library/variants/edited-show.jpg"] = Data([1])
+        try catalogue.recordVariant(Variant(photoID: edited.id, kind: "show", parameters: "{}", path: "/library/variants/edited-show.jpg",
+                                            fileSize: 1, pixelSize: PixelSize(width: 1, height: 1), sha256: "", createdAt: Date()))
+        files["/lib/a.jpg"] = files["/lib/b.jpg"]
+        let copied = try await importing.importPhotos(from: ["/lib"])
+        XCTAssertEqual([copied.imported, copied.duplicates, copied.changed], [0, 1, 1])
+        XCTAssertNil(try catalogue.photo(id: edited.id))
+        XCTAssertFalse(files.exists("/library/variants/edited-show.jpg"))
+        XCTAssertEqual(try catalogue.photo(id: b.id)?.variants.map(\.path), ["/library/variants/b-show.jpg"])
     }
 
     // MARK: Moves and duplicates

@@ -212,6 +212,22 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(try catalogue.knownStamps().keys.sorted(), ["/work/photos/a.jpg"])
     }
 
+    func testAFileEditedInPlaceIsSaidAsChanged() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        files["/lib/a.jpg"] = FakePhoto.data(width: 10, height: 10, seed: "a rotated")
+        spy.output.clear()
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["imported 1, unchanged 0, moved 0, duplicates 0, failed 0, changed 1 (edited in place: catalogued "
+                                          + "anew; what they held before, when no copy of it is left, forgotten with its variants) in 0.00 s"])
+        files["/lib/a.jpg"] = FakePhoto.data(width: 10, height: 10, seed: "a cropped")
+        files.setStamp(FileStamp(size: 1, modifiedAtNanoseconds: 5_000_000_000), for: "/lib/a.jpg")
+        spy.output.clear()
+        try await ImportCommand.parse(["/lib", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["changed"] as? Int, 1)
+    }
+
     func testImportSummaryAsJSON() async throws {
         addPhotos()
         let command = try ImportCommand.parse(["/lib", "--json", "--jobs", "1"])
@@ -223,6 +239,7 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(json["failed"] as? Int, 1)
         XCTAssertEqual(json["unchanged"] as? Int, 0)
         XCTAssertEqual(json["moved"] as? Int, 0)
+        XCTAssertEqual(json["changed"] as? Int, 0)
         XCTAssertEqual(json["duplicates"] as? Int, 0)
         XCTAssertNotNil(json["seconds"] as? Double)
         XCTAssertEqual((json["failures"] as? [[String: String]])?.first?["path"], "/lib/bad.jpg")

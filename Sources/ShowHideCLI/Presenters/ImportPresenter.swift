@@ -14,6 +14,7 @@ struct ImportPresenter {
         var imported: Int
         var unchanged: Int
         var moved: Int
+        var changed: Int
         var duplicates: Int
         var skipped: Int
         var failed: Int
@@ -33,7 +34,7 @@ struct ImportPresenter {
         if asJSON {
             console.printJSON(try JSONOutput.encode(SummaryJSON(
                 found: summary.found, imported: summary.imported, unchanged: summary.unchanged, moved: summary.moved,
-                duplicates: summary.duplicates, skipped: summary.skipped, failed: summary.failed,
+                changed: summary.changed, duplicates: summary.duplicates, skipped: summary.skipped, failed: summary.failed,
                 seconds: (summary.seconds * 1000).rounded() / 1000,
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 stillFailing: summary.stillFailing.map { FailureJSON(path: $0.path, reason: $0.reason) },
@@ -60,6 +61,10 @@ struct ImportPresenter {
             "imported \(summary.imported)", "unchanged \(summary.unchanged)", "moved \(summary.moved)",
             "duplicates \(summary.duplicates)", "failed \(summary.failed)",
         ]
+        if summary.changed > 0 {
+            parts.append("changed \(summary.changed) (edited in place: catalogued anew; what they held before, "
+                         + "when no copy of it is left, forgotten with its variants)")
+        }
         if !summary.stillFailing.isEmpty {
             parts.append("still failing \(summary.stillFailing.count) (unchanged: `gallery failures` lists them)")
         }
