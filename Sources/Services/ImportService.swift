@@ -42,6 +42,9 @@ public struct ImportSummary: Equatable, Sendable {
     public var duplicates = 0
     /// Files that are not photos (by content and name), skipped.
     public var skipped = 0
+    /// Pictures a showhide export wrote (its `manifest.json` beside them lists them), left out: not
+    /// counted in `found`. Show and hide pictures would come back as photos, originals as duplicates.
+    public var exportedPictures = 0
     /// Photos in a format showhide does not read yet (HEIC, WebP, TIFF, camera raw), skipped.
     public var unsupported: [UnsupportedFile] = []
     /// Files and folders that could not be imported, with reasons.
@@ -168,6 +171,20 @@ public struct ImportService: Sendable {
         return followed
     }
 
+    /// The files among `found` that a showhide export wrote: those its `manifest.json` lists, in the
+    /// manifest's folder. A manifest that cannot be read as one leaves its folder's files to be imported.
+    private func exportedPictures(among found: [FoundFile]) -> Set<String> {
+        let paths = Set(found.map(\.path))
+        var exported: Set<String> = []
+        for manifest in found where (manifest.path as NSString).lastPathComponent == ExportService.manifestName {
+            guard let data = try? fileSystem.contents(of: manifest.path),
+                  let files = try? JSONDecoder().decode([ExportedFile].self, from: data) else { continue }
+            let folder = (manifest.path as NSString).deletingLastPathComponent
+            exported.formUnion(files.map { (folder as NSString).appendingPathComponent($0.file) }.filter(paths.contains))
+        }
+        return exported
+    }
+
     /// How a file that could not be read fails; what stopped it may be mended without changing the file.
     static let unreadableReason = "cannot read the file: "
 
@@ -196,6 +213,10 @@ public struct ImportService: Sendable {
         var walk = fileSystem.walk(roots)
         // Variants imported as photos would be made variants of in their turn, at each import.
         walk.files.removeAll { isLibrarysOwn($0.path) }
+        // Likewise the pictures a showhide export wrote into a folder among the photos.
+        let exported = exportedPictures(among: walk.files)
+        walk.files.removeAll { exported.contains($0.path) }
+        summary.exportedPictures = exported.count
         summary.found = walk.files.count
         let known = try catalogue.knownStamps()
         let recordedFailures = try catalogue.failures()

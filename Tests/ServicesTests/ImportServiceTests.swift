@@ -363,6 +363,30 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.photo(id: b.id)?.variants.map(\.path), ["/library/variants/b-show.jpg"])
     }
 
+    func testPicturesAShowhideExportWroteAmongThePhotosAreLeftOut() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        _ = try await importLibrary()
+        let a = try XCTUnwrap(photo(at: "/lib/a.jpg"))
+        // An export into a folder under the photos: a show picture, a copy of the original, and the manifest listing them.
+        files["/lib/shared/a_show.jpg"] = FakePhoto.data(seed: "a show")
+        files["/lib/shared/a.jpg"] = files["/lib/a.jpg"]
+        files["/lib/shared/mine.jpg"] = FakePhoto.data(seed: "put there by hand")
+        let listed = ["a_show.jpg", "a.jpg"].map {
+            ExportedFile(file: $0, photo: a.id, originalPath: "/lib/a.jpg", variant: .show, parameters: nil, size: 1, width: 1, height: 1, sha256: "")
+        }
+        files["/lib/shared/manifest.json"] = try JSONEncoder().encode(listed)
+        // A manifest.json that is no export's leaves its folder's photos to be imported.
+        files["/lib/other/manifest.json"] = Data("{\"name\": \"a web app\"}".utf8)
+        files["/lib/other/b.jpg"] = FakePhoto.data(seed: "b")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.exportedPictures, 2)
+        XCTAssertEqual(summary.imported, 2, "the photo put there by hand and b")
+        XCTAssertEqual(summary.duplicates, 0, "the original's copy in the export is no duplicate to note")
+        XCTAssertEqual(catalogue.allPhotos.map(\.path).sorted(), ["/lib/a.jpg", "/lib/other/b.jpg", "/lib/shared/mine.jpg"])
+    }
+
     // MARK: Moves and duplicates
 
     func testAMovedFileKeepsItsPhotoAndChangesItsPath() async throws {

@@ -17,6 +17,7 @@ struct ImportPresenter {
         var changed: Int
         var duplicates: Int
         var skipped: Int
+        var exportedPictures: Int
         var failed: Int
         var seconds: Double
         var failures: [FailureJSON]
@@ -34,7 +35,8 @@ struct ImportPresenter {
         if asJSON {
             console.printJSON(try JSONOutput.encode(SummaryJSON(
                 found: summary.found, imported: summary.imported, unchanged: summary.unchanged, moved: summary.moved,
-                changed: summary.changed, duplicates: summary.duplicates, skipped: summary.skipped, failed: summary.failed,
+                changed: summary.changed, duplicates: summary.duplicates, skipped: summary.skipped,
+                exportedPictures: summary.exportedPictures, failed: summary.failed,
                 seconds: (summary.seconds * 1000).rounded() / 1000,
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 stillFailing: summary.stillFailing.map { FailureJSON(path: $0.path, reason: $0.reason) },
@@ -73,6 +75,9 @@ struct ImportPresenter {
             parts.append("unsupported \(summary.unsupported.count) (\(formats): not read yet)")
         }
         if summary.skipped > 0 { parts.append("skipped \(summary.skipped) (not photos)") }
+        if summary.exportedPictures > 0 {
+            parts.append("left out \(summary.exportedPictures) (pictures a showhide export wrote: its manifest.json lists them)")
+        }
         return parts.joined(separator: ", ") + String(format: " in %.2f s", summary.seconds)
     }
 }
