@@ -237,6 +237,7 @@ public struct ExportService: Sendable {
         // An earlier export's manifest is merged with this one's, so it is read before anything is
         // made or written: one that cannot be read stops the export with nothing done.
         let previous = try Self.previousManifest(in: destination)
+        let previousByName = Dictionary(previous.map { ($0.file, $0) }, uniquingKeysWith: { _, last in last })
         let hadCSV = destination.contains(Self.csvManifestName)
         let kinds = options.variants.compactMap { SplashMode(rawValue: $0.rawValue) }
         let photos = photos.sorted { $0.id < $1.id }
@@ -278,8 +279,15 @@ public struct ExportService: Sendable {
                     }
                     do {
                         if options.onConflict == .skip, let existing = try destination.existing(name) {
-                            summary.files.append(file(name, photo, variant, source, data: existing, pixelSize: outputSize(source, options),
-                                                      kept: true))
+                            // Listed by an earlier export and still its bytes: that entry says what the file is,
+                            // where this photo may have changed since (edited and imported again).
+                            if var listed = previousByName[name], listed.size == existing.count, listed.sha256 == hasher.sha256(existing) {
+                                listed.kept = true
+                                summary.files.append(listed)
+                            } else {
+                                summary.files.append(file(name, photo, variant, source, data: existing, pixelSize: outputSize(source, options),
+                                                          kept: true))
+                            }
                             continue
                         }
                         let (data, pixelSize) = try output(of: photo, source, options: options)

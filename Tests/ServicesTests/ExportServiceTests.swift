@@ -213,6 +213,27 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(manifest[0].sha256, CryptoHasher().sha256(try XCTUnwrap(files["/photos/bus.jpg"])))
     }
 
+    func testAFileKeptBySkipIsListedAsTheEarlierExportWroteItThoughThePhotoChangedSince() async throws {
+        let photos = try await twoPhotos()
+        let bus = try XCTUnwrap(photos.first { $0.path.hasSuffix("bus.jpg") })
+        _ = try await service().export([bus], options: ExportOptions(variants: [.original]),
+                                       to: FolderDestination(directory: "/out", fileSystem: files))
+        let first = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        // The photo edited since (catalogued anew: another id, other pixels) and exported again with skip.
+        var edited = bus
+        edited.id = 99
+        edited.facts.pixelSize = PixelSize(width: 7, height: 9)
+        var skip = ExportOptions(variants: [.original])
+        skip.onConflict = .skip
+
+        let summary = try await service().export([edited], options: skip, to: FolderDestination(directory: "/out", fileSystem: files))
+
+        var listed = first
+        listed[0].kept = true
+        XCTAssertEqual(summary.kept, listed, "the file on disk is the earlier one: its photo, its size, its pixels")
+        XCTAssertEqual(try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"])), listed)
+    }
+
     func testASecondExportIntoTheFolderMergesTheManifestsAndWritesNothingTwice() async throws {
         let photos = try await twoPhotos()
         let bus = try XCTUnwrap(photos.first { $0.path.hasSuffix("bus.jpg") })
