@@ -83,14 +83,18 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         }
     }
 
-    /// Every photo, in id order, or those needing analysis, a page of them by the query's offset and
-    /// limit; other filters are SQLite's business (a filtered query fails the test).
+    /// Every photo, in id order, or those needing analysis, or those whose own path is one of the
+    /// query's paths or under it, a page of them by the query's offset and limit; other filters are
+    /// SQLite's business (a filtered query fails the test).
     public func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] {
-        if query.takenSince != nil || query.takenUntil != nil || query.camera != nil || !query.paths.isEmpty {
+        if query.takenSince != nil || query.takenUntil != nil || query.camera != nil {
             XCTFail("FakeCatalogue does not filter; use SQLiteCatalogue for listings")
         }
         lock.withLock { pages.append(query.offset..<(query.limit.map { query.offset + $0 } ?? .max)) }
-        let photos = query.needingAnalysis ? try photosNeedingAnalysis() : allPhotos
+        var photos = query.needingAnalysis ? try photosNeedingAnalysis() : allPhotos
+        if !query.paths.isEmpty {
+            photos = photos.filter { photo in query.paths.contains { photo.path == $0 || photo.path.hasPrefix($0 + "/") } }
+        }
         return Array(photos.dropFirst(query.offset).prefix(query.limit ?? .max))
     }
 

@@ -147,6 +147,28 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertTrue(repaired.isClean)
     }
 
+    func testARepairOfPartOfTheLibraryTakesNoOtherPhotosFilesForStrays() async throws {
+        let photos = try await library()
+        let others = catalogue.variants.filter { $0.photoID != photos[0].id }.map(\.path)
+        try files.remove("/photos/b.jpg")
+        files["/photos/b copy.jpg"] = Data("gone too".utf8)
+        try catalogue.write { try $0.addDuplicatePath("/photos/b copy.jpg", of: photos[1].id, stamp: FileStamp(size: 8, modifiedAtNanoseconds: 1),
+                                                      notedAt: Date()) }
+        try catalogue.write { try $0.addDuplicatePath("/photos/b gone.jpg", of: photos[1].id, stamp: FileStamp(size: 8, modifiedAtNanoseconds: 1),
+                                                      notedAt: Date()) }
+
+        let repaired = try check().run(repair: true, scope: PhotoQuery(paths: ["/photos/a.jpg"], sort: .imported))
+
+        XCTAssertEqual(repaired.photos, 1)
+        XCTAssertEqual(repaired.strayVariantFiles, [], "the other photos' variants are out of the scope, not strays")
+        XCTAssertEqual(repaired.removedStrayFiles, 0)
+        XCTAssertEqual(others.count, 4)
+        for path in others { XCTAssertNotNil(files[path], path) }
+        // The whole library: photo b is missing, with the one copy of it still there.
+        let whole = try check().run(repair: false)
+        XCTAssertEqual(whole.missingPhotos, [.init(id: photos[1].id, path: "/photos/b.jpg", copies: ["/photos/b copy.jpg"])])
+    }
+
     func testVariantsThatMovedWithTheLibraryAreNeitherMissingNorStrayAndARepairRecordsTheirPlace() async throws {
         _ = try await library()
         try moveLibrary()
