@@ -369,6 +369,18 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(encoder.encoded.count, 1)
     }
 
+    func testAWebPWithAPositionLosesItWhenAskedThoughNothingElseChanges() async throws {
+        let photos = try await importPhotos(["/photos/sticker.webp": FakePhoto.data(width: 40, height: 30, seed: "webp", format: .webp)])
+        let destination = SpyDestination()
+
+        _ = try await service(exifReader: GPSExifReader()).export(photos, options: ExportOptions(variants: [.original], stripGPS: true),
+                                                                  to: destination)
+
+        XCTAssertEqual(encoder.encoded.map(\.format), [.webp], "encoded again: a WebP's block is not rewritten in place")
+        XCTAssertEqual(encoder.encoded.first?.options.exif, Data("block without gps".utf8))
+        XCTAssertNotEqual(destination.files["undated_sticker_original.webp"], files["/photos/sticker.webp"], "not the file with its position")
+    }
+
     func testAHEIFOriginalIsCopiedAsItIsOrWrittenAsAJPEGWhenItMustChange() async throws {
         let photos = try await importPhotos(["/photos/phone.heic": FakePhoto.data(width: 40, height: 30, seed: "phone", takenAt: "2024:05:06 07:08:09",
                                                                                    format: .heif)])
