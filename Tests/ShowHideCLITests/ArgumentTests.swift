@@ -142,6 +142,12 @@ final class RootCommandTests: XCTestCase {
         XCTAssertNil(OptionNames.unknown(in: ["gallery", "search", "--colour", "red", "--color=blue", "--help", "--library", "/l"]))
         XCTAssertNil(OptionNames.unknown(in: ["gallery", "list", "--", "--colur"]), "after --, an argument is not an option")
         XCTAssertTrue(OptionNames.longNames(of: SearchCommand.self).contains("max-coverage"))
+        // ArgumentParser's own options, which no command lists, are not unknown.
+        for own in [["--generate-completion-script", "bash"], ["gallery", "--experimental-dump-help"]] {
+            let (status, warnings) = await run(own)
+            XCTAssertEqual(status, ExitStatus.success, "\(own)")
+            XCTAssertEqual(warnings, [])
+        }
     }
 
     func testEachErrorHasItsDocumentedStatus() {

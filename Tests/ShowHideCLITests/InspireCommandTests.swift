@@ -49,6 +49,7 @@ final class InspireCommandTests: XCTestCase {
             (["--gallery", "http://127.0.0.1:9000/"], "--gallery is for the page of --html."),
             (["--html", "/p.html", "--gallery", "127.0.0.1:9000"], "--gallery takes the gallery's address, such as http://127.0.0.1:8080/."),
             (["--html", "/p.html", "--gallery", "file:///tmp"], "--gallery takes the gallery's address, such as http://127.0.0.1:8080/."),
+            (["--html", "/p.html", "--gallery", "http:/p"], "--gallery takes the gallery's address, such as http://127.0.0.1:8080/."),
             (["--limit", "-1"], "--limit takes 1 or more, not -1."),
         ]
         for (arguments, message) in refused {

@@ -56,6 +56,7 @@ final class SearchCommandTests: XCTestCase {
             XCTAssertEqual(SearchCommand.message(for: error), "--min-coverage 20% is above --max-coverage 10%: no share is both.")
         }
         XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--min-coverage", "101"]))
+        XCTAssertNoThrow(try SearchCommand.parse(["--colour", "red", "--min-coverage", "10", "--max-coverage", "10"]), "one share is both")
         XCTAssertThrowsError(try SearchCommand.parse(["--colour", "red", "--since", "soon"]))
     }
 

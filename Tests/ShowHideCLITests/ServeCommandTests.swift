@@ -38,6 +38,7 @@ final class ServeCommandTests: XCTestCase {
             (["--port=-1"], "--port takes a port from 1 to 65535 (or 0 for any free port)."),
             (["--host", ""], "--host takes an address, such as 0.0.0.0 or 192.168.1.20."),
             (["--host", "a b"], "--host takes an address, such as 0.0.0.0 or 192.168.1.20."),
+            (["--host", "0.0.0.0/24"], "--host takes an address, such as 0.0.0.0 or 192.168.1.20."),
         ]
         for (arguments, message) in refused {
             XCTAssertThrowsError(try ServeCommand.parse(arguments), "\(arguments)") { error in

@@ -161,6 +161,8 @@ final class GalleryRoutesTests: XCTestCase {
             ("/?since=+2021-1-01", "since: give a day as YYYY-MM-DD"),
             ("/?since=2022-01-01&until=2021-01-01", "is after until"),
             ("/?page=0", "page: takes a whole number"),
+            ("/?page=2001", "page: takes a whole number from 1 to 2000."),
+            ("/?camera=" + String(repeating: "c", count: 101), "camera: at most 100 characters."),
             ("/?page=abc", "page: takes a whole number"),
             ("/?sort=size", "sort: takes date, colour or inspiration"),
             ("/?sort=colour", "sort: colour needs a colour"),
@@ -175,6 +177,10 @@ final class GalleryRoutesTests: XCTestCase {
                 XCTAssertEqual(response.status, .badRequest, uri)
                 XCTAssertTrue(response.text.contains(message), "\(uri): \(response.text)")
             }
+        }
+        // Their ends are still allowed: a single day, the last page, a camera of 100 characters.
+        for uri in ["/?since=2021-06-01&until=2021-06-01", "/?page=2000", "/?camera=" + String(repeating: "c", count: 100)] {
+            try await get(uri) { response in XCTAssertNotEqual(response.status, .badRequest, uri) }
         }
         // "Back" keeps the other filters and leaves out the one refused.
         try await get("/?camera=canon&colour=zzz&page=2") { response in

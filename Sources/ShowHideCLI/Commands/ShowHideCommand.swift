@@ -50,7 +50,8 @@ extension ShowHideCommand {
             command = try parseAsRoot(LibraryArgument.movedToSubcommand(arguments))
         } catch {
             // ArgumentParser says a missing option before an unknown one: `--colur red` was said as a missing `--colour`.
-            if let unknown = OptionNames.unknown(in: LibraryArgument.movedToSubcommand(arguments)) {
+            // (Help, the version and a completion script end the parse too, successfully: options of its own.)
+            if exitCode(for: error) != ExitStatus.success, let unknown = OptionNames.unknown(in: LibraryArgument.movedToSubcommand(arguments)) {
                 warn(unknown)
                 return ExitStatus.usage
             }
