@@ -34,6 +34,10 @@ final class ColourNameTests: XCTestCase {
         XCTAssertEqual(shares.count, 2)
         XCTAssertTrue([.white, .grey, .brown].contains(shares[1].name), "the rest goes to the neutral name: \(shares[1].name)")
         XCTAssertEqual(shares.reduce(0) { $0 + $1.share }, 1, accuracy: 1e-12)
+        // Most of the way up the margin is still in part: 8 of the 10.
+        let paleRose = ColourName.shares(of: LCh(l: 63, c: 28, h: 330).lab)
+        XCTAssertEqual(paleRose.first?.name, .pink)
+        XCTAssertEqual(paleRose.first?.share ?? 0, 0.8, accuracy: 0.01)
         // Vivid colours and neutrals count wholly towards their names.
         for colour in [LCh(l: 55, c: 60, h: 350).lab, LCh(l: 50, c: 45, h: 250).lab, Lab(l: 50, a: 0, b: 0)] {
             let whole = ColourName.shares(of: colour)

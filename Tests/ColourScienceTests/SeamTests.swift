@@ -71,5 +71,14 @@ final class SeamTests: XCTestCase {
             }
         }
         XCTAssertEqual(measure.seams(original: photo, show: faded), [])
+        // A cut 30 pixels long, under the 40 a seam runs at least: none; 60 long: one.
+        for (rows, seamed) in [(285..<315, false), (270..<330, true)] {
+            var short = photo
+            for y in rows {
+                for x in 500..<800 { short[x, y] = Lab(l: Lab(photo[x, y]).l, a: 0, b: 0).rgba }
+            }
+            let found = measure.seams(original: photo, show: short).filter(\.vertical)
+            XCTAssertEqual(!found.isEmpty, seamed, "\(rows.count) rows: \(found)")
+        }
     }
 }

@@ -131,10 +131,11 @@ final class CatalogueCheckTests: XCTestCase {
         _ = try await library()
         // A running `process` writes a variant's file, then records it: between the two it is no stray.
         files["/library/variants/ab/being-made.jpg"] = Data("new".utf8)
-        let written = Int64((clock.now().timeIntervalSince1970 - 60) * 1e9)
+        // Nine minutes ago: a large photo's variants take a while, and the check leaves what is under ten minutes old.
+        let written = Int64((clock.now().timeIntervalSince1970 - 9 * 60) * 1e9)
         files.setStamp(FileStamp(size: 3, modifiedAtNanoseconds: written), for: "/library/variants/ab/being-made.jpg")
         files["/library/variants/ab/old.jpg"] = Data("old".utf8)
-        let tooOld = Int64((clock.now().timeIntervalSince1970 - CatalogueCheck.recentFileAge - 1) * 1e9)
+        let tooOld = Int64((clock.now().timeIntervalSince1970 - 10 * 60 - 1) * 1e9)
         files.setStamp(FileStamp(size: 3, modifiedAtNanoseconds: tooOld), for: "/library/variants/ab/old.jpg")
 
         let repaired = try check().run(repair: true)

@@ -440,6 +440,18 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(files.writtenPaths, [])
     }
 
+    func testADryRunIntoAFolderThatHoldsANameShowsTheNameUniqueWouldTake() async throws {
+        let photos = try await twoPhotos()
+        let destination = SpyDestination()
+        destination.files["undated_fog_original.jpg"] = Data("an earlier picture".utf8)
+        var options = ExportOptions(variants: [.original], dryRun: true)
+        options.onConflict = .unique
+
+        let summary = try await service(maker: UnexpectedVariantMaker()).export(photos, options: options, to: destination)
+
+        XCTAssertEqual(summary.planned.map(\.file), ["2021-06-01_bus_original.jpg", "undated_fog_original_2.jpg"])
+    }
+
     func testAPhotoThatFailsIsReportedAndTheOthersAreExported() async throws {
         let photos = try await twoPhotos()
         try files.remove("/photos/bus.jpg")

@@ -23,6 +23,10 @@ final class VariantPruningTests: XCTestCase {
         let remade = variant(1, "show", hue: 10, at: 7)
         XCTAssertEqual(Set(VariantPruning.superseded(among: new + [remade]).map(\.path)), Set(new.map(\.path)))
         XCTAssertEqual(VariantPruning.superseded(among: []), [])
+        // Two sets made in the same second: the later key is kept, whatever order the rows came in.
+        let tied = [variant(3, "show", hue: 10, at: 4), variant(3, "show", hue: 20, at: 4)]
+        XCTAssertEqual(VariantPruning.superseded(among: tied).map(\.path), ["/library/variants/3-show-10.jpg"])
+        XCTAssertEqual(VariantPruning.superseded(among: tied.reversed()).map(\.path), ["/library/variants/3-show-10.jpg"])
     }
 
     func testPruningForgetsTheRowsThenDeletesTheFilesOfThePhotosAsked() throws {
