@@ -23,6 +23,9 @@ public struct CheckReport: Sendable {
     public var missingPhotos: [PhotoProblem] = []
     public var changedPhotos: [PhotoProblem] = []
     public var variantsWithoutFiles: [Variant] = []
+    /// Of those, the paths recorded in another library folder than this one (a library restored from a
+    /// backup or copied): a file there is that library's, and this one has none.
+    public var recordedElsewhere: Set<String> = []
     /// Variants whose files moved with the library folder (recorded under its old place, found under the
     /// new one); a repair records their new place.
     public var movedVariants: [Variant] = []
@@ -137,8 +140,10 @@ public struct CatalogueCheck: Sendable {
         // copied or restored from a backup. Its file is the one in this library's folder, if there; the
         // old place may still hold another library's.
         for variant in variants where scope == nil || inScope.contains(variant.photoID) {
-            guard let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory), fileSystem.exists(file) else {
+            let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory)
+            guard let file, fileSystem.exists(file) else {
                 report.variantsWithoutFiles.append(variant)
+                if file != variant.path { report.recordedElsewhere.insert(variant.path) }
                 continue
             }
             recorded.insert(file)

@@ -103,6 +103,7 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertEqual(report.missingPhotos, [.init(id: photos[0].id, path: "/photos/a.jpg")])
         XCTAssertEqual(report.changedPhotos, [.init(id: photos[1].id, path: "/photos/b.jpg")])
         XCTAssertEqual(report.variantsWithoutFiles.map(\.path), [lost.path])
+        XCTAssertEqual(report.recordedElsewhere, [], "this library's own row, its file gone")
         XCTAssertEqual(report.strayVariantFiles, ["/library/variants/ab/stray.jpg"])
         XCTAssertTrue(report.isSound)
         XCTAssertFalse(report.isClean)
@@ -225,6 +226,7 @@ final class CatalogueCheckTests: XCTestCase {
 
         let report = try check.run(repair: false)
         XCTAssertEqual(report.variantsWithoutFiles.count, 6, "the original library's files are not this one's")
+        XCTAssertEqual(report.recordedElsewhere, Set(report.variantsWithoutFiles.map(\.path)), "each recorded in the original's folder")
         XCTAssertEqual(report.movedVariants, [])
         let repaired = try check.run(repair: true)
         XCTAssertEqual(repaired.removedVariantRows, 6)

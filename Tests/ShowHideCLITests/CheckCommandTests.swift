@@ -136,6 +136,32 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines[2], "variants: 0 without a file, 0 stray files")
     }
 
+    func testARestoredLibrarysVariantsAreSaidToBeAnotherLibrarysFilesNotThisOnes() throws {
+        // Restored from a backup into /library: the rows name the old library's files, which are there, at /old.
+        let variants = try catalogue.allVariants()
+        for var variant in variants {
+            try files.remove(variant.path)
+            variant.path = variant.path.replacingOccurrences(of: "/library/", with: "/old/")
+            files[variant.path] = Data([1])
+            try catalogue.recordVariant(variant)
+        }
+        XCTAssertThrowsError(try CheckCommand.parse([]).run(in: environment()))
+        let first = try XCTUnwrap(try catalogue.allVariants().sorted { $0.path < $1.path }.first)
+        XCTAssertTrue(spy.output.lines.contains("  no file: photo \(first.photoID) \(first.kind) \(first.path) (recorded in another library's "
+                                                + "folder, whose file is that library's: this one has none)"), spy.output.text)
+        // Pruning a superseded set says the other library's file is left there, as it is.
+        var older = first
+        older.parameters = "{}"
+        older.createdAt = first.createdAt.addingTimeInterval(-60)
+        older.path = (first.path as NSString).deletingLastPathComponent + "/older.jpg"
+        files[older.path] = Data([1])
+        try catalogue.recordVariant(older)
+        spy.output.clear()
+        try VariantsCommand.parse(["--prune"]).run(in: environment())
+        XCTAssertTrue(spy.output.lines[0].hasSuffix("): \(older.path) (no file of it in this library: nothing deleted)"), spy.output.text)
+        XCTAssertNotNil(files[older.path])
+    }
+
     func testForgettingMissingPhotosIsARepairThatLeavesACleanCatalogue() throws {
         XCTAssertThrowsError(try CheckCommand.parse(["--forget-missing"])) { error in
             XCTAssertEqual(CheckCommand.message(for: error), "--forget-missing is a repair: give --repair too.")

@@ -76,7 +76,11 @@ struct CheckPresenter {
         }
         for photo in report.changedPhotos { console.print("  changed: photo \(photo.id) \(photo.path) (import it again)") }
         console.print("variants: \(report.variantsWithoutFiles.count) without a file, \(report.strayVariantFiles.count) stray files")
-        for variant in report.variantsWithoutFiles { console.print("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)") }
+        for variant in report.variantsWithoutFiles {
+            let elsewhere = report.recordedElsewhere.contains(variant.path)
+                ? " (recorded in another library's folder, whose file is that library's: this one has none)" : ""
+            console.print("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)" + elsewhere)
+        }
         for path in report.strayVariantFiles { console.print("  stray: \(path)") }
         if !report.recentUnrecordedFiles.isEmpty {
             console.print("  \(counted(report.recentUnrecordedFiles.count, "file")) not recorded yet, written in the last "
