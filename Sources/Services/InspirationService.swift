@@ -91,6 +91,22 @@ public struct InspirationService: Sendable {
         }
     }
 
+    /// The first `count` entries of a ranking whose photo `isThere` (its file on disk: a splash needs it),
+    /// numbered from 1 as they are listed, and how many were passed over; a photo gone since is left out.
+    public static func entries(_ ranking: [InspirationRank], first count: Int, in catalogue: any PhotoCatalogue,
+                               where isThere: (CataloguedPhoto) -> Bool) throws -> (entries: [InspirationEntry], passedOver: Int) {
+        var entries: [InspirationEntry] = [], passedOver = 0
+        for rank in ranking where entries.count < count {
+            guard let photo = try catalogue.photo(id: rank.photoID) else { continue }
+            guard isThere(photo) else {
+                passedOver += 1
+                continue
+            }
+            entries.append(InspirationEntry(rank: entries.count + 1, photo: photo, potential: rank.potential))
+        }
+        return (entries, passedOver)
+    }
+
     /// Photos with an accent, best first (ties by id), optionally only those whose accent is `colour`:
     /// the name, or within ΔE00 12 of a colour.
     public static func rank(_ photos: [CataloguedPhoto], colour: ColourTarget? = nil, limit: Int? = nil) -> [InspirationEntry] {

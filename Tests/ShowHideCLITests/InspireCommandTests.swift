@@ -82,6 +82,26 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertEqual(spy.errors.lines, ["No photo with a blue accent would make a striking splash."])
     }
 
+    func testAPhotoWhoseFileIsGoneIsLeftOutAndSaidAndTheNextTakesItsPlace() async throws {
+        files["/lib/orange.jpg"] = FakePhoto.data(width: 900, height: 600, seed: "orange", colour: "#E07010")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        spy.output.clear()
+        try await InspireCommand.parse(["--json"]).run(in: environment())
+        let both = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        let first = try XCTUnwrap((both.first?["photo"] as? [String: Any])?["path"] as? String)
+        let second = try XCTUnwrap((both.last?["photo"] as? [String: Any])?["path"] as? String)
+        try files.remove(first)
+        spy.output.clear()
+
+        try await InspireCommand.parse(["--json", "--limit", "1"]).run(in: environment())
+
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(json.map { ($0["photo"] as? [String: Any])?["path"] as? String }, [second], "the next in the ranking takes its place")
+        XCTAssertEqual(json.first?["rank"] as? Int, 1)
+        XCTAssertEqual(spy.errors.lines, ["showhide: left out 1 photo whose file is gone (gallery check lists them; "
+                                          + "gallery remove --missing forgets them)"])
+    }
+
     func testThePageAndItsPicturesAreWrittenAndLinkedRelatively() async throws {
         try await InspireCommand.parse(["--html", "site/my page.html"]).run(in: environment())
         XCTAssertEqual(spy.output.lines, ["wrote /work/site/my page.html: 1 photo, pictures in my page_files/"])

@@ -62,8 +62,15 @@ struct InspireCommand: EnvironmentCommand {
         var query = filters.query(in: environment, sort: .imported)
         query.limit = nil
         let ranking = try InspirationService.ranking(in: catalogue, matching: query, colour: target)
-        let entries = try InspirationService.entries(ranking, 0..<(filters.limit ?? Self.defaultLimit), in: catalogue)
+        // A photo whose file is gone can be splashed no more: the next one takes its place.
+        let (entries, gone) = try InspirationService.entries(ranking, first: filters.limit ?? Self.defaultLimit, in: catalogue) {
+            environment.fileSystem.exists($0.path)
+        }
         filters.scope.sayPathsThatAreNowhere(found: entries.count, in: environment)
+        if gone > 0 {
+            environment.console.warn("showhide: left out \(counted(gone, "photo")) whose file is gone "
+                                     + "(gallery check lists them; gallery remove --missing forgets them)")
+        }
         guard let html else {
             try InspirationPresenter(console: environment.console).present(entries, asJSON: json, colour: colour?.text)
             return
