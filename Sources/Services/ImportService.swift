@@ -172,11 +172,13 @@ public struct ImportService: Sendable {
     }
 
     /// The files among `found` that a showhide export wrote: those its `manifest.json` lists, in the
-    /// manifest's folder. A manifest that cannot be read as one leaves its folder's files to be imported.
+    /// manifest's folder. A manifest that cannot be read as one leaves its folder's files to be imported;
+    /// one larger than an export of a million files would write is not read (a file of another program).
     private func exportedPictures(among found: [FoundFile]) -> Set<String> {
         let paths = Set(found.map(\.path))
         var exported: Set<String> = []
-        for manifest in found where (manifest.path as NSString).lastPathComponent == ExportService.manifestName {
+        for manifest in found where (manifest.path as NSString).lastPathComponent == ExportService.manifestName
+            && manifest.stamp.size <= 512 << 20 {
             guard let data = try? fileSystem.contents(of: manifest.path),
                   let files = try? JSONDecoder().decode([ExportedFile].self, from: data) else { continue }
             let folder = (manifest.path as NSString).deletingLastPathComponent

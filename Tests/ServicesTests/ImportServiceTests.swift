@@ -385,6 +385,15 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(summary.imported, 2, "the photo put there by hand and b")
         XCTAssertEqual(summary.duplicates, 0, "the original's copy in the export is no duplicate to note")
         XCTAssertEqual(catalogue.allPhotos.map(\.path).sorted(), ["/lib/a.jpg", "/lib/other/b.jpg", "/lib/shared/mine.jpg"])
+
+        // A manifest.json larger than any export writes is another program's, not read: its folder is imported.
+        files["/lib/huge/manifest.json"] = try JSONEncoder().encode([ExportedFile(file: "c.jpg", photo: a.id, originalPath: "/lib/a.jpg",
+                                                                                  variant: .show, parameters: nil, size: 1, width: 1,
+                                                                                  height: 1, sha256: "")])
+        files.setStamp(FileStamp(size: 600 << 20, modifiedAtNanoseconds: 1), for: "/lib/huge/manifest.json")
+        files["/lib/huge/c.jpg"] = FakePhoto.data(seed: "c")
+        let huge = try await importLibrary()
+        XCTAssertEqual([huge.imported, huge.exportedPictures], [1, 2], "c.jpg imported; the export's two still left out")
     }
 
     // MARK: Moves and duplicates
