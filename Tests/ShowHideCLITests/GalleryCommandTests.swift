@@ -298,6 +298,13 @@ final class GalleryCommandTests: XCTestCase {
             "1   a.jpg  2020-01-02 03:04:05  Canon   4000×3000  grey, accent red 11%",
             "2   b.jpg  -                    -       300×200    grey",
         ])
+        XCTAssertEqual(spy.errors.lines, [])
+        // A photo whose file is gone (a drive unmounted, a file deleted) is still listed, marked.
+        try files.remove("/lib/b.jpg")
+        spy.output.clear()
+        try ListCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines[2], "2   b.jpg (file gone)  -                    -       300×200    grey")
+        XCTAssertEqual(spy.errors.lines, ["1 photo listed here has no file at its path (gallery check lists them; gallery remove --missing forgets them)"])
     }
 
     func testListFiltersAndSorts() async throws {

@@ -66,6 +66,11 @@ final class SearchCommandTests: XCTestCase {
             "ID  FILE     SHARE  ΔE00  MATCH        COLOURS",
             "3   red.jpg  11%    -     #D01020 red  grey, accent red 11%",
         ])
+        try files.remove("/lib/red.jpg")
+        spy.output.clear()
+        try SearchCommand.parse(["--colour", "red"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines[1], "3   red.jpg (file gone)  11%    -     #D01020 red  grey, accent red 11%")
+        XCTAssertEqual(spy.errors.lines.last, "1 photo listed here has no file at its path (gallery check lists them; gallery remove --missing forgets them)")
     }
 
     func testSearchByHexGivesTheDifference() throws {

@@ -88,7 +88,8 @@ struct ListCommand: EnvironmentCommand {
         let catalogue = try library.openCatalogue(in: environment)
         let photos = try catalogue.photos(matching: filters.query(in: environment, sort: sort))
         filters.scope.sayPathsThatAreNowhere(found: photos.count, in: environment)
-        try PhotoPresenter(console: environment.console).presentList(photos, asJSON: json)
+        let gone = json ? [] : Set(photos.filter { !environment.fileSystem.exists($0.path) }.map(\.id))
+        try PhotoPresenter(console: environment.console).presentList(photos, asJSON: json, gone: gone)
     }
 }
 

@@ -65,6 +65,7 @@ struct SearchCommand: EnvironmentCommand {
                                   filters: filters.query(in: environment, defaultLimit: Self.defaultLimit))
         let matches = try catalogue.search(search)
         filters.scope.sayPathsThatAreNowhere(found: matches.count, in: environment)
-        try SearchPresenter(console: environment.console).present(matches, asJSON: json)
+        let gone = json ? [] : Set(matches.map(\.photo).filter { !environment.fileSystem.exists($0.path) }.map(\.id))
+        try SearchPresenter(console: environment.console).present(matches, asJSON: json, gone: gone)
     }
 }

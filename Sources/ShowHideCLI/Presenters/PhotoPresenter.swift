@@ -9,7 +9,8 @@ import Services
 struct PhotoPresenter {
     let console: Console
 
-    func presentList(_ photos: [CataloguedPhoto], asJSON: Bool) throws {
+    /// - Parameter gone: the photos whose file is not at its path (an unmounted drive, a file deleted), marked.
+    func presentList(_ photos: [CataloguedPhoto], asJSON: Bool, gone: Set<PhotoID> = []) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(photos.map { PhotoJSON($0) }))
             return
@@ -22,7 +23,7 @@ struct PhotoPresenter {
         for photo in photos {
             table.append([
                 String(photo.id),
-                (photo.path as NSString).lastPathComponent,
+                Self.fileName(photo, gone: gone),
                 photo.facts.exif?.takenAt.map { $0.iso8601.replacingOccurrences(of: "T", with: " ").prefix(19).description } ?? "-",
                 photo.facts.exif?.cameraName ?? "-",
                 photo.facts.pixelSize.description,
@@ -30,6 +31,19 @@ struct PhotoPresenter {
             ])
         }
         console.print(table)
+        Self.sayGone(gone, console: console)
+    }
+
+    /// A listed photo's file name, marked when its file is gone.
+    static func fileName(_ photo: CataloguedPhoto, gone: Set<PhotoID>) -> String {
+        (photo.path as NSString).lastPathComponent + (gone.contains(photo.id) ? " (file gone)" : "")
+    }
+
+    /// After a listing: how many of its photos have no file at their path, and where to look.
+    static func sayGone(_ gone: Set<PhotoID>, console: Console) {
+        guard !gone.isEmpty else { return }
+        console.warn("\(counted(gone.count, "photo")) listed here \(gone.count == 1 ? "has" : "have") no file at \(gone.count == 1 ? "its path" : "their paths") "
+                     + "(gallery check lists them; gallery remove --missing forgets them)")
     }
 
     /// Several photos' details: one after another, a blank line between; in JSON an array (one photo

@@ -8,7 +8,8 @@ import Imaging
 struct SearchPresenter {
     let console: Console
 
-    func present(_ matches: [ColourMatch], asJSON: Bool) throws {
+    /// - Parameter gone: the photos whose file is not at its path, marked.
+    func present(_ matches: [ColourMatch], asJSON: Bool, gone: Set<PhotoID> = []) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(matches.map(SearchResultJSON.init)))
             return
@@ -23,7 +24,7 @@ struct SearchPresenter {
             let swatch = colourText.swatch(match.matchedLab.hex)
             table.append([
                 String(match.photo.id),
-                (match.photo.path as NSString).lastPathComponent,
+                PhotoPresenter.fileName(match.photo, gone: gone),
                 ColourText.percent(match.coverage),
                 match.deltaE.map { String(format: "%.1f", $0) } ?? "-",
                 match.matchedLab.hex + " " + match.matchedName.rawValue,
@@ -31,5 +32,6 @@ struct SearchPresenter {
             ])
         }
         console.print(table)
+        PhotoPresenter.sayGone(gone, console: console)
     }
 }
