@@ -42,9 +42,10 @@ public struct ImportSummary: Equatable, Sendable {
     public var duplicates = 0
     /// Files that are not photos (by content and name), skipped.
     public var skipped = 0
-    /// Pictures a showhide export wrote (its `manifest.json` beside them lists them), left out: not
-    /// counted in `found`. Show and hide pictures would come back as photos, originals as duplicates.
-    public var exportedPictures = 0
+    /// Pictures showhide wrote among the photos, left out (not counted in `found`): an export's (its
+    /// `manifest.json` lists them) and an inspiration page's (in the page's `_files` folder). Show and
+    /// hide pictures would come back as photos, originals as duplicates or, made smaller, as photos.
+    public var showhidePictures = 0
     /// Photos in a format showhide does not read yet (HEIC, WebP, TIFF, camera raw), skipped.
     public var unsupported: [UnsupportedFile] = []
     /// Files and folders that could not be imported, with reasons.
@@ -171,20 +172,29 @@ public struct ImportService: Sendable {
         return followed
     }
 
-    /// The files among `found` that a showhide export wrote: those its `manifest.json` lists, in the
-    /// manifest's folder. A manifest that cannot be read as one leaves its folder's files to be imported;
-    /// one larger than an export of a million files would write is not read (a file of another program).
-    private func exportedPictures(among found: [FoundFile]) -> Set<String> {
+    /// The files among `found` that showhide wrote: those an export's `manifest.json` lists, in the
+    /// manifest's folder, and those in the pictures folder of an inspiration page (`inspire --html`).
+    /// A manifest that cannot be read as one leaves its folder's files to be imported; one larger than
+    /// an export of a million files would write is not read (a file of another program), nor is a web
+    /// page without a pictures folder of its name.
+    private func showhidePictures(among found: [FoundFile]) -> Set<String> {
         let paths = Set(found.map(\.path))
-        var exported: Set<String> = []
+        var pictures: Set<String> = []
         for manifest in found where (manifest.path as NSString).lastPathComponent == ExportService.manifestName
             && manifest.stamp.size <= 512 << 20 {
             guard let data = try? fileSystem.contents(of: manifest.path),
                   let files = try? JSONDecoder().decode([ExportedFile].self, from: data) else { continue }
             let folder = (manifest.path as NSString).deletingLastPathComponent
-            exported.formUnion(files.map { (folder as NSString).appendingPathComponent($0.file) }.filter(paths.contains))
+            pictures.formUnion(files.map { (folder as NSString).appendingPathComponent($0.file) }.filter(paths.contains))
         }
-        return exported
+        let folders = Set(found.map { ($0.path as NSString).deletingLastPathComponent })
+        for page in found where ["html", "htm"].contains((page.path as NSString).pathExtension.lowercased()) {
+            let folder = InspirationPageFiles.picturesFolder(of: page.path)
+            guard folders.contains(folder), let head = try? fileSystem.head(of: page.path, count: InspirationPageFiles.headLength),
+                  InspirationPageFiles.isPage(head: head) else { continue }
+            pictures.formUnion(paths.filter { $0.hasPrefix(folder + "/") })
+        }
+        return pictures
     }
 
     /// How a file that could not be read fails; what stopped it may be mended without changing the file.
@@ -215,10 +225,10 @@ public struct ImportService: Sendable {
         var walk = fileSystem.walk(roots)
         // Variants imported as photos would be made variants of in their turn, at each import.
         walk.files.removeAll { isLibrarysOwn($0.path) }
-        // Likewise the pictures a showhide export wrote into a folder among the photos.
-        let exported = exportedPictures(among: walk.files)
-        walk.files.removeAll { exported.contains($0.path) }
-        summary.exportedPictures = exported.count
+        // Likewise the pictures an export or an inspiration page wrote into a folder among the photos.
+        let showhides = showhidePictures(among: walk.files)
+        walk.files.removeAll { showhides.contains($0.path) }
+        summary.showhidePictures = showhides.count
         summary.found = walk.files.count
         let known = try catalogue.knownStamps()
         let recordedFailures = try catalogue.failures()

@@ -16,6 +16,25 @@ public struct InspirationEntry: Sendable {
     }
 }
 
+/// What `showhide inspire --html PAGE` writes: the page, and its pictures in the folder `PAGE_files`.
+public enum InspirationPageFiles {
+    /// What marks a page as one of these: the generator, or the title of a page from before it was named.
+    public static let marks = ["<meta name=\"generator\" content=\"showhide inspire\">", "<title>Inspiration · showhide</title>"]
+    /// How many bytes of a page hold its mark.
+    public static let headLength = 4_096
+
+    /// The folder of a page's pictures.
+    public static func picturesFolder(of page: String) -> String {
+        ((page as NSString).deletingPathExtension as String) + "_files"
+    }
+
+    /// Whether `head` (a file's first `headLength` bytes) is the beginning of such a page.
+    public static func isPage(head: Data) -> Bool {
+        let text = String(decoding: head, as: UTF8.self)
+        return marks.contains(where: text.contains)
+    }
+}
+
 /// A photo's place in the inspiration list, without the photo: what ranking a whole catalogue keeps.
 public struct InspirationRank: Sendable {
     public var photoID: PhotoID

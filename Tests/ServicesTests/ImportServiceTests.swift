@@ -381,7 +381,7 @@ final class ImportServiceTests: XCTestCase {
 
         let summary = try await importLibrary()
 
-        XCTAssertEqual(summary.exportedPictures, 2)
+        XCTAssertEqual(summary.showhidePictures, 2)
         XCTAssertEqual(summary.imported, 2, "the photo put there by hand and b")
         XCTAssertEqual(summary.duplicates, 0, "the original's copy in the export is no duplicate to note")
         XCTAssertEqual(catalogue.allPhotos.map(\.path).sorted(), ["/lib/a.jpg", "/lib/other/b.jpg", "/lib/shared/mine.jpg"])
@@ -393,7 +393,23 @@ final class ImportServiceTests: XCTestCase {
         files.setStamp(FileStamp(size: 600 << 20, modifiedAtNanoseconds: 1), for: "/lib/huge/manifest.json")
         files["/lib/huge/c.jpg"] = FakePhoto.data(seed: "c")
         let huge = try await importLibrary()
-        XCTAssertEqual([huge.imported, huge.exportedPictures], [1, 2], "c.jpg imported; the export's two still left out")
+        XCTAssertEqual([huge.imported, huge.showhidePictures], [1, 2], "c.jpg imported; the export's two still left out")
+    }
+
+    func testThePicturesOfAnInspirationPageAmongThePhotosAreLeftOut() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        // A page `inspire --html` wrote, with its pictures (the original made smaller: no duplicate).
+        files["/lib/ideas.html"] = Data("<!doctype html><html><head><meta name=\"generator\" content=\"showhide inspire\">".utf8)
+        files["/lib/ideas_files/1-show.jpg"] = FakePhoto.data(seed: "a show")
+        files["/lib/ideas_files/1-original.jpg"] = FakePhoto.data(width: 32, height: 24, seed: "a smaller")
+        // Another program's page with a folder of that name: its photos are the user's.
+        files["/lib/notes.html"] = Data("<html><head><title>Holiday</title>".utf8)
+        files["/lib/notes_files/beach.jpg"] = FakePhoto.data(seed: "beach")
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.showhidePictures, 2)
+        XCTAssertEqual(catalogue.allPhotos.map(\.path).sorted(), ["/lib/a.jpg", "/lib/notes_files/beach.jpg"])
     }
 
     // MARK: Moves and duplicates

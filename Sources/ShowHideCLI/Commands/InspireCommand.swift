@@ -77,7 +77,7 @@ struct InspireCommand: EnvironmentCommand {
         }
         let page = environment.absolutePath(html)
         let directory = (page as NSString).deletingLastPathComponent
-        let folder = ((page as NSString).lastPathComponent as NSString).deletingPathExtension + "_files"
+        let folder = (InspirationPageFiles.picturesFolder(of: page) as NSString).lastPathComponent
         try InspirationPage.checkPlace(page: page, picturesFolder: (directory as NSString).appendingPathComponent(folder),
                                        fileSystem: environment.fileSystem)
         if catalogue.isReadOnly {

@@ -17,7 +17,7 @@ struct ImportPresenter {
         var changed: Int
         var duplicates: Int
         var skipped: Int
-        var exportedPictures: Int
+        var showhidePictures: Int
         var failed: Int
         var seconds: Double
         var failures: [FailureJSON]
@@ -36,7 +36,7 @@ struct ImportPresenter {
             console.printJSON(try JSONOutput.encode(SummaryJSON(
                 found: summary.found, imported: summary.imported, unchanged: summary.unchanged, moved: summary.moved,
                 changed: summary.changed, duplicates: summary.duplicates, skipped: summary.skipped,
-                exportedPictures: summary.exportedPictures, failed: summary.failed,
+                showhidePictures: summary.showhidePictures, failed: summary.failed,
                 seconds: (summary.seconds * 1000).rounded() / 1000,
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 stillFailing: summary.stillFailing.map { FailureJSON(path: $0.path, reason: $0.reason) },
@@ -75,8 +75,8 @@ struct ImportPresenter {
             parts.append("unsupported \(summary.unsupported.count) (\(formats): not read yet)")
         }
         if summary.skipped > 0 { parts.append("skipped \(summary.skipped) (not photos)") }
-        if summary.exportedPictures > 0 {
-            parts.append("left out \(summary.exportedPictures) (pictures a showhide export wrote: its manifest.json lists them)")
+        if summary.showhidePictures > 0 {
+            parts.append("left out \(summary.showhidePictures) (pictures showhide wrote for an export or an inspiration page)")
         }
         return parts.joined(separator: ", ") + String(format: " in %.2f s", summary.seconds)
     }

@@ -14,9 +14,6 @@ enum InspirationPage {
     /// Where `showhide serve` listens unless told otherwise.
     static let defaultGallery = "http://127.0.0.1:8080/"
 
-    /// What marks a page as this one: the generator, or the title of a page from before it was named.
-    static let marks = ["<meta name=\"generator\" content=\"showhide inspire\">", "<title>Inspiration · showhide</title>"]
-
     /// Refuses a place for the page where writing it would destroy something of the user's: a file
     /// that is not a page of `inspire` (a photo, notes, the catalogue), or a pictures folder holding
     /// files when the page is not there. A page written before is replaced.
@@ -25,8 +22,8 @@ enum InspirationPage {
             if !fileSystem.walk([picturesFolder]).files.isEmpty { throw .foreignPictures(picturesFolder, page: page) }
             return
         }
-        let head = (try? fileSystem.head(of: page, count: 4_096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        guard marks.contains(where: head.contains) else { throw .notAPage(page) }
+        let head = (try? fileSystem.head(of: page, count: InspirationPageFiles.headLength)) ?? Data()
+        guard InspirationPageFiles.isPage(head: head) else { throw .notAPage(page) }
     }
 
     /// - Parameter gallery: the web gallery's address, ending in "/".
