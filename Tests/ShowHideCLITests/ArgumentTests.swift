@@ -142,6 +142,15 @@ final class RootCommandTests: XCTestCase {
         XCTAssertNil(OptionNames.unknown(in: ["gallery", "search", "--colour", "red", "--color=blue", "--help", "--library", "/l"]))
         XCTAssertNil(OptionNames.unknown(in: ["gallery", "list", "--", "--colur"]), "after --, an argument is not an option")
         XCTAssertTrue(OptionNames.longNames(of: SearchCommand.self).contains("max-coverage"))
+        // A word with one dash: a file's name, which ArgumentParser read as -d -a -s -h and answered with the help.
+        let (status, warnings) = await run(["gallery", "import", "-dash"])
+        XCTAssertEqual(status, ExitStatus.usage)
+        XCTAssertEqual(warnings, ["Error: Unknown option '-dash'. A file or folder whose name begins with a dash is named ./-dash (or after --).\n"
+                                  + "Usage: " + ShowHideCommand.usageString(for: ImportCommand.self)
+                                  + "\n  See 'showhide gallery import --help' for more information."])
+        for allowed in [["gallery", "list", "--limit", "-1"], ["gallery", "import", "--", "-dash"], ["gallery", "-h"]] {
+            XCTAssertNil(OptionNames.unknownShort(in: allowed), "\(allowed)")
+        }
         // ArgumentParser's own options, which no command lists, are not unknown.
         for own in [["--generate-completion-script", "bash"], ["gallery", "--experimental-dump-help"]] {
             let (status, warnings) = await run(own)

@@ -100,6 +100,11 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertEqual(json.first?["rank"] as? Int, 1)
         XCTAssertEqual(spy.errors.lines, ["showhide: left out 1 photo whose file is gone (gallery check lists them; "
                                           + "gallery remove --missing forgets them)"])
+        // Named by --in, the photo is in the catalogue though its file is not on disk: that is no mistyped path.
+        spy.errors.clear()
+        try await InspireCommand.parse(["--in", first]).run(in: environment())
+        XCTAssertFalse(spy.errors.text.contains("no such folder or file"), spy.errors.text)
+        XCTAssertTrue(spy.errors.text.contains("left out 1 photo whose file is gone"), spy.errors.text)
     }
 
     func testThePageAndItsPicturesAreWrittenAndLinkedRelatively() async throws {

@@ -41,7 +41,8 @@ extension ShowHideCommand {
 
     /// Runs the command named by `arguments`; what goes wrong goes to `warn`. Returns the exit status.
     static func run(_ arguments: [String], warn: (String) -> Void) async -> ExitCode {
-        if let unknown = CommandNames.unknown(in: LibraryArgument.movedToSubcommand(arguments)) {
+        if let unknown = CommandNames.unknown(in: LibraryArgument.movedToSubcommand(arguments))
+            ?? OptionNames.unknownShort(in: LibraryArgument.movedToSubcommand(arguments)) {
             warn(unknown)
             return ExitStatus.usage
         }
@@ -167,6 +168,20 @@ enum OptionNames {
         let name = (["showhide"] + path).joined(separator: " ")
         return "Error: Unknown option '--\(typed)'.\(meant)\n"
             + "Usage: " + ShowHideCommand.usageString(for: command) + "\n  See '\(name) --help' for more information."
+    }
+
+    /// A word with one dash that is neither `-h` nor a number (`--limit -1` reaches the command's own
+    /// check): no command has other short options, so `gallery import -dash` is a file named so, which
+    /// ArgumentParser read as `-d -a -s -h` and answered with the help. Said before parsing, with how to
+    /// name such a file.
+    static func unknownShort(in arguments: [String]) -> String? {
+        let (command, path) = CommandNames.command(in: arguments)
+        guard let typed = arguments[path.count...].prefix(while: { $0 != "--" }).first(where: { word in
+            word.hasPrefix("-") && !word.hasPrefix("--") && word.count > 1 && word != "-h" && Double(word) == nil
+        }) else { return nil }
+        let name = (["showhide"] + path).joined(separator: " ")
+        return "Error: Unknown option '\(typed)'. A file or folder whose name begins with a dash is named ./\(typed) "
+            + "(or after --).\n" + "Usage: " + ShowHideCommand.usageString(for: command) + "\n  See '\(name) --help' for more information."
     }
 
     /// Every long name of `command`'s options and flags, `--help` and `--version` among them, as
