@@ -90,6 +90,24 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(json["dryRun"] as? Bool, false)
     }
 
+    func testAnExportWithNothingToWriteMakesNoZipOrFolderAndSaysWhy() async throws {
+        let grey = try XCTUnwrap(try catalogue.photos(matching: PhotoQuery(paths: ["/lib/grey.jpg"])).first)
+        let cases: [([String], String)] = [
+            (["\(grey.id)", "--zip", "/z/grey.zip"], "Nothing to export: the photo has no accent colour to make a show or hide picture of "
+                + "(gallery show says why; --variant original exports the photos themselves)."),
+            (["--camera", "Leica", "--to", "/z/leica"], "Nothing to export: no catalogued photo is in this scope."),
+        ]
+        for (arguments, message) in cases {
+            spy.errors.clear()
+            try await ExportCommand.parse(arguments).run(in: environment())
+            XCTAssertEqual(spy.errors.lines, [message])
+        }
+        XCTAssertEqual(files.writtenPaths.filter { $0.hasPrefix("/z/") }, [], "no zip, no folder, no manifest")
+        try await ExportCommand.parse(["\(grey.id)", "--zip", "/z/grey.zip", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["written"] as? Int, 0)
+    }
+
     func testAnInterruptedExportSaysWhatItKeptAndExitsWith130() async throws {
         var interrupted = environment()
         interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }

@@ -147,6 +147,17 @@ struct ExportCommand: EnvironmentCommand {
             processing: splash.processing(target: try variantTarget(), quality: quality, jobs: jobs.count(in: environment)))
         let service = environment.exportService(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
         let estimate = service.estimate(photos, options: options)
+        // Nothing to write: no zip or folder is made (a zip of a manifest alone was written, as export_2.zip when taken).
+        guard estimate.files > 0 || dryRun else {
+            environment.console.warn("Nothing to export: " + (photos.isEmpty ? "no catalogued photo is in this scope."
+                : (photos.count == 1 ? "the photo has no" : "none of the \(photos.count) photos has an") + " accent colour to make a show "
+                    + "or hide picture of (gallery show says why; --variant original exports the photos themselves)."))
+            if json {
+                try ExportPresenter(console: environment.console).present(ExportSummary(), destination: environment.absolutePath(to ?? zip!),
+                                                                         dryRun: false, asJSON: true, keepsAPart: true)
+            }
+            return
+        }
         // Variants not made yet would each fail on a catalogue this user may only read.
         if estimate.variantsToMake > 0 && !dryRun {
             try library.refuseReadOnly(catalogue, in: environment,
