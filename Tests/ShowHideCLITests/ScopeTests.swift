@@ -70,6 +70,14 @@ final class ScopeTests: XCTestCase {
         files["/empty/readme.txt"] = Data("x".utf8)
         XCTAssertEqual(try listed(["--in", "/empty"]), [])
         XCTAssertFalse(spy.errors.text.contains("--in"), spy.errors.text)
+        // Beside a path that chose photos, an id typed after --in is a path that is nowhere: said, with where ids go.
+        XCTAssertEqual(try listed(["--in", "/other", "34"]), ["/other/e.jpg"])
+        XCTAssertEqual(spy.errors.lines, ["showhide: --in 34: no such folder or file, and no catalogued photo is under it "
+                                          + "(an id? give ids before --in, whose paths run to the next option)"])
+        // A colour search that matches nothing in a catalogued but unmounted folder does not call it nowhere.
+        spy.errors.clear()
+        try SearchCommand.parse(["--colour", "blue", "--in", "/other"]).run(in: environment())
+        XCTAssertFalse(spy.errors.text.contains("no such folder"), spy.errors.text)
     }
 
     func testListTakesFoldersAtAnyDepthFilesAndRelativePaths() throws {

@@ -59,8 +59,8 @@ struct AnalyseCommand: EnvironmentCommand {
             any.needingAnalysis = false
             any.limit = 1
             scopeIsEmpty = try catalogue.photos(matching: any).isEmpty
-            scope.sayPathsThatAreNowhere(found: scopeIsEmpty ? 0 : 1, in: environment)
         }
+        if ids.isEmpty { scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue) }
         try AnalysePresenter(console: environment.console).present(summary, asJSON: json, scopeIsEmpty: scopeIsEmpty)
         if summary.interrupted { throw ExitStatus.interrupted }
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }

@@ -139,7 +139,7 @@ struct ExportCommand: EnvironmentCommand {
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment)
         let photos = try select(from: catalogue, environment)
-        if ids.isEmpty { filters.scope.sayPathsThatAreNowhere(found: photos.count, in: environment) }
+        if ids.isEmpty { filters.scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue) }
         let options = ExportOptions(
             variants: variants, format: format, quality: quality, maximumLongSide: maxSize,
             stripGPS: stripGPS, template: try FileNameTemplate(template), onConflict: onConflict,

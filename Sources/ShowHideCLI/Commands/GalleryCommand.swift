@@ -87,7 +87,7 @@ struct ListCommand: EnvironmentCommand {
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
         let photos = try catalogue.photos(matching: filters.query(in: environment, sort: sort))
-        filters.scope.sayPathsThatAreNowhere(found: photos.count, in: environment)
+        filters.scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
         let gone = json ? [] : Set(photos.filter { !environment.fileSystem.exists($0.path) }.map(\.id))
         try PhotoPresenter(console: environment.console).presentList(photos, asJSON: json, gone: gone)
     }
@@ -143,13 +143,16 @@ struct ScopeOptions: ParsableArguments {
         return "\(option) takes a day as YYYY-MM-DD, not '\(text)'."
     }
 
-    /// When a scope chose no photo, says which of its `--in` paths are nowhere: not on this disk, and no
-    /// photo catalogued under them (a path mistyped, or the folder given relative to another one). A
-    /// path that is gone but holds catalogued photos (an unmounted drive) chooses them, and is not said.
-    func sayPathsThatAreNowhere(found: Int, in environment: AppEnvironment) {
-        guard found == 0 else { return }
+    /// Says which of the scope's `--in` paths are nowhere: not on this disk, and no photo catalogued
+    /// under them (a path mistyped, the folder given relative to another one, an id after `--in`), though
+    /// the others chose photos. A path that is gone but holds catalogued photos (an unmounted drive)
+    /// chooses them, and is not said.
+    func sayPathsThatAreNowhere(in environment: AppEnvironment, catalogue: any PhotoCatalogue) {
         for path in paths where !environment.fileSystem.exists(environment.absolutePath(path)) {
-            environment.console.warn("showhide: --in \(path): no such folder or file, and no catalogued photo is under it")
+            let forms = Array(Set([environment.absolutePath(path), environment.absolutePathAsWritten(path)])).sorted()
+            guard (try? catalogue.photos(matching: PhotoQuery(paths: forms, limit: 1, sort: .imported)).isEmpty) ?? true else { continue }
+            let id = path.allSatisfy(\.isNumber) ? " (an id? give ids before --in, whose paths run to the next option)" : ""
+            environment.console.warn("showhide: --in \(path): no such folder or file, and no catalogued photo is under it" + id)
         }
     }
 

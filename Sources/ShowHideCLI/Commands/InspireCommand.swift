@@ -61,14 +61,12 @@ struct InspireCommand: EnvironmentCommand {
         let catalogue = try library.openCatalogue(in: environment)
         var query = filters.query(in: environment, sort: .imported)
         query.limit = nil
-        var unranked = 0
-        let ranking = try InspirationService.ranking(in: catalogue, matching: query, colour: target) { _ in unranked += 1 }
+        let ranking = try InspirationService.ranking(in: catalogue, matching: query, colour: target)
         // A photo whose file is gone can be splashed no more: the next one takes its place.
         let (entries, gone) = try InspirationService.entries(ranking, first: filters.limit ?? Self.defaultLimit, in: catalogue) {
             environment.fileSystem.exists($0.path)
         }
-        // The scope found photos when it matched any, splashable or not, their files there or not.
-        filters.scope.sayPathsThatAreNowhere(found: ranking.count + unranked, in: environment)
+        filters.scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
         if gone > 0 {
             environment.console.warn("showhide: left out \(counted(gone, "photo")) whose file is gone "
                                      + "(gallery check lists them; gallery remove --missing forgets them)")

@@ -75,7 +75,7 @@ struct ProcessCommand: EnvironmentCommand {
         var photos: [CataloguedPhoto] = []
         if ids.isEmpty {
             photos = try catalogue.photos(matching: filters.query(in: environment, sort: .imported))
-            filters.scope.sayPathsThatAreNowhere(found: photos.count, in: environment)
+            filters.scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
         } else {
             photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
         }

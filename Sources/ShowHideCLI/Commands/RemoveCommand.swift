@@ -46,7 +46,7 @@ struct RemoveCommand: EnvironmentCommand {
             summary = try service.removeMissing(in: query)
         } else if ids.isEmpty {
             let photos = try catalogue.photos(matching: query).compactMap { try catalogue.photo(id: $0.id) }
-            scope.sayPathsThatAreNowhere(found: photos.count, in: environment)
+            scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
             // A folder's paths are forgotten; its photos' copies elsewhere stay photos.
             summary = query.paths.isEmpty ? try service.remove(photos) : try service.remove(photos, within: query.paths)
         } else {

@@ -64,7 +64,7 @@ struct SearchCommand: EnvironmentCommand {
                                   maximumCoverage: maxCoverage / 100,
                                   filters: filters.query(in: environment, defaultLimit: Self.defaultLimit))
         let matches = try catalogue.search(search)
-        filters.scope.sayPathsThatAreNowhere(found: matches.count, in: environment)
+        filters.scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
         let gone = json ? [] : Set(matches.map(\.photo).filter { !environment.fileSystem.exists($0.path) }.map(\.id))
         try SearchPresenter(console: environment.console).present(matches, asJSON: json, gone: gone)
     }
