@@ -154,6 +154,10 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.escaped("bad\u{1B}]0;pwned\u{07}\nname\t.jpg\r"), "bad\\e]0;pwned\\x07\\nname\\t.jpg\\r")
         XCTAssertEqual(TerminalText.escaped("\u{7F}\u{9B}\u{00}"), "\\x7F\\x9B\\x00")
         XCTAssertEqual(TerminalText.escaped("café, ΔE00 5 — 東京.jpg"), "café, ΔE00 5 — 東京.jpg")
+        // A right-to-left override makes "bidi\u{202E}gpj.exe" read as "bidiexe.jpg" and turns a table around.
+        XCTAssertEqual(TerminalText.escaped("bidi\u{202E}gpj.exe"), "bidi\\u{202E}gpj.exe")
+        XCTAssertEqual(TerminalText.escaped("\u{2067}a\u{2069}\u{200F}"), "\\u{2067}a\\u{2069}\\u{200F}")
+        XCTAssertEqual(TerminalText.escaped("שלום.jpg"), "שלום.jpg", "right-to-left letters themselves are names")
     }
 
     func testOnlyMarksWithTheConsolesKeyBecomeStyles() {

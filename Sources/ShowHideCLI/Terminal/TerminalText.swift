@@ -35,7 +35,9 @@ struct TerminalText {
         return result + rest
     }
 
-    /// Control characters (C0, DEL, C1) written out: `\e`, `\n`, `\r`, `\t`, else `\xNN`.
+    /// Control characters (C0, DEL, C1) written out: `\e`, `\n`, `\r`, `\t`, else `\xNN`; and the
+    /// bidirectional controls (`\u{202E}`), which make `bidi\u{202E}gpj.exe` read as `bidiexe.jpg` and turn
+    /// a table's columns around.
     static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = String.UnicodeScalarView()
@@ -49,7 +51,7 @@ struct TerminalText {
             case "\n": "\\n"
             case "\r": "\\r"
             case "\t": "\\t"
-            default: String(format: "\\x%02X", scalar.value)
+            default: scalar.value > 0xFF ? String(format: "\\u{%04X}", scalar.value) : String(format: "\\x%02X", scalar.value)
             }
             result.append(contentsOf: written.unicodeScalars)
         }
@@ -58,6 +60,8 @@ struct TerminalText {
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E
+            || scalar.value == 0x200F || scalar.value == 0x061C
     }
 
     /// The columns `text` takes once rendered: escapes counted as written, marks as nothing, a wide
