@@ -130,6 +130,9 @@ final class RootCommandTests: XCTestCase {
             (["gallery", "search", "--colur", "red"], "Error: Unknown option '--colur'. Did you mean '--colour'?\n" + search),
             (["--library", "/l", "gallery", "search", "red", "--limt=3"], "Error: Unknown option '--limt'. Did you mean '--limit'?\n" + search),
             (["gallery", "search", "--frobnicate"], "Error: Unknown option '--frobnicate'.\n" + search),
+            // A colour without its option, said by ArgumentParser as a missing --colour.
+            (["gallery", "search", "red", "--in", "/p", "/q", "--limit", "-1"], "Error: Unexpected argument 'red'. Did you mean '--colour red'?\n" + search),
+            (["gallery", "search", "--colour", "red", "--in", "/p", "/q", "--limit", "5", "blue"], "Error: Unexpected argument 'blue'.\n" + search),
             // Without it, 'red' was said to be an invalid photo id.
             (["export", "--colur", "red", "--to", "/x"], "Error: Unknown option '--colur'. Did you mean '--colour'?\nUsage: "
                 + ShowHideCommand.usageString(for: ExportCommand.self) + "\n  See 'showhide export --help' for more information."),

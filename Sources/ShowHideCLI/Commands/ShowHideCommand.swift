@@ -52,7 +52,8 @@ extension ShowHideCommand {
         } catch {
             // ArgumentParser says a missing option before an unknown one: `--colur red` was said as a missing `--colour`.
             // (Help, the version and a completion script end the parse too, successfully: options of its own.)
-            if exitCode(for: error) != ExitStatus.success, let unknown = OptionNames.unknown(in: LibraryArgument.movedToSubcommand(arguments)) {
+            let moved = LibraryArgument.movedToSubcommand(arguments)
+            if exitCode(for: error) != ExitStatus.success, let unknown = OptionNames.unknown(in: moved) ?? OptionNames.strayWord(in: moved) {
                 warn(unknown)
                 return ExitStatus.usage
             }
@@ -187,14 +188,62 @@ enum OptionNames {
     /// Every long name of `command`'s options and flags, `--help` and `--version` among them, as
     /// ArgumentParser describes the command.
     static func longNames(of command: any ParsableCommand.Type) -> [String] {
+        arguments(of: command).flatMap(\.longNames) + ["help"]
+    }
+
+    /// A command's arguments as ArgumentParser describes them (`--experimental-dump-help`).
+    struct Argument: Decodable {
+        struct Name: Decodable { var kind: String, name: String }
+        /// "option", "flag" or "positional".
+        var kind: String
+        var names: [Name]?
+        var isOptional: Bool?
+        /// How an option takes its values: "upToNextOption" takes every word up to the next option.
+        var parsingStrategy: String?
+        var longNames: [String] { (names ?? []).filter { $0.kind == "long" }.map(\.name) }
+    }
+
+    static func arguments(of command: any ParsableCommand.Type) -> [Argument] {
         struct Description: Decodable {
             struct Command: Decodable { var arguments: [Argument]? }
-            struct Argument: Decodable { var names: [Name]? }
-            struct Name: Decodable { var kind: String, name: String }
             var command: Command
         }
-        guard let description = try? JSONDecoder().decode(Description.self, from: Data(command._dumpHelp().utf8)) else { return [] }
-        return (description.command.arguments ?? []).flatMap { $0.names ?? [] }.filter { $0.kind == "long" }.map(\.name) + ["help"]
+        return (try? JSONDecoder().decode(Description.self, from: Data(command._dumpHelp().utf8)))?.command.arguments ?? []
+    }
+
+    /// A word no option takes, in a command that takes none of its own (`gallery search red`, said as a
+    /// missing `--colour`): said as unexpected, and, when a required option is missing, as its value.
+    static func strayWord(in arguments: [String]) -> String? {
+        let (command, path) = CommandNames.command(in: arguments)
+        let described = self.arguments(of: command)
+        guard !described.isEmpty, !described.contains(where: { $0.kind == "positional" }) else { return nil }
+        var strategies: [String: String] = [:]
+        for argument in described where argument.kind == "option" {
+            for name in argument.longNames { strategies[name] = argument.parsingStrategy ?? "default" }
+        }
+        let words = Array(arguments[path.count...].prefix { $0 != "--" })
+        var index = 0, stray: String?
+        while index < words.count, stray == nil {
+            let word = words[index]
+            index += 1
+            guard word.hasPrefix("-") else {
+                stray = word
+                break
+            }
+            guard word.hasPrefix("--"), !word.contains("="), let strategy = strategies[String(word.dropFirst(2))] else { continue }
+            if strategy == "upToNextOption" {
+                while index < words.count && !words[index].hasPrefix("-") { index += 1 }
+            } else {
+                index += 1
+            }
+        }
+        guard let stray else { return nil }
+        let given = Set(words.filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).prefix { $0 != "=" }) })
+        let missing = described.first { $0.kind == "option" && $0.isOptional == false && given.isDisjoint(with: $0.longNames) }
+        let meant = missing?.longNames.first.map { " Did you mean '--\($0) \(stray)'?" } ?? ""
+        let name = (["showhide"] + path).joined(separator: " ")
+        return "Error: Unexpected argument '\(stray)'.\(meant)\n"
+            + "Usage: " + ShowHideCommand.usageString(for: command) + "\n  See '\(name) --help' for more information."
     }
 }
 
