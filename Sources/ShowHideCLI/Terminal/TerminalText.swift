@@ -36,8 +36,8 @@ struct TerminalText {
     }
 
     /// Control characters (C0, DEL, C1) written out: `\e`, `\n`, `\r`, `\t`, else `\xNN`; and the
-    /// bidirectional controls (`\u{202E}`), which make `bidi\u{202E}gpj.exe` read as `bidiexe.jpg` and turn
-    /// a table's columns around.
+    /// bidirectional embeddings, overrides and isolates (`\u{202E}`), which make `bidi\u{202E}gpj.exe` read as
+    /// `bidiexe.jpg` and turn a table's columns around (a direction mark alone moves no text: it stays).
     static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = String.UnicodeScalarView()
@@ -60,8 +60,7 @@ struct TerminalText {
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E
-            || scalar.value == 0x200F || scalar.value == 0x061C
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// The columns `text` takes once rendered: escapes counted as written, marks as nothing, a wide
