@@ -178,17 +178,24 @@ public struct ImportService: Sendable {
     /// an export of a million files would write is not read (a file of another program), nor is a web
     /// page without a pictures folder of its name.
     private func showhidePictures(among found: [FoundFile]) -> Set<String> {
+        // Told by the end of each path alone: a re-scan of 100,000 files pays nothing more where there is none.
+        let manifests = found.filter { $0.path.hasSuffix("/" + ExportService.manifestName) && $0.stamp.size <= 512 << 20 }
+        let pages = found.filter { file in
+            let end = file.path.suffix(5).lowercased()
+            return end == ".html" || end.hasSuffix(".htm")
+        }
+        guard !manifests.isEmpty || !pages.isEmpty else { return [] }
         let paths = Set(found.map(\.path))
         var pictures: Set<String> = []
-        for manifest in found where (manifest.path as NSString).lastPathComponent == ExportService.manifestName
-            && manifest.stamp.size <= 512 << 20 {
+        for manifest in manifests {
             guard let data = try? fileSystem.contents(of: manifest.path),
                   let files = try? JSONDecoder().decode([ExportedFile].self, from: data) else { continue }
             let folder = (manifest.path as NSString).deletingLastPathComponent
             pictures.formUnion(files.map { (folder as NSString).appendingPathComponent($0.file) }.filter(paths.contains))
         }
-        let folders = Set(found.map { ($0.path as NSString).deletingLastPathComponent })
-        for page in found where ["html", "htm"].contains((page.path as NSString).pathExtension.lowercased()) {
+        // The folders files were found in, asked only where a web page is among them.
+        let folders = pages.isEmpty ? [] : Set(paths.compactMap { path in path.lastIndex(of: "/").map { String(path[..<$0]) } })
+        for page in pages {
             let folder = InspirationPageFiles.picturesFolder(of: page.path)
             guard folders.contains(folder), let head = try? fileSystem.head(of: page.path, count: InspirationPageFiles.headLength),
                   InspirationPageFiles.isPage(head: head) else { continue }
