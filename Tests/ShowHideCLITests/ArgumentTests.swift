@@ -130,6 +130,9 @@ final class RootCommandTests: XCTestCase {
             (["gallery", "search", "--colur", "red"], "Error: Unknown option '--colur'. Did you mean '--colour'?\n" + search),
             (["--library", "/l", "gallery", "search", "red", "--limt=3"], "Error: Unknown option '--limt'. Did you mean '--limit'?\n" + search),
             (["gallery", "search", "--frobnicate"], "Error: Unknown option '--frobnicate'.\n" + search),
+            // A beginning means the names it begins, not --in, one letter away.
+            (["gallery", "search", "--colour", "red", "--min", "5"], "Error: Unknown option '--min'. Did you mean '--min-coverage'?\n" + search),
+            (["gallery", "search", "--colour", "red", "--acc"], "Error: Unknown option '--acc'. Did you mean '--accent'?\n" + search),
             // A colour without its option, said by ArgumentParser as a missing --colour.
             (["gallery", "search", "red", "--in", "/p", "/q", "--limit", "-1"], "Error: Unexpected argument 'red'. Did you mean '--colour red'?\n" + search),
             (["gallery", "search", "--colour", "red", "--in", "/p", "/q", "--limit", "5", "blue"], "Error: Unexpected argument 'blue'.\n" + search),
@@ -142,6 +145,8 @@ final class RootCommandTests: XCTestCase {
             XCTAssertEqual(status, ExitStatus.usage, "\(arguments)")
             XCTAssertEqual(warnings, [message])
         }
+        XCTAssertTrue(OptionNames.unknown(in: ["export", "--all", "--to", "/x", "--min", "5"])?
+            .hasPrefix("Error: Unknown option '--min'. Did you mean '--min-coverage' or '--min-chroma'?") == true, "the names it begins, all of them")
         XCTAssertNil(OptionNames.unknown(in: ["gallery", "search", "--colour", "red", "--color=blue", "--help", "--library", "/l"]))
         XCTAssertNil(OptionNames.unknown(in: ["gallery", "list", "--", "--colur"]), "after --, an argument is not an option")
         XCTAssertTrue(OptionNames.longNames(of: SearchCommand.self).contains("max-coverage"))

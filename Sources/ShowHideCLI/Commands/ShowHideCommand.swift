@@ -165,7 +165,10 @@ enum OptionNames {
         let options = arguments[path.count...].prefix { $0 != "--" }.filter { $0.hasPrefix("--") && $0.count > 2 }
         guard let typed = options.map({ String($0.dropFirst(2).prefix { $0 != "=" }) }).first(where: { !known.contains($0) })
         else { return nil }
-        let meant = likeliestName(typed, among: known).map { " Did you mean '--\($0)'?" } ?? ""
+        // A beginning typed (`--min`) means the names it begins, before a name one letter away (`--in`).
+        let begun = typed.count >= 2 ? known.filter { $0.hasPrefix(typed) } : []
+        let meant = (1...3).contains(begun.count) ? " Did you mean " + begun.map { "'--\($0)'" }.joined(separator: " or ") + "?"
+            : likeliestName(typed, among: known).map { " Did you mean '--\($0)'?" } ?? ""
         let name = (["showhide"] + path).joined(separator: " ")
         return "Error: Unknown option '--\(typed)'.\(meant)\n"
             + "Usage: " + ShowHideCommand.usageString(for: command) + "\n  See '\(name) --help' for more information."
