@@ -143,6 +143,37 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(third.moved, 0)
     }
 
+    func testAPhotoIsNotMovedToACopyEditedSinceNorAwayFromAFileThatIsThere() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "same")
+        files["/lib/copy/b.jpg"] = FakePhoto.data(seed: "same")
+        _ = try await importLibrary()
+        let photo = try XCTUnwrap(catalogue.allPhotos.first { $0.path == "/lib/a.jpg" })
+        // The original gone and its copy edited since: the copy is new content, the photo stays missing where it was.
+        try files.remove("/lib/a.jpg")
+        files.expectedMissing = ["/lib/a.jpg"]
+        files["/lib/copy/b.jpg"] = FakePhoto.data(width: 10, height: 10, seed: "edited copy")
+
+        let again = try await importLibrary()
+
+        XCTAssertEqual(again.moved, 0)
+        XCTAssertEqual(try catalogue.photo(id: photo.id)?.path, "/lib/a.jpg", "not lost by taking the edited copy for its file")
+        XCTAssertEqual(catalogue.allPhotos.first { $0.path == "/lib/copy/b.jpg" }?.facts.pixelSize, PixelSize(width: 10, height: 10))
+    }
+
+    func testAPhotoLeftOutOfTheWalkButStillThereKeepsItsFile() async throws {
+        files["/lib/album/a.jpg"] = FakePhoto.data(seed: "same")
+        files["/lib/copy/b.jpg"] = FakePhoto.data(seed: "same")
+        _ = try await importLibrary()
+        let photo = try XCTUnwrap(catalogue.allPhotos.first { $0.path == "/lib/album/a.jpg" })
+        // An export written into its folder later lists a file of that name: the walk leaves it out, but it is there.
+        files["/lib/album/manifest.json"] = try JSONEncoder().encode([ExportedFile(file: "a.jpg", photo: photo.id, originalPath: "/lib/album/a.jpg",
+                                                                               variant: .original, parameters: nil, size: 1, width: 1,
+                                                                               height: 1, sha256: "")])
+        let again = try await importLibrary()
+        XCTAssertEqual(again.moved, 0)
+        XCTAssertEqual(try catalogue.photo(id: photo.id)?.path, "/lib/album/a.jpg", "not moved to its copy: its own file is there")
+    }
+
     func testAKnownBadFileIsNotReadAgainUntilItChanges() async throws {
         files["/lib/bad.jpg"] = FakePhoto.broken(reason: "corrupt JPEG data: bad Huffman code")
         files["/lib/good.jpg"] = FakePhoto.data(seed: "good")
@@ -374,7 +405,12 @@ final class ImportServiceTests: XCTestCase {
         let listed = ["a_show.jpg", "a.jpg"].map {
             ExportedFile(file: $0, photo: a.id, originalPath: "/lib/a.jpg", variant: .show, parameters: nil, size: 1, width: 1, height: 1, sha256: "")
         }
-        files["/lib/shared/manifest.json"] = try JSONEncoder().encode(listed)
+        // An entry for a file deleted since is not counted.
+        let deleted = ExportedFile(file: "deleted_show.jpg", photo: a.id, originalPath: "/lib/a.jpg", variant: .show, parameters: nil,
+                                   size: 1, width: 1, height: 1, sha256: "")
+        files["/lib/shared/manifest.json"] = try JSONEncoder().encode(listed + [deleted])
+        // A manifest of a few megabytes (a large export's) is read as any other.
+        files.setStamp(FileStamp(size: 5 << 20, modifiedAtNanoseconds: 1), for: "/lib/shared/manifest.json")
         // A manifest.json that is no export's leaves its folder's photos to be imported.
         files["/lib/other/manifest.json"] = Data("{\"name\": \"a web app\"}".utf8)
         files["/lib/other/b.jpg"] = FakePhoto.data(seed: "b")

@@ -156,9 +156,12 @@ final class RootCommandTests: XCTestCase {
         XCTAssertEqual(warnings, ["Error: Unknown option '-dash'. A file or folder whose name begins with a dash is named ./-dash (or after --).\n"
                                   + "Usage: " + ShowHideCommand.usageString(for: ImportCommand.self)
                                   + "\n  See 'showhide gallery import --help' for more information."])
-        for allowed in [["gallery", "list", "--limit", "-1"], ["gallery", "import", "--", "-dash"], ["gallery", "-h"]] {
+        for allowed in [["gallery", "list", "--limit", "-1"], ["gallery", "import", "--", "-dash"], ["gallery", "-h"], ["gallery", "import", "-"]] {
             XCTAssertNil(OptionNames.unknownShort(in: allowed), "\(allowed)")
         }
+        // A command that takes paths of its own has no stray word: a wrong value is said as ArgumentParser says it.
+        let jobs = await run(["gallery", "import", "/p", "--jobs", "x"])
+        XCTAssertTrue(jobs.1.first?.hasPrefix("Error: The value 'x' is invalid for '--jobs") == true, "\(jobs.1)")
         // ArgumentParser's own options, which no command lists, are not unknown.
         for own in [["--generate-completion-script", "bash"], ["gallery", "--experimental-dump-help"]] {
             let (status, warnings) = await run(own)

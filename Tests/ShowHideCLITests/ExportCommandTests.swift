@@ -96,13 +96,24 @@ final class ExportCommandTests: XCTestCase {
             (["\(grey.id)", "--zip", "/z/grey.zip"], "Nothing to export: the photo has no accent colour to make a show or hide picture of "
                 + "(gallery show says why; --variant original exports the photos themselves)."),
             (["--camera", "Leica", "--to", "/z/leica"], "Nothing to export: no catalogued photo is in this scope."),
+            (["--in", "/lib/grey.jpg", "/lib/grey2.jpg", "--to", "/z/greys"], "Nothing to export: none of the 2 photos has an accent colour "
+                + "to make a show or hide picture of (gallery show says why; --variant original exports the photos themselves)."),
         ]
+        files["/lib/grey2.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "grey2", colour: "#707070")
+        try await ImportCommand.parse(["/lib"]).run(in: environment())
+        spy.output.clear()
         for (arguments, message) in cases {
             spy.errors.clear()
             try await ExportCommand.parse(arguments).run(in: environment())
             XCTAssertEqual(spy.errors.lines, [message])
         }
         XCTAssertEqual(files.writtenPaths.filter { $0.hasPrefix("/z/") }, [], "no zip, no folder, no manifest")
+        // A dry run says what it would do, nothing included.
+        spy.errors.clear()
+        try await ExportCommand.parse(["\(grey.id)", "--zip", "/z/grey.zip", "--dry-run"]).run(in: environment())
+        XCTAssertFalse(spy.errors.text.contains("Nothing to export"), spy.errors.text)
+        XCTAssertTrue(spy.errors.text.contains("would export 0 photos"), spy.errors.text)
+        spy.output.clear()
         try await ExportCommand.parse(["\(grey.id)", "--zip", "/z/grey.zip", "--json"]).run(in: environment())
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
         XCTAssertEqual(json["written"] as? Int, 0)

@@ -90,6 +90,10 @@ final class InspireCommandTests: XCTestCase {
         let both = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
         let first = try XCTUnwrap((both.first?["photo"] as? [String: Any])?["path"] as? String)
         let second = try XCTUnwrap((both.last?["photo"] as? [String: Any])?["path"] as? String)
+        XCTAssertEqual(both.count, 2)
+        spy.output.clear()
+        try await InspireCommand.parse(["--json", "--limit", "1"]).run(in: environment())
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])?.count, 1, "--limit 1 lists one")
         try files.remove(first)
         spy.output.clear()
 

@@ -186,6 +186,7 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.width("1️⃣ ©️"), 5, "a keycap and a sign shown as pictures")
         XCTAssertEqual(TerminalText.width("a\u{200B}b\u{200E}c"), 3, "a zero-width space and a direction mark take no column")
         XCTAssertEqual(TerminalText.width("e\u{301}"), 1, "a letter and its accent, one character")
+        XCTAssertEqual(TerminalText.width("서울.jpg"), 8, "Hangul syllables take two columns each")
         XCTAssertEqual(TerminalText.elided("東京東京東京東京.jpg", to: 9), "東京….jpg")
         XCTAssertEqual(TerminalText.wrapped("東京東京東京", to: 5), ["東京", "東京", "東京"])
         let swatch = text.mark("48;2;1;2;3") + "\u{00A0}\u{00A0}" + text.mark("0")
@@ -212,6 +213,12 @@ final class TerminalTextTests: XCTestCase {
             "12  b.jpg                calm",
         ])
         XCTAssertTrue(fitted.allSatisfy { $0.count <= 40 }, "\(fitted)")
+        // A column is never made narrower than its heading.
+        var headed = TextTable(headers: ["ID", "PHOTOGRAPH FILE"], fits: [.keep, .elide])
+        headed.append(["1", "a_very_long_file_name_indeed.jpg"])
+        XCTAssertEqual(headed.render(width: 19).first, "ID  PHOTOGRAPH FILE")
+        let narrow = headed.render(width: 17)
+        XCTAssertTrue(narrow.contains { $0.hasPrefix("PHOTOGRAPH FILE  ") }, "too narrow for the columns with their headings: records, \(narrow)")
         let records = table.render(width: 24)
         XCTAssertEqual(records, [
             "ID    7",
