@@ -105,7 +105,8 @@ public struct CatalogueCheck: Sendable {
         guard report.isSound else { return report }
         let query = scope ?? PhotoQuery(sort: .imported)
         if repair && forgetMissing {
-            report.forgotten = try RemovalService(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory).removeMissing(in: query)
+            report.forgotten = try RemovalService(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory,
+                                                  thumbnails: thumbnails.cache).removeMissing(in: query)
         }
         let photos = try catalogue.photos(matching: query)
         report.photos = photos.count

@@ -29,11 +29,14 @@ public struct RemovalService: Sendable {
     private let fileSystem: any FileSystem
     private let catalogue: any PhotoCatalogue
     private let variantsDirectory: String
+    private let thumbnails: (any ThumbnailCache)?
 
-    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String) {
+    /// - Parameter thumbnails: the library's thumbnails, from which a removed photo's is taken too (nil: none).
+    public init(fileSystem: any FileSystem, catalogue: any PhotoCatalogue, libraryDirectory: String, thumbnails: (any ThumbnailCache)? = nil) {
         self.variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
         self.fileSystem = fileSystem
         self.catalogue = catalogue
+        self.thumbnails = thumbnails
     }
 
     /// Removes these photos (as `catalogue.photo(id:)` returns them, with their variants).
@@ -43,7 +46,7 @@ public struct RemovalService: Sendable {
         }
         var summary = RemovalSummary()
         summary.removed = photos.map { ($0.id, $0.path) }
-        deleteVariantFiles(of: photos, into: &summary)
+        deleteFiles(of: photos, into: &summary)
         return summary
     }
 
@@ -90,14 +93,16 @@ public struct RemovalService: Sendable {
             }
         }
         summary.moved = try moved.compactMap { id in try catalogue.photo(id: id).map { (id, $0.path) } }
-        deleteVariantFiles(of: gone, into: &summary)
+        deleteFiles(of: gone, into: &summary)
         return summary
     }
 
-    private func deleteVariantFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
+    private func deleteFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
         // Only this library's files: a copied library's rows may still name the original's.
         let outcome = fileSystem.removeFiles(photos.flatMap(\.variants).compactMap { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) })
         summary.variantFilesDeleted = outcome.removed
         summary.variantFilesLeft = outcome.left
+        // A cache the gallery can fill again: one that cannot be written leaves strays `check --repair` takes away.
+        try? thumbnails?.forget(Set(photos.map(\.facts.sha256)))
     }
 }

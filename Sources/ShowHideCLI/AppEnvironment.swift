@@ -133,7 +133,8 @@ public struct AppEnvironment: Sendable {
     }
 
     func removalService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> RemovalService {
-        RemovalService(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory)
+        RemovalService(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory,
+                       thumbnails: openThumbnailCache(libraryDirectory))
     }
 
     func exportService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ExportService {

@@ -28,8 +28,12 @@ final class RemovalServiceTests: XCTestCase {
         let photos = try await importLibrary(["/photos/a.jpg", "/photos/b.jpg"])
         let a = try XCTUnwrap(photos["/photos/a.jpg"]), b = try XCTUnwrap(photos["/photos/b.jpg"])
 
-        let summary = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").remove([a])
+        let thumbnails = FakeThumbnailCache()
+        try thumbnails.keep([a.facts.sha256: Data([1]), b.facts.sha256: Data([2])])
 
+        let summary = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library", thumbnails: thumbnails).remove([a])
+
+        XCTAssertEqual(Set(thumbnails.jpegs.keys), [b.facts.sha256], "its thumbnail goes with it: check finds no stray")
         XCTAssertEqual(summary.removed.map(\.id), [a.id])
         XCTAssertEqual(summary.removed.map(\.path), ["/photos/a.jpg"])
         XCTAssertEqual(summary.variantFilesDeleted, 1)
