@@ -1,6 +1,20 @@
 import ColourScience
 import Foundation
 
+/// What forgetting a path did (`CatalogueWriting.detachPath`).
+public struct DetachedPath: Equatable, Sendable {
+    /// Whether a photo held the path, as its own or as a duplicate.
+    public var held: Bool
+    /// The paths of the variants of a photo removed with it (it had no other path): their records are
+    /// gone, not their files.
+    public var forgottenVariants: [String]
+
+    public init(held: Bool, forgottenVariants: [String] = []) {
+        self.held = held
+        self.forgottenVariants = forgottenVariants
+    }
+}
+
 /// Changes to the catalogue, made inside one transaction by `PhotoCatalogue.write`.
 public protocol CatalogueWriting {
     /// The photo with this content, if any.
@@ -18,9 +32,8 @@ public protocol CatalogueWriting {
     func updateStamp(ofPath path: String, to stamp: FileStamp) throws
     /// `path` no longer holds what the catalogue says: forget it. A photo whose own path this was
     /// moves to one of its duplicates, or is removed when it has none.
-    /// - Returns: the paths of the variants of a photo it removed (their records gone; not their files).
     @discardableResult
-    func detachPath(_ path: String) throws -> [String]
+    func detachPath(_ path: String) throws -> DetachedPath
     /// Forgets a photo: its row and everything that hangs on it (EXIF, colours, duplicate paths,
     /// variant records; not the variant files).
     func removePhoto(_ id: PhotoID) throws

@@ -68,22 +68,22 @@ struct PhotoRepository {
         }
     }
 
-    /// - Returns: the paths of the variants of the photo it removed.
-    func detach(_ path: String) throws -> [String] {
+    func detach(_ path: String) throws -> DetachedPath {
         try db.cachedStatement(sql: "DELETE FROM duplicate_path WHERE path = ?").execute(arguments: [path])
+        let wasDuplicate = db.changesCount > 0
         guard let id = try PhotoID.fetchOne(db.cachedStatement(sql: "SELECT id FROM photo WHERE path = ?"), arguments: [path])
-        else { return [] }
+        else { return DetachedPath(held: wasDuplicate) }
         if let heir = try Row.fetchOne(db, sql: """
             SELECT id, path, file_size, modified_at_ns FROM duplicate_path WHERE photo_id = ? ORDER BY id LIMIT 1
             """, arguments: [id]) {
             try db.execute(sql: "DELETE FROM duplicate_path WHERE id = ?", arguments: [heir["id"] as Int64])
             try db.execute(sql: "UPDATE photo SET path = ?, file_size = ?, modified_at_ns = ? WHERE id = ?",
                            arguments: [heir["path"] as String, heir["file_size"] as Int64, heir["modified_at_ns"] as Int64, id])
-            return []
+            return DetachedPath(held: true)
         }
         let variants = try String.fetchAll(db, sql: "SELECT path FROM variant WHERE photo_id = ? ORDER BY path", arguments: [id])
         try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [id])
-        return variants
+        return DetachedPath(held: true, forgottenVariants: variants)
     }
 
     func knownStamps() throws -> [String: FileStamp] {

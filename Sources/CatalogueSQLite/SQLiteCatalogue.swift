@@ -408,7 +408,7 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
         try photos.addDuplicate(path, of: id, stamp: stamp, notedAt: batchTimes.value(for: notedAt))
     }
     func updateStamp(ofPath path: String, to stamp: FileStamp) throws { try photos.updateStamp(ofPath: path, to: stamp) }
-    func detachPath(_ path: String) throws -> [String] { try photos.detach(path) }
+    func detachPath(_ path: String) throws -> DetachedPath { try photos.detach(path) }
     func removeVariant(atPath path: String) throws {
         try db.cachedStatement(sql: "DELETE FROM variant WHERE path = ?").execute(arguments: [path])
     }

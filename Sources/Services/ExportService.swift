@@ -471,12 +471,16 @@ public struct ExportService: Sendable {
     /// The manifest an earlier export left in the destination (none: empty).
     static func previousManifest(in destination: any ExportDestination) throws -> [ExportedFile] {
         guard let data = try destination.existing(manifestName) else { return [] }
-        do {
-            return try JSONDecoder().decode([ExportedFile].self, from: data)
-        } catch {
+        guard let files = manifestFiles(data) else {
             throw ExportError.unreadableManifest((destination.location as NSString).appendingPathComponent(manifestName),
                                                  "its JSON is not a list of exported files")
         }
+        return files
+    }
+
+    /// The files a manifest's bytes list; nil when they are no export's manifest.
+    static func manifestFiles(_ data: Data) -> [ExportedFile]? {
+        try? JSONDecoder().decode([ExportedFile].self, from: data)
     }
 
     /// The files the destination holds after this export: the earlier manifest's that are still there as

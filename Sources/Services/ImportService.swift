@@ -188,8 +188,7 @@ public struct ImportService: Sendable {
         let paths = Set(found.map(\.path))
         var pictures: Set<String> = []
         for manifest in manifests {
-            guard let data = try? fileSystem.contents(of: manifest.path),
-                  let files = try? JSONDecoder().decode([ExportedFile].self, from: data) else { continue }
+            guard let data = try? fileSystem.contents(of: manifest.path), let files = ExportService.manifestFiles(data) else { continue }
             let folder = (manifest.path as NSString).deletingLastPathComponent
             pictures.formUnion(files.map { (folder as NSString).appendingPathComponent($0.file) }.filter(paths.contains))
         }
@@ -412,8 +411,9 @@ public struct ImportService: Sendable {
                         forgottenVariants += try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome)
                     } else {
                         try writer.clearFailure(atPath: file.path)
-                        if try writer.photoID(atPath: file.path) != nil { outcome.changed += 1 }
-                        forgottenVariants += try writer.detachPath(file.path)
+                        let detached = try writer.detachPath(file.path)
+                        if detached.held { outcome.changed += 1 }
+                        forgottenVariants += detached.forgottenVariants
                         try writer.insertPhoto(path: file.path, stamp: file.stamp, facts: facts, importedAt: now)
                         outcome.imported += 1
                         newThumbnails[facts.sha256] = thumbnail
@@ -452,8 +452,8 @@ public struct ImportService: Sendable {
             summary.unchanged += 1
             return []
         }
-        if catalogued != nil { summary.changed += 1 }
-        let forgottenVariants = try writer.detachPath(file.path)
+        let detached = try writer.detachPath(file.path)
+        if detached.held { summary.changed += 1 }
         if !fileSystem.exists(existing.path) {
             try writer.movePhoto(existing.id, to: file.path, stamp: file.stamp)
             summary.moved += 1
@@ -461,7 +461,7 @@ public struct ImportService: Sendable {
             try writer.addDuplicatePath(file.path, of: existing.id, stamp: file.stamp, notedAt: now)
             summary.duplicates += 1
         }
-        return forgottenVariants
+        return detached.forgottenVariants
     }
 }
 

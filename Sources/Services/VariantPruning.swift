@@ -5,10 +5,10 @@ import Foundation
 public struct PruneSummary: Sendable {
     /// The variants forgotten, their files deleted.
     public var removed: [Variant] = []
-    /// Per variant removed, its file in this library (deleted, unless `filesLeft` lists it); nil when this
-    /// library has none: gone already, or the row names another library's folder (a library restored
-    /// from a backup or copied), whose file is that library's and left.
-    public var files: [String?] = []
+    /// Each removed variant's file in this library (deleted, unless `filesLeft` lists it), by the path
+    /// its row recorded. A variant not here has none: gone already, or the row names another library's
+    /// folder (a library restored from a backup or copied), whose file is that library's and left.
+    public var filesHere: [String: String] = [:]
     /// Files that could not be deleted (their rows are gone; `gallery check --repair` removes them later).
     public var filesLeft: [(path: String, reason: String)] = []
 
@@ -48,8 +48,12 @@ public struct VariantPruning: Sendable {
             for variant in summary.removed { try writer.removeVariant(atPath: variant.path) }
         }
         // Only this library's files: a copied library's rows may still name the original's.
-        summary.files = summary.removed.map { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory).flatMap { fileSystem.exists($0) ? $0 : nil } }
-        summary.filesLeft = fileSystem.removeFiles(summary.files.compactMap { $0 }).left
+        for variant in summary.removed {
+            if let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory), fileSystem.exists(file) {
+                summary.filesHere[variant.path] = file
+            }
+        }
+        summary.filesLeft = fileSystem.removeFiles(summary.filesHere.values.sorted()).left
         return summary
     }
 }

@@ -132,6 +132,11 @@ public struct AppEnvironment: Sendable {
                         jobRunner: jobRunner, thumbnails: thumbnailStore(libraryDirectory: libraryDirectory))
     }
 
+    /// The ids of those of `photos` whose file is not at its path (a drive not mounted, a file deleted).
+    func gone(_ photos: [CataloguedPhoto]) -> Set<PhotoID> {
+        Set(photos.filter { !fileSystem.exists($0.path) }.map(\.id))
+    }
+
     func removalService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> RemovalService {
         RemovalService(fileSystem: fileSystem, catalogue: catalogue, libraryDirectory: libraryDirectory,
                        thumbnails: openThumbnailCache(libraryDirectory))

@@ -203,20 +203,21 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
             if catalogue.duplicateStamps[path] != nil { catalogue.duplicateStamps[path] = stamp }
         }
 
-        func detachPath(_ path: String) throws -> [String] {
+        func detachPath(_ path: String) throws -> DetachedPath {
+            let wasDuplicate = catalogue.state.photos.values.contains { $0.duplicatePaths.contains(path) }
             for id in catalogue.state.photos.keys { catalogue.state.photos[id]?.duplicatePaths.removeAll { $0 == path } }
             catalogue.duplicateStamps[path] = nil
-            guard let photo = catalogue.state.photos.values.first(where: { $0.path == path }) else { return [] }
+            guard let photo = catalogue.state.photos.values.first(where: { $0.path == path }) else { return DetachedPath(held: wasDuplicate) }
             if let heir = photo.duplicatePaths.first {
                 catalogue.state.photos[photo.id]?.path = heir
                 catalogue.state.photos[photo.id]?.stamp = catalogue.duplicateStamps[heir]!
                 catalogue.state.photos[photo.id]?.duplicatePaths.removeFirst()
                 catalogue.duplicateStamps[heir] = nil
-                return []
+                return DetachedPath(held: true)
             }
             let variants = catalogue.variantRows.filter { $0.photoID == photo.id }.map(\.path).sorted()
             try removePhoto(photo.id)
-            return variants
+            return DetachedPath(held: true, forgottenVariants: variants)
         }
 
         func removeVariant(atPath path: String) throws {

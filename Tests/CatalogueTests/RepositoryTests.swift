@@ -141,12 +141,13 @@ final class RepositoryTests: XCTestCase {
         try catalogue.write { writer in
             try writer.addDuplicatePath("/b.jpg", of: id, stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1), notedAt: day)
             try writer.addDuplicatePath("/c.jpg", of: id, stamp: stamp, notedAt: day)
-            XCTAssertEqual(try writer.detachPath("/a.jpg"), [], "the photo stays, with its variants")
+            XCTAssertEqual(try writer.detachPath("/a.jpg"), DetachedPath(held: true), "the photo stays, with its variants")
+            XCTAssertEqual(try writer.detachPath("/c.jpg"), DetachedPath(held: true), "a duplicate path was the photo's too")
         }
         let photo = try XCTUnwrap(try catalogue.photo(id: id))
         XCTAssertEqual(photo.path, "/b.jpg")
         XCTAssertEqual(photo.stamp, FileStamp(size: 1, modifiedAtNanoseconds: 1))
-        XCTAssertEqual(photo.duplicatePaths, ["/c.jpg"])
+        XCTAssertEqual(photo.duplicatePaths, [])
         XCTAssertNotNil(photo.facts.exif, "the photo and its EXIF stay")
     }
 
@@ -157,11 +158,11 @@ final class RepositoryTests: XCTestCase {
                                                 pixelSize: PixelSize(width: 1, height: 1), sha256: String(repeating: "e", count: 64),
                                                 createdAt: day))
         }
-        XCTAssertEqual(try catalogue.write { try $0.detachPath("/a.jpg") }, ["/l/hide.jpg", "/l/show.jpg"])
+        XCTAssertEqual(try catalogue.write { try $0.detachPath("/a.jpg") }, DetachedPath(held: true, forgottenVariants: ["/l/hide.jpg", "/l/show.jpg"]))
         XCTAssertNil(try catalogue.photo(id: id))
         XCTAssertEqual(try catalogue.allVariants(), [])
         XCTAssertEqual(try catalogue.knownStamps(), [:])
-        XCTAssertEqual(try catalogue.write { try $0.detachPath("/never-known.jpg") }, [])
+        XCTAssertEqual(try catalogue.write { try $0.detachPath("/never-known.jpg") }, DetachedPath(held: false))
     }
 
     func testAFailedTransactionWritesNothing() throws {

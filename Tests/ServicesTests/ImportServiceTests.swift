@@ -124,12 +124,17 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.failures(), [], "both leave the list")
     }
 
-    func testAPhotoWhoseFileIsGoneBecomesItsCopyFoundByTheImport() async throws {
-        files["/lib/a.jpg"] = FakePhoto.data(seed: "same")
+    /// A photo at `original` with a copy at /lib/copy/b.jpg (its duplicate path), imported.
+    func photoWithACopy(at original: String) async throws -> CataloguedPhoto {
+        files[original] = FakePhoto.data(seed: "same")
         files["/lib/copy/b.jpg"] = FakePhoto.data(seed: "same")
-        files["/lib/c.jpg"] = FakePhoto.data(seed: "c")
         _ = try await importLibrary()
-        let photo = try XCTUnwrap(catalogue.allPhotos.first { $0.path == "/lib/a.jpg" })
+        return try XCTUnwrap(catalogue.allPhotos.first { $0.path == original })
+    }
+
+    func testAPhotoWhoseFileIsGoneBecomesItsCopyFoundByTheImport() async throws {
+        files["/lib/c.jpg"] = FakePhoto.data(seed: "c")
+        let photo = try await photoWithACopy(at: "/lib/a.jpg")
         try files.remove("/lib/a.jpg")
         files.expectedMissing = ["/lib/a.jpg"]
 
@@ -143,11 +148,8 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(third.moved, 0)
     }
 
-    func testAPhotoIsNotMovedToACopyEditedSinceNorAwayFromAFileThatIsThere() async throws {
-        files["/lib/a.jpg"] = FakePhoto.data(seed: "same")
-        files["/lib/copy/b.jpg"] = FakePhoto.data(seed: "same")
-        _ = try await importLibrary()
-        let photo = try XCTUnwrap(catalogue.allPhotos.first { $0.path == "/lib/a.jpg" })
+    func testAPhotoIsNotMovedToACopyEditedSince() async throws {
+        let photo = try await photoWithACopy(at: "/lib/a.jpg")
         // The original gone and its copy edited since: the copy is new content, the photo stays missing where it was.
         try files.remove("/lib/a.jpg")
         files.expectedMissing = ["/lib/a.jpg"]
@@ -161,10 +163,7 @@ final class ImportServiceTests: XCTestCase {
     }
 
     func testAPhotoLeftOutOfTheWalkButStillThereKeepsItsFile() async throws {
-        files["/lib/album/a.jpg"] = FakePhoto.data(seed: "same")
-        files["/lib/copy/b.jpg"] = FakePhoto.data(seed: "same")
-        _ = try await importLibrary()
-        let photo = try XCTUnwrap(catalogue.allPhotos.first { $0.path == "/lib/album/a.jpg" })
+        let photo = try await photoWithACopy(at: "/lib/album/a.jpg")
         // An export written into its folder later lists a file of that name: the walk leaves it out, but it is there.
         files["/lib/album/manifest.json"] = try JSONEncoder().encode([ExportedFile(file: "a.jpg", photo: photo.id, originalPath: "/lib/album/a.jpg",
                                                                                variant: .original, parameters: nil, size: 1, width: 1,

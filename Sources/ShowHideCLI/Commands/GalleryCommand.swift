@@ -88,8 +88,7 @@ struct ListCommand: EnvironmentCommand {
         let catalogue = try library.openCatalogue(in: environment)
         let photos = try catalogue.photos(matching: filters.query(in: environment, sort: sort))
         filters.scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
-        let gone = json ? [] : Set(photos.filter { !environment.fileSystem.exists($0.path) }.map(\.id))
-        try PhotoPresenter(console: environment.console).presentList(photos, asJSON: json, gone: gone)
+        try PhotoPresenter(console: environment.console).presentList(photos, asJSON: json, gone: json ? [] : environment.gone(photos))
     }
 }
 
@@ -149,11 +148,17 @@ struct ScopeOptions: ParsableArguments {
     /// chooses them, and is not said.
     func sayPathsThatAreNowhere(in environment: AppEnvironment, catalogue: any PhotoCatalogue) {
         for path in paths where !environment.fileSystem.exists(environment.absolutePath(path)) {
-            let forms = Array(Set([environment.absolutePath(path), environment.absolutePathAsWritten(path)])).sorted()
-            guard (try? catalogue.photos(matching: PhotoQuery(paths: forms, limit: 1, sort: .imported)).isEmpty) ?? true else { continue }
+            let query = PhotoQuery(paths: Self.forms(of: path, in: environment), limit: 1, sort: .imported)
+            guard (try? catalogue.photos(matching: query).isEmpty) ?? true else { continue }
             let id = path.allSatisfy(\.isNumber) ? " (an id? give ids before --in, whose paths run to the next option)" : ""
             environment.console.warn("showhide: --in \(path): no such folder or file, and no catalogued photo is under it" + id)
         }
+    }
+
+    /// A path typed as the catalogue may hold it: absolute with its links resolved, and as written.
+    static func forms(of path: String, in environment: AppEnvironment) -> [String] {
+        let resolved = environment.absolutePath(path), written = environment.absolutePathAsWritten(path)
+        return resolved == written ? [resolved] : [resolved, written]
     }
 
     /// The query of this scope; paths made absolute against the working directory, as import stores
@@ -162,8 +167,7 @@ struct ScopeOptions: ParsableArguments {
     func query(in environment: AppEnvironment, sort: PhotoSort = .taken, limit: Int? = nil) -> PhotoQuery {
         var absolute: [String] = []
         for path in paths {
-            for form in [environment.absolutePath(path), environment.absolutePathAsWritten(path)]
-            where !absolute.contains(form) {
+            for form in Self.forms(of: path, in: environment) where !absolute.contains(form) {
                 absolute.append(form)
             }
         }

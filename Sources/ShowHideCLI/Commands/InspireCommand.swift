@@ -77,9 +77,9 @@ struct InspireCommand: EnvironmentCommand {
         }
         let page = environment.absolutePath(html)
         let directory = (page as NSString).deletingLastPathComponent
-        let folder = (InspirationPageFiles.picturesFolder(of: page) as NSString).lastPathComponent
-        try InspirationPage.checkPlace(page: page, picturesFolder: (directory as NSString).appendingPathComponent(folder),
-                                       fileSystem: environment.fileSystem)
+        let picturesFolder = InspirationPageFiles.picturesFolder(of: page)
+        let folder = (picturesFolder as NSString).lastPathComponent
+        try InspirationPage.checkPlace(page: page, picturesFolder: picturesFolder, fileSystem: environment.fileSystem)
         if catalogue.isReadOnly {
             environment.console.warn("showhide: the catalogue is read-only, so no variant can be made for the page: "
                                      + "it shows the show and hide pictures made already")

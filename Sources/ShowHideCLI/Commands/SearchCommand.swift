@@ -65,7 +65,6 @@ struct SearchCommand: EnvironmentCommand {
                                   filters: filters.query(in: environment, defaultLimit: Self.defaultLimit))
         let matches = try catalogue.search(search)
         filters.scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
-        let gone = json ? [] : Set(matches.map(\.photo).filter { !environment.fileSystem.exists($0.path) }.map(\.id))
-        try SearchPresenter(console: environment.console).present(matches, asJSON: json, gone: gone)
+        try SearchPresenter(console: environment.console).present(matches, asJSON: json, gone: json ? [] : environment.gone(matches.map(\.photo)))
     }
 }

@@ -41,19 +41,18 @@ extension ShowHideCommand {
 
     /// Runs the command named by `arguments`; what goes wrong goes to `warn`. Returns the exit status.
     static func run(_ arguments: [String], warn: (String) -> Void) async -> ExitCode {
-        if let unknown = CommandNames.unknown(in: LibraryArgument.movedToSubcommand(arguments))
-            ?? OptionNames.unknownShort(in: LibraryArgument.movedToSubcommand(arguments)) {
+        let arguments = LibraryArgument.movedToSubcommand(arguments)
+        if let unknown = CommandNames.unknown(in: arguments) ?? OptionNames.unknownShort(in: arguments) {
             warn(unknown)
             return ExitStatus.usage
         }
         let command: any ParsableCommand
         do {
-            command = try parseAsRoot(LibraryArgument.movedToSubcommand(arguments))
+            command = try parseAsRoot(arguments)
         } catch {
             // ArgumentParser says a missing option before an unknown one: `--colur red` was said as a missing `--colour`.
             // (Help, the version and a completion script end the parse too, successfully: options of its own.)
-            let moved = LibraryArgument.movedToSubcommand(arguments)
-            if exitCode(for: error) != ExitStatus.success, let unknown = OptionNames.unknown(in: moved) ?? OptionNames.strayWord(in: moved) {
+            if exitCode(for: error) != ExitStatus.success, let unknown = OptionNames.unknown(in: arguments) ?? OptionNames.strayWord(in: arguments) {
                 warn(unknown)
                 return ExitStatus.usage
             }
@@ -163,15 +162,13 @@ enum OptionNames {
         let known = longNames(of: command)
         guard known.count > 1 else { return nil }
         let options = arguments[path.count...].prefix { $0 != "--" }.filter { $0.hasPrefix("--") && $0.count > 2 }
-        guard let typed = options.map({ String($0.dropFirst(2).prefix { $0 != "=" }) }).first(where: { !known.contains($0) })
+        guard let typed = options.map(optionName).first(where: { !known.contains($0) })
         else { return nil }
         // A beginning typed (`--min`) means the names it begins, before a name one letter away (`--in`).
         let begun = typed.count >= 2 ? known.filter { $0.hasPrefix(typed) } : []
         let meant = (1...3).contains(begun.count) ? " Did you mean " + begun.map { "'--\($0)'" }.joined(separator: " or ") + "?"
             : likeliestName(typed, among: known).map { " Did you mean '--\($0)'?" } ?? ""
-        let name = (["showhide"] + path).joined(separator: " ")
-        return "Error: Unknown option '--\(typed)'.\(meant)\n"
-            + "Usage: " + ShowHideCommand.usageString(for: command) + "\n  See '\(name) --help' for more information."
+        return "Error: Unknown option '--\(typed)'.\(meant)\n" + usage(of: command, path: path)
     }
 
     /// A word with one dash that is neither `-h` nor a number (`--limit -1` reaches the command's own
@@ -183,9 +180,19 @@ enum OptionNames {
         guard let typed = arguments[path.count...].prefix(while: { $0 != "--" }).first(where: { word in
             word.hasPrefix("-") && !word.hasPrefix("--") && word.count > 1 && word != "-h" && Double(word) == nil
         }) else { return nil }
-        let name = (["showhide"] + path).joined(separator: " ")
         return "Error: Unknown option '\(typed)'. A file or folder whose name begins with a dash is named ./\(typed) "
-            + "(or after --).\n" + "Usage: " + ShowHideCommand.usageString(for: command) + "\n  See '\(name) --help' for more information."
+            + "(or after --).\n" + usage(of: command, path: path)
+    }
+
+    /// `colour` of `--colour` or `--colour=red`.
+    static func optionName(_ word: String) -> String {
+        String(word.dropFirst(2).prefix { $0 != "=" })
+    }
+
+    /// The lines after an error, as ArgumentParser ends its own: the command's usage and where its help is.
+    static func usage(of command: any ParsableCommand.Type, path: [String]) -> String {
+        "Usage: " + ShowHideCommand.usageString(for: command)
+            + "\n  See '\((["showhide"] + path).joined(separator: " ")) --help' for more information."
     }
 
     /// Every long name of `command`'s options and flags, `--help` and `--version` among them, as
@@ -241,12 +248,10 @@ enum OptionNames {
             }
         }
         guard let stray else { return nil }
-        let given = Set(words.filter { $0.hasPrefix("--") }.map { String($0.dropFirst(2).prefix { $0 != "=" }) })
+        let given = Set(words.filter { $0.hasPrefix("--") }.map(optionName))
         let missing = described.first { $0.kind == "option" && $0.isOptional == false && given.isDisjoint(with: $0.longNames) }
         let meant = missing?.longNames.first.map { " Did you mean '--\($0) \(stray)'?" } ?? ""
-        let name = (["showhide"] + path).joined(separator: " ")
-        return "Error: Unexpected argument '\(stray)'.\(meant)\n"
-            + "Usage: " + ShowHideCommand.usageString(for: command) + "\n  See '\(name) --help' for more information."
+        return "Error: Unexpected argument '\(stray)'.\(meant)\n" + usage(of: command, path: path)
     }
 }
 

@@ -35,10 +35,9 @@ struct VariantsPresenter {
                                                           filesLeft: summary.filesLeft.map { FailureJSON(path: $0.path, reason: $0.reason) })))
             return
         }
-        for (index, variant) in summary.removed.enumerated() {
-            let file = index < summary.files.count ? summary.files[index] : variant.path
+        for variant in summary.removed {
             console.print("removed photo \(variant.photoID) \(variant.kind) (\(PhotoPresenter.parameters(of: variant))): "
-                          + (file ?? "\(variant.path) (no file of it in this library: nothing deleted)"))
+                          + (summary.filesHere[variant.path] ?? "\(variant.path) (no file of it in this library: nothing deleted)"))
         }
         for left in summary.filesLeft {
             console.warn("could not delete \(left.path): \(left.reason) (`gallery check --repair` removes it later)")
