@@ -8,10 +8,13 @@ public struct DetachedPath: Equatable, Sendable {
     /// The paths of the variants of a photo removed with it (it had no other path): their records are
     /// gone, not their files.
     public var forgottenVariants: [String]
+    /// The content (SHA-256) of the photo removed with the path, whose thumbnail goes with it; nil when none was.
+    public var forgottenContent: String?
 
-    public init(held: Bool, forgottenVariants: [String] = []) {
+    public init(held: Bool, forgottenVariants: [String] = [], forgottenContent: String? = nil) {
         self.held = held
         self.forgottenVariants = forgottenVariants
+        self.forgottenContent = forgottenContent
     }
 }
 

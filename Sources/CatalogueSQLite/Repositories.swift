@@ -71,8 +71,9 @@ struct PhotoRepository {
     func detach(_ path: String) throws -> DetachedPath {
         try db.cachedStatement(sql: "DELETE FROM duplicate_path WHERE path = ?").execute(arguments: [path])
         let wasDuplicate = db.changesCount > 0
-        guard let id = try PhotoID.fetchOne(db.cachedStatement(sql: "SELECT id FROM photo WHERE path = ?"), arguments: [path])
+        guard let photo = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, sha256 FROM photo WHERE path = ?"), arguments: [path])
         else { return DetachedPath(held: wasDuplicate) }
+        let id: PhotoID = photo["id"]
         if let heir = try Row.fetchOne(db, sql: """
             SELECT id, path, file_size, modified_at_ns FROM duplicate_path WHERE photo_id = ? ORDER BY id LIMIT 1
             """, arguments: [id]) {
@@ -83,7 +84,7 @@ struct PhotoRepository {
         }
         let variants = try String.fetchAll(db, sql: "SELECT path FROM variant WHERE photo_id = ? ORDER BY path", arguments: [id])
         try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [id])
-        return DetachedPath(held: true, forgottenVariants: variants)
+        return DetachedPath(held: true, forgottenVariants: variants, forgottenContent: photo["sha256"])
     }
 
     func knownStamps() throws -> [String: FileStamp] {

@@ -178,6 +178,7 @@ public struct CatalogueCheck: Sendable {
                 try fileSystem.remove(path)
                 report.removedStrayFiles += 1
             }
+            fileSystem.removeFoldersLeftEmpty(by: report.strayVariantFiles, inVariants: variantsDirectory)
             if report.unreadableThumbnails != nil { try thumbnails.cache.reset() }
             let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for problem in report.missingThumbnails {

@@ -54,6 +54,9 @@ public protocol FileSystem: Sendable {
     /// As `writeAtomically`, the file readable and writable by its owner alone (a secret).
     func writePrivately(_ data: Data, to path: String) throws
     func remove(_ path: String) throws
+    /// Deletes the folder at `path` when it holds nothing; false, and nothing done, when it holds something,
+    /// is gone, or is no folder.
+    func removeFolderIfEmpty(_ path: String) -> Bool
     /// The size and modification time of the regular file at `path`, links followed; nil when there is
     /// none (gone, or a folder now), without walking anything.
     func stamp(of path: String) -> FileStamp?
@@ -193,6 +196,11 @@ public struct LocalFileSystem: FileSystem {
 
     public func remove(_ path: String) throws {
         try FileManager.default.removeItem(atPath: path)
+    }
+
+    public func removeFolderIfEmpty(_ path: String) -> Bool {
+        // rmdir deletes nothing but an empty folder: a file put there meanwhile is never lost.
+        rmdir(path) == 0
     }
 
     /// A new file holding `data`, created with mode 0664 less the user's umask: the umask decides, and
@@ -366,9 +374,10 @@ private struct Walker {
 }
 
 extension FileSystem {
-    /// Deletes the files of `paths` that exist, after the rows that named them are gone: how many
-    /// were deleted, and each that could not be, with the reason (left for `gallery check --repair`).
-    func removeFiles(_ paths: [String]) -> (removed: Int, left: [(path: String, reason: String)]) {
+    /// Deletes the variant files of `paths` that exist, after the rows that named them are gone, and the
+    /// folders under `variantsDirectory` they leave empty: how many files were deleted, and each that could
+    /// not be, with the reason (left for `gallery check --repair`).
+    func removeVariantFiles(_ paths: [String], inVariants variantsDirectory: String) -> (removed: Int, left: [(path: String, reason: String)]) {
         var removed = 0
         var left: [(path: String, reason: String)] = []
         for path in paths where exists(path) {
@@ -379,7 +388,21 @@ extension FileSystem {
                 left.append((path, error.plainDescription))
             }
         }
+        removeFoldersLeftEmpty(by: paths, inVariants: variantsDirectory)
         return (removed, left)
+    }
+
+    /// Deletes the `<two hex>/<hash>` folders of the variants folder that the files of `paths` leave
+    /// empty, the photo's first and then its bucket (the variants folder itself stays).
+    func removeFoldersLeftEmpty(by paths: [String], inVariants variantsDirectory: String) {
+        var folders = Set(paths.map { ($0 as NSString).deletingLastPathComponent })
+        while !folders.isEmpty {
+            var parents: Set<String> = []
+            for folder in folders.sorted() where folder != variantsDirectory && Services.path(folder, isWithin: variantsDirectory) {
+                if removeFolderIfEmpty(folder) { parents.insert((folder as NSString).deletingLastPathComponent) }
+            }
+            folders = parents
+        }
     }
 }
 

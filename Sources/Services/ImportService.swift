@@ -380,6 +380,12 @@ public struct ImportService: Sendable {
         var newThumbnails: [String: Data] = [:]
         // The variants of photos forgotten because their file now holds other content: deleted once that is written.
         var forgottenVariants: [String] = []
+        // The contents those photos held, whose thumbnails go with them.
+        var forgottenContents: Set<String> = []
+        func forget(_ detached: DetachedPath) {
+            forgottenVariants += detached.forgottenVariants
+            if let content = detached.forgottenContent { forgottenContents.insert(content) }
+        }
         try catalogue.write { writer in
             for (file, examination) in batch {
                 var examination = examination
@@ -402,18 +408,18 @@ public struct ImportService: Sendable {
                         outcome.failures.append(failure)
                     }
                 case let .knownContent(sha256):
-                    forgottenVariants += try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome)
+                    forget(try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome))
                 case let .photo(facts, thumbnail):
                     if let existing = try writer.photo(withSHA256: facts.sha256) {
                         // Known content examined in full: a photo catalogued before colours were analysed.
                         if let colours = facts.colours { try writer.setColours(colours, of: existing.id) }
                         newThumbnails[facts.sha256] = thumbnail
-                        forgottenVariants += try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome)
+                        forget(try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome))
                     } else {
                         try writer.clearFailure(atPath: file.path)
                         let detached = try writer.detachPath(file.path)
                         if detached.held { outcome.changed += 1 }
-                        forgottenVariants += detached.forgottenVariants
+                        forget(detached)
                         try writer.insertPhoto(path: file.path, stamp: file.stamp, facts: facts, importedAt: now)
                         outcome.imported += 1
                         newThumbnails[facts.sha256] = thumbnail
@@ -422,12 +428,14 @@ public struct ImportService: Sendable {
             }
         }
         // After the photos are in: a cache the gallery can fill again, so one that cannot be written is no failure.
+        // Forgotten first: a content catalogued again in this batch (two files' names swapped) keeps its new thumbnail.
+        try? thumbnails?.cache.forget(forgottenContents)
         try? thumbnails?.cache.keep(newThumbnails)
         // Only this library's files: a copied library's rows may still name the original's. One that cannot be
         // deleted is a stray file, which `gallery check --repair` takes away.
         if let libraryDirectory {
             let variants = VariantSpec.directory(inLibrary: libraryDirectory)
-            _ = fileSystem.removeFiles(forgottenVariants.compactMap { VariantSpec.file(recordedAt: $0, inVariants: variants) })
+            _ = fileSystem.removeVariantFiles(forgottenVariants.compactMap { VariantSpec.file(recordedAt: $0, inVariants: variants) }, inVariants: variants)
         }
         summary.imported += outcome.imported
         summary.unchanged += outcome.unchanged
@@ -441,16 +449,16 @@ public struct ImportService: Sendable {
     }
 
     /// A file whose content the catalogue has: the same file touched, a moved file, or a duplicate.
-    /// - Returns: the variants of a photo forgotten because this path held it and now holds other content.
+    /// - Returns: what forgetting the path's earlier photo took with it, when the path held another content.
     private func placeKnownContent(_ sha256: String, file: FoundFile, writer: any CatalogueWriting,
-                                   now: Date, summary: inout ImportSummary) throws -> [String] {
-        guard let existing = try writer.photo(withSHA256: sha256) else { return [] }
+                                   now: Date, summary: inout ImportSummary) throws -> DetachedPath {
+        guard let existing = try writer.photo(withSHA256: sha256) else { return DetachedPath(held: false) }
         try writer.clearFailure(atPath: file.path)
         let catalogued = try writer.photoID(atPath: file.path)
         if catalogued == existing.id {
             try writer.updateStamp(ofPath: file.path, to: file.stamp)
             summary.unchanged += 1
-            return []
+            return DetachedPath(held: false)
         }
         let detached = try writer.detachPath(file.path)
         if detached.held { summary.changed += 1 }
@@ -461,7 +469,7 @@ public struct ImportService: Sendable {
             try writer.addDuplicatePath(file.path, of: existing.id, stamp: file.stamp, notedAt: now)
             summary.duplicates += 1
         }
-        return detached.forgottenVariants
+        return detached
     }
 }
 

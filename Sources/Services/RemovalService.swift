@@ -99,7 +99,8 @@ public struct RemovalService: Sendable {
 
     private func deleteFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
         // Only this library's files: a copied library's rows may still name the original's.
-        let outcome = fileSystem.removeFiles(photos.flatMap(\.variants).compactMap { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) })
+        let outcome = fileSystem.removeVariantFiles(photos.flatMap(\.variants).compactMap { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) },
+                                                   inVariants: variantsDirectory)
         summary.variantFilesDeleted = outcome.removed
         summary.variantFilesLeft = outcome.left
         // A cache the gallery can fill again: one that cannot be written leaves strays `check --repair` takes away.

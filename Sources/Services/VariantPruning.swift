@@ -53,7 +53,7 @@ public struct VariantPruning: Sendable {
                 summary.filesHere[variant.path] = file
             }
         }
-        summary.filesLeft = fileSystem.removeFiles(summary.filesHere.values.sorted()).left
+        summary.filesLeft = fileSystem.removeVariantFiles(summary.filesHere.values.sorted(), inVariants: variantsDirectory).left
         return summary
     }
 }

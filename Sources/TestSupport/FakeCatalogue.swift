@@ -217,7 +217,7 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
             }
             let variants = catalogue.variantRows.filter { $0.photoID == photo.id }.map(\.path).sorted()
             try removePhoto(photo.id)
-            return DetachedPath(held: true, forgottenVariants: variants)
+            return DetachedPath(held: true, forgottenVariants: variants, forgottenContent: photo.facts.sha256)
         }
 
         func removeVariant(atPath path: String) throws {

@@ -123,6 +123,20 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    /// The folders `removeFolderIfEmpty` deleted, in order: those under which the fake holds no file (its
+    /// folders are the paths of its files).
+    public var removedFolders: [String] { lock.withLock { emptied } }
+    private var emptied: [String] = []
+
+    public func removeFolderIfEmpty(_ path: String) -> Bool {
+        lock.withLock {
+            let folder = path.hasSuffix("/") ? path : path + "/"
+            guard files[path] == nil, !files.keys.contains(where: { $0.hasPrefix(folder) }) else { return false }
+            emptied.append(path)
+            return true
+        }
+    }
+
     /// The paths written, in order.
     public var writtenPaths: [String] { lock.withLock { writes } }
     private var writes: [String] = []

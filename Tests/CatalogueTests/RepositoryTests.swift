@@ -151,14 +151,15 @@ final class RepositoryTests: XCTestCase {
         XCTAssertNotNil(photo.facts.exif, "the photo and its EXIF stay")
     }
 
-    func testDetachingTheOnlyPathRemovesThePhotoAndItsEXIFAndSaysWhereItsVariantFilesAre() throws {
+    func testDetachingTheOnlyPathRemovesThePhotoAndItsEXIFAndSaysWhereItsVariantFilesAreAndWhatItHeld() throws {
         let id = try insert("/a.jpg", sha: "a", exif: fullExif)
         for kind in ["show", "hide"] {
             try catalogue.recordVariant(Variant(photoID: id, kind: kind, parameters: "{}", path: "/l/\(kind).jpg", fileSize: 1,
                                                 pixelSize: PixelSize(width: 1, height: 1), sha256: String(repeating: "e", count: 64),
                                                 createdAt: day))
         }
-        XCTAssertEqual(try catalogue.write { try $0.detachPath("/a.jpg") }, DetachedPath(held: true, forgottenVariants: ["/l/hide.jpg", "/l/show.jpg"]))
+        XCTAssertEqual(try catalogue.write { try $0.detachPath("/a.jpg") }, DetachedPath(held: true, forgottenVariants: ["/l/hide.jpg", "/l/show.jpg"],
+                                                                                         forgottenContent: String(repeating: "a", count: 64)))
         XCTAssertNil(try catalogue.photo(id: id))
         XCTAssertEqual(try catalogue.allVariants(), [])
         XCTAssertEqual(try catalogue.knownStamps(), [:])

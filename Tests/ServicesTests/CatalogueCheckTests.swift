@@ -116,6 +116,7 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertEqual(repaired.removedStrayFiles, 1)
         XCTAssertEqual(catalogue.variants.count, 5)
         XCTAssertNil(files["/library/variants/ab/stray.jpg"])
+        XCTAssertEqual(files.removedFolders, ["/library/variants/ab"], "the folder it leaves empty")
         XCTAssertEqual(catalogue.allPhotos.count, 3, "photos are never removed: the drive may be unmounted")
         XCTAssertFalse(repaired.isClean, "the missing and changed photos are still there to be dealt with")
     }

@@ -393,6 +393,41 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.photo(id: b.id)?.variants.map(\.path), ["/library/variants/b-show.jpg"])
     }
 
+    func testAPhotoForgottenForItsFileEditedInPlaceTakesItsThumbnailAndEmptiedVariantFoldersWithIt() async throws {
+        let cache = FakeThumbnailCache()
+        let thumbnails = ThumbnailStore(cache: cache, fileSystem: files, decoder: codec, encoder: RecordingEncoder())
+        let importing = ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                      catalogue: catalogue, clock: clock, jobRunner: jobRunner, thumbnails: thumbnails,
+                                      libraryDirectory: "/library")
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "old")
+        _ = try await importing.importPhotos(from: ["/lib"])
+        let old = try XCTUnwrap(photo(at: "/lib/a.jpg"))
+        let folder = "/library/variants/\(old.facts.sha256.prefix(2))/\(old.facts.sha256)"
+        for kind in ["show", "hide"] {
+            files["\(folder)/\(kind)-1.jpg"] = Data([1])
+            try catalogue.recordVariant(Variant(photoID: old.id, kind: kind, parameters: "{}", path: "\(folder)/\(kind)-1.jpg",
+                                                fileSize: 1, pixelSize: PixelSize(width: 1, height: 1), sha256: "", createdAt: Date()))
+        }
+        files["/library/variants/\(old.facts.sha256.prefix(2))/other/show-1.jpg"] = Data([1])
+        XCTAssertNotNil(cache.jpegs[old.facts.sha256])
+
+        files["/lib/a.jpg"] = FakePhoto.data(width: 10, height: 10, seed: "edited")
+        _ = try await importing.importPhotos(from: ["/lib"])
+
+        let edited = try XCTUnwrap(photo(at: "/lib/a.jpg"))
+        XCTAssertEqual(Set(cache.jpegs.keys), [edited.facts.sha256], "the old content's thumbnail is gone; check would call it a stray")
+        XCTAssertEqual(files.removedFolders, [folder], "its folder, emptied; not the bucket another photo's folder is in")
+
+        // Two files' names swapped: the content forgotten for one path is catalogued again from the other in the
+        // same import, and keeps the thumbnail just made.
+        files["/lib/b.jpg"] = FakePhoto.data(seed: "b")
+        _ = try await importing.importPhotos(from: ["/lib"])
+        (files["/lib/a.jpg"], files["/lib/b.jpg"]) = (files["/lib/b.jpg"], files["/lib/a.jpg"])
+        _ = try await importing.importPhotos(from: ["/lib"])
+        XCTAssertEqual(Set(cache.jpegs.keys), Set(catalogue.allPhotos.map(\.facts.sha256)))
+        XCTAssertEqual(catalogue.allPhotos.count, 2)
+    }
+
     func testPicturesAShowhideExportWroteAmongThePhotosAreLeftOut() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         _ = try await importLibrary()

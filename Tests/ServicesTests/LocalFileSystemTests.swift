@@ -221,6 +221,17 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(try fileSystem.contents(of: path), Data("new".utf8))
     }
 
+    func testOnlyAnEmptyFolderIsRemovedAsEmpty() throws {
+        try write("a/m.jpg")
+        XCTAssertFalse(fileSystem.removeFolderIfEmpty(root + "/a"), "it holds a file and a folder")
+        XCTAssertTrue(fileSystem.exists(root + "/a/m.jpg"))
+        XCTAssertFalse(fileSystem.removeFolderIfEmpty(root + "/a/m.jpg"), "a file is no folder")
+        XCTAssertTrue(fileSystem.exists(root + "/a/m.jpg"))
+        XCTAssertTrue(fileSystem.removeFolderIfEmpty(root + "/a/b"))
+        XCTAssertFalse(fileSystem.exists(root + "/a/b"))
+        XCTAssertFalse(fileSystem.removeFolderIfEmpty(root + "/a/b"), "gone")
+    }
+
     func testExistenceAndContents() throws {
         try write("a.jpg", "abc")
         XCTAssertTrue(fileSystem.exists(root + "/a.jpg"))

@@ -160,6 +160,9 @@ final class ProcessingServiceTests: XCTestCase {
         XCTAssertEqual(summary.failures.count, 0, "not a failure of the photo's")
         XCTAssertEqual(summary.skipped.map(\.reason), ["removed from the catalogue while it was processed"])
         XCTAssertEqual(files.walk(["/library"]).files.map(\.path), [], "no stray variant file")
+        let sha256 = photos[0].facts.sha256
+        XCTAssertEqual(files.removedFolders, ["/library/variants/\(sha256.prefix(2))/\(sha256)", "/library/variants/\(sha256.prefix(2))"],
+                       "nor the folders it was written in")
     }
 
     func testLeftoverTemporaryFilesAreRemoved() async throws {

@@ -16,7 +16,7 @@ final class RemovalServiceTests: XCTestCase {
         _ = try await ImportService(fileSystem: files, decoder: FakePhotoCodec(), exifReader: FakeExifReader(), hasher: CryptoHasher(),
                                     catalogue: catalogue, clock: FakeClock(), jobRunner: InlineJobRunner()).importPhotos(from: ["/photos"])
         for photo in catalogue.allPhotos {
-            let path = "/library/variants/\(photo.id)-show.jpg"
+            let path = "/library/variants/\(photo.id)/show.jpg"
             files[path] = Data([1])
             try catalogue.recordVariant(Variant(photoID: photo.id, kind: "show", parameters: "{}", path: path, fileSize: 1,
                                                 pixelSize: PixelSize(width: 8, height: 6), sha256: "", createdAt: Date()))
@@ -39,8 +39,9 @@ final class RemovalServiceTests: XCTestCase {
         XCTAssertEqual(summary.variantFilesDeleted, 1)
         XCTAssertEqual(catalogue.allPhotos.map(\.id), [b.id])
         XCTAssertEqual(catalogue.variants.map(\.photoID), [b.id])
-        XCTAssertNil(files["/library/variants/\(a.id)-show.jpg"])
-        XCTAssertNotNil(files["/library/variants/\(b.id)-show.jpg"])
+        XCTAssertNil(files["/library/variants/\(a.id)/show.jpg"])
+        XCTAssertNotNil(files["/library/variants/\(b.id)/show.jpg"])
+        XCTAssertEqual(files.removedFolders, ["/library/variants/\(a.id)"], "the folder its variants leave empty")
         XCTAssertNotNil(files["/photos/a.jpg"], "the original is never touched")
     }
 
@@ -68,7 +69,7 @@ final class RemovalServiceTests: XCTestCase {
         XCTAssertEqual(Set(catalogue.allPhotos.map(\.id)), [b.id, c.id, d.id])
         XCTAssertEqual(try catalogue.photo(id: c.id)?.path, living)
         XCTAssertEqual(try catalogue.photo(id: d.id)?.duplicatePaths, [])
-        XCTAssertNotNil(files["/library/variants/\(c.id)-show.jpg"], "a moved photo keeps its variants")
+        XCTAssertNotNil(files["/library/variants/\(c.id)/show.jpg"], "a moved photo keeps its variants")
 
         let again = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").removeMissing()
         XCTAssertTrue(again.removed.isEmpty && again.moved.isEmpty && again.forgottenDuplicates.isEmpty)
@@ -77,13 +78,14 @@ final class RemovalServiceTests: XCTestCase {
     func testAVariantFileThatCannotBeDeletedIsReportedAndTheRowsAreStillGone() async throws {
         let photos = try await importLibrary(["/photos/a.jpg"])
         let a = try XCTUnwrap(photos["/photos/a.jpg"])
-        files.undeletable = ["/library/variants/\(a.id)-show.jpg"]
+        files.undeletable = ["/library/variants/\(a.id)/show.jpg"]
 
         let summary = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").remove([a])
 
         XCTAssertEqual(summary.variantFilesDeleted, 0)
-        XCTAssertEqual(summary.variantFilesLeft.map(\.path), ["/library/variants/\(a.id)-show.jpg"])
+        XCTAssertEqual(summary.variantFilesLeft.map(\.path), ["/library/variants/\(a.id)/show.jpg"])
         XCTAssertEqual(summary.variantFilesLeft.first?.reason, "permission denied")
+        XCTAssertEqual(files.removedFolders, [], "its folder still holds the file")
         XCTAssertEqual(catalogue.allPhotos.count, 0)
     }
 }
