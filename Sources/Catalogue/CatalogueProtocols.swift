@@ -59,6 +59,8 @@ public protocol PhotoCatalogue: Sendable {
     func knownStamps() throws -> [String: FileStamp]
     /// Whether some photo has this content, its colours analysed.
     func containsPhoto(withSHA256 sha256: String) throws -> Bool
+    /// Whether some variant showhide made (a show or hide picture) has this content.
+    func containsVariant(withSHA256 sha256: String) throws -> Bool
     /// Runs `body` in one transaction: all of it is written, or none.
     /// - Parameter body: the writes; an error it throws rolls them all back and is rethrown as it is.
     /// - Returns: what `body` returned.

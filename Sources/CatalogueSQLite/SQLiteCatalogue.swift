@@ -199,6 +199,12 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try reading { try PhotoRepository(db: $0).contains(sha256: sha256) }
     }
 
+    public func containsVariant(withSHA256 sha256: String) throws -> Bool {
+        try reading { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM variant WHERE sha256 = ?)"), arguments: [sha256]) ?? false
+        }
+    }
+
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             try writing { db in try body(SQLiteCatalogueWriter(db: db)) }

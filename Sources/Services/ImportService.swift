@@ -43,8 +43,10 @@ public struct ImportSummary: Equatable, Sendable {
     /// Files that are not photos (by content and name), skipped.
     public var skipped = 0
     /// Pictures showhide wrote among the photos, left out (not counted in `found`): an export's (its
-    /// `manifest.json` lists them) and an inspiration page's (in the page's `_files` folder). Show and
-    /// hide pictures would come back as photos, originals as duplicates or, made smaller, as photos.
+    /// `manifest.json` lists them, by name or, for show and hide pictures, by content), an inspiration
+    /// page's (in the page's `_files` folder), and any file whose content is a variant's (a show or hide
+    /// picture copied or renamed). Show and hide pictures would come back as photos, originals as
+    /// duplicates or, made smaller, as photos.
     public var showhidePictures = 0
     /// Photos in a format showhide does not read yet (HEIC, WebP, TIFF, camera raw), skipped.
     public var unsupported: [UnsupportedFile] = []
@@ -141,6 +143,9 @@ public struct ImportService: Sendable {
         case failed(String)
         /// The content is catalogued already: no need to decode it again.
         case knownContent(sha256: String)
+        /// A picture showhide made (a variant's content, or a show or hide picture an export's manifest
+        /// lists) under a name of its own: left out as the pictures found by their paths are.
+        case showhidePicture
         /// A photo's facts, and its thumbnail when one was made.
         case photo(PhotoFacts, thumbnail: Data?)
     }
@@ -173,24 +178,28 @@ public struct ImportService: Sendable {
     }
 
     /// The files among `found` that showhide wrote: those an export's `manifest.json` lists, in the
-    /// manifest's folder, and those in the pictures folder of an inspiration page (`inspire --html`).
+    /// manifest's folder, and those in the pictures folder of an inspiration page (`inspire --html`);
+    /// and the content of the show and hide pictures the manifests list, for those renamed since.
     /// A manifest that cannot be read as one leaves its folder's files to be imported; one larger than
     /// an export of a million files would write is not read (a file of another program), nor is a web
     /// page without a pictures folder of its name.
-    private func showhidePictures(among found: [FoundFile]) -> Set<String> {
+    private func showhidePictures(among found: [FoundFile]) -> (paths: Set<String>, contents: Set<String>) {
         // Told by the end of each path alone: a re-scan of 100,000 files pays nothing more where there is none.
         let manifests = found.filter { $0.path.hasSuffix("/" + ExportService.manifestName) && $0.stamp.size <= 512 << 20 }
         let pages = found.filter { file in
             let end = file.path.suffix(5).lowercased()
             return end == ".html" || end.hasSuffix(".htm")
         }
-        guard !manifests.isEmpty || !pages.isEmpty else { return [] }
+        guard !manifests.isEmpty || !pages.isEmpty else { return ([], []) }
         let paths = Set(found.map(\.path))
         var pictures: Set<String> = []
+        var contents: Set<String> = []
         for manifest in manifests {
             guard let data = try? fileSystem.contents(of: manifest.path), let files = ExportService.manifestFiles(data) else { continue }
             let folder = (manifest.path as NSString).deletingLastPathComponent
             pictures.formUnion(files.map { (folder as NSString).appendingPathComponent($0.file) }.filter(paths.contains))
+            // An original's content is a photo's: renamed, it is a duplicate.
+            contents.formUnion(files.filter { $0.variant != .original }.map(\.sha256))
         }
         // The folders files were found in, asked only where a web page is among them.
         let folders = pages.isEmpty ? [] : Set(paths.compactMap { path in path.lastIndex(of: "/").map { String(path[..<$0]) } })
@@ -200,7 +209,7 @@ public struct ImportService: Sendable {
                   InspirationPageFiles.isPage(head: head) else { continue }
             pictures.formUnion(paths.filter { $0.hasPrefix(folder + "/") })
         }
-        return pictures
+        return (pictures, contents)
     }
 
     /// How a file that could not be read fails; what stopped it may be mended without changing the file.
@@ -233,8 +242,8 @@ public struct ImportService: Sendable {
         walk.files.removeAll { isLibrarysOwn($0.path) }
         // Likewise the pictures an export or an inspiration page wrote into a folder among the photos.
         let showhides = showhidePictures(among: walk.files)
-        walk.files.removeAll { showhides.contains($0.path) }
-        summary.showhidePictures = showhides.count
+        walk.files.removeAll { showhides.paths.contains($0.path) }
+        summary.showhidePictures = showhides.paths.count
         summary.found = walk.files.count
         let known = try catalogue.knownStamps()
         let recordedFailures = try catalogue.failures()
@@ -283,7 +292,7 @@ public struct ImportService: Sendable {
         let order = Self.examinationOrder(of: pending, window: options.largestFirstWindow)
         // A catalogue that knows no photo completely (a new library) knows no file's content either:
         // it is not asked for each file, a read transaction that was 1% of a new library's import.
-        let check = KnownContentCheck(seen: SeenContent(), asksCatalogue: !known.isEmpty)
+        let check = KnownContentCheck(seen: SeenContent(), asksCatalogue: !known.isEmpty, showhideContents: showhides.contents)
         try await jobRunner.forEach(order, jobs: options.jobs, interruption: interruption,
                                     job: { [pending] index in self.examine(pending[index], position: index, check: check) }) { index, examination in
             finished[index] = examination
@@ -335,6 +344,11 @@ public struct ImportService: Sendable {
         }
         if let other = kindOtherThanPhoto(data, fileExtension: fileExtension) { return other }
         let sha256 = hasher.sha256(data)
+        // Before the content met: every copy of such a picture is one, where a copy of a photo is placed as the first.
+        // Read and hashed again at each import, as nothing is recorded of it: a few such files cost little.
+        if check.showhideContents.contains(sha256) || (check.asksCatalogue && (try? catalogue.containsVariant(withSHA256: sha256)) == true) {
+            return .showhidePicture
+        }
         // Content an earlier file (in walk order) has is placed when written, not analysed again: that
         // file is written first (were it to fail, this one is examined in full then).
         if check.seen?.meet(sha256, at: position) == true
@@ -396,6 +410,8 @@ public struct ImportService: Sendable {
                 switch examination {
                 case .notAPhoto:
                     outcome.skipped += 1
+                case .showhidePicture:
+                    outcome.showhidePictures += 1
                 case let .unsupported(format):
                     outcome.unsupported.append(UnsupportedFile(path: file.path, format: format))
                 case let .failed(reason):
@@ -443,6 +459,8 @@ public struct ImportService: Sendable {
         summary.changed += outcome.changed
         summary.duplicates += outcome.duplicates
         summary.skipped += outcome.skipped
+        summary.showhidePictures += outcome.showhidePictures
+        summary.found -= outcome.showhidePictures
         summary.unsupported += outcome.unsupported
         summary.failures += outcome.failures
         summary.stillFailing += outcome.stillFailing
@@ -479,6 +497,8 @@ struct KnownContentCheck: Sendable {
     var seen: SeenContent?
     /// Whether the catalogue is asked.
     var asksCatalogue: Bool
+    /// The content of show and hide pictures export manifests list, whatever their files are named now.
+    var showhideContents: Set<String> = []
 
     /// Every file examined in full.
     static let none = KnownContentCheck(seen: nil, asksCatalogue: false)

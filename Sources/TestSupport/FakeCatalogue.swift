@@ -67,6 +67,10 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         }
     }
 
+    public func containsVariant(withSHA256 sha256: String) throws -> Bool {
+        lock.withLock { variantRows.contains { $0.sha256 == sha256 } }
+    }
+
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }

@@ -28,7 +28,8 @@ final class SchemaTests: XCTestCase {
             "photo_subject": ["photo_id", "lab_l", "lab_a", "lab_b", "hue", "coverage", "name", "chosen_at"],
         ])
         XCTAssertEqual(schema.indexes, ["duplicate_path_photo": "duplicate_path", "exif_taken_at": "exif",
-                                        "photo_colour_accent": "photo_colour", "colour_name_weight_rank": "colour_name_weight"])
+                                        "photo_colour_accent": "photo_colour", "colour_name_weight_rank": "colour_name_weight",
+                                        "variant_sha256": "variant"])
         XCTAssertEqual(schema.triggers, ["accent_gridded", "accent_regridded", "accent_ungridded",
                                          "palette_entry_gridded", "palette_entry_regridded", "palette_entry_ungridded"])
     }
@@ -189,6 +190,8 @@ final class SchemaTests: XCTestCase {
             XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [1, 2], version)
             XCTAssertEqual(bus.facts.exif?.orientation, .right)
             XCTAssertEqual(bus.variants.map(\.path), ["/lib/variants/show.jpg"])
+            XCTAssertTrue(try catalogue.containsVariant(withSHA256: String(format: "%064d", 3)), "\(version): a variant's content is found (0011)")
+            XCTAssertFalse(try catalogue.containsVariant(withSHA256: String(format: "%064d", 1)), "\(version): a photo's is not a variant's")
             XCTAssertEqual(try catalogue.photo(id: 2)?.path, "/p/é \"quoted\".png")
             XCTAssertEqual(try catalogue.failures().map(\.path), ["/p/cut.jpg"])
             let blue = try catalogue.search(ColourSearch(target: .colour(Lab(l: 39.4, a: 8.0, b: -48.0))))

@@ -428,6 +428,39 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(catalogue.allPhotos.count, 2)
     }
 
+    func testShowAndHidePicturesUnderNamesOfTheirOwnAreLeftOutByTheirContent() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        _ = try await importLibrary()
+        let a = try XCTUnwrap(photo(at: "/lib/a.jpg"))
+        let hasher = CryptoHasher()
+        // A show picture the library made, copied out of it by hand under another name.
+        let show = FakePhoto.data(seed: "a show")
+        try catalogue.recordVariant(Variant(photoID: a.id, kind: "show", parameters: "{}", path: "/library/variants/show.jpg", fileSize: 1,
+                                            pixelSize: PixelSize(width: 1, height: 1), sha256: hasher.sha256(show), createdAt: Date()))
+        files["/lib/from-the-library.jpg"] = show
+        // A hide picture an export made smaller (its content no variant's), renamed in its folder and copied elsewhere.
+        let hide = FakePhoto.data(seed: "a hide, smaller")
+        let original = FakePhoto.data(seed: "an original made smaller")
+        let listed = [
+            ExportedFile(file: "a_hide.jpg", photo: a.id, originalPath: "/lib/a.jpg", variant: .hide, parameters: nil,
+                         size: 1, width: 1, height: 1, sha256: hasher.sha256(hide)),
+            ExportedFile(file: "a.jpg", photo: a.id, originalPath: "/lib/a.jpg", variant: .original, parameters: nil,
+                         size: 1, width: 1, height: 1, sha256: hasher.sha256(original)),
+        ]
+        files["/lib/shared/manifest.json"] = try JSONEncoder().encode(listed)
+        files["/lib/shared/renamed.jpg"] = hide
+        files["/lib/elsewhere/copied.jpg"] = hide
+        // An original renamed is a photo's content: imported (here it was made smaller, so it is a photo of its own).
+        files["/lib/shared/renamed-original.jpg"] = original
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.showhidePictures, 3, "the library's show picture, and the export's hide picture twice")
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(summary.found, 3, "a.jpg, the original and the manifest; the pictures left out are not found")
+        XCTAssertEqual(catalogue.allPhotos.map(\.path).sorted(), ["/lib/a.jpg", "/lib/shared/renamed-original.jpg"])
+    }
+
     func testPicturesAShowhideExportWroteAmongThePhotosAreLeftOut() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         _ = try await importLibrary()

@@ -232,7 +232,7 @@ final class GalleryCommandTests: XCTestCase {
         var summary = ImportSummary()
         summary.showhidePictures = 12
         XCTAssertEqual(ImportPresenter(console: spy.console).line(summary), "imported 0, unchanged 0, moved 0, duplicates 0, failed 0, "
-                       + "left out 12 (pictures showhide wrote for an export or an inspiration page) in 0.00 s")
+                       + "left out 12 (pictures showhide made: show and hide pictures, an export's or an inspiration page's) in 0.00 s")
         try ImportPresenter(console: spy.console).present(summary, asJSON: true)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
         XCTAssertEqual(json["showhidePictures"] as? Int, 12)

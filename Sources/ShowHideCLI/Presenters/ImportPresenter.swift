@@ -76,7 +76,7 @@ struct ImportPresenter {
         }
         if summary.skipped > 0 { parts.append("skipped \(summary.skipped) (not photos)") }
         if summary.showhidePictures > 0 {
-            parts.append("left out \(summary.showhidePictures) (pictures showhide wrote for an export or an inspiration page)")
+            parts.append("left out \(summary.showhidePictures) (pictures showhide made: show and hide pictures, an export's or an inspiration page's)")
         }
         return parts.joined(separator: ", ") + String(format: " in %.2f s", summary.seconds)
     }
