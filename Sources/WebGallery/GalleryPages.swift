@@ -199,7 +199,8 @@ struct GalleryPages: Sendable {
 
     // MARK: Inspiration
 
-    func inspiration(_ entries: [InspirationEntry], query: GridQuery = GridQuery(), readOnly: Bool) -> String {
+    /// - Parameter gone: how many photos were left out for their files being gone.
+    func inspiration(_ entries: [InspirationEntry], query: GridQuery = GridQuery(), gone: Int = 0, readOnly: Bool) -> String {
         var context = Self.frame(title: "Inspiration", section: "inspiration", readOnly: readOnly)
         // The filters the address asked for, said, so that a shared link does not pass for the whole list.
         let filters = [query.colourText.map { "accent \($0)" }, query.since.map { "taken since \($0)" }, query.until.map { "until \($0)" },
@@ -215,6 +216,7 @@ struct GalleryPages: Sendable {
                     "alikeCount": group.count - 1 == 1 ? "1 more shot" : "\(group.count - 1) more shots"]
         }
         context["empty"] = entries.isEmpty
+        if gone > 0 { context["gone"] = gone == 1 ? "1 photo whose file is gone is" : "\(gone) photos whose files are gone are" }
         return render("inspiration", context)
     }
 

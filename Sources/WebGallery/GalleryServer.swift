@@ -159,7 +159,8 @@ public struct GalleryServer: Sendable {
 
     func inspiration(_ request: Request) throws -> Response {
         let query = try GridQuery(query: request.uri.query)
-        return Self.html(pages.inspiration(try inspirationEntries(query), query: query, readOnly: settings.readOnly))
+        let (entries, gone) = try inspirationEntries(query)
+        return Self.html(pages.inspiration(entries, query: query, gone: gone, readOnly: settings.readOnly))
     }
 
     func photoPage(_ id: PhotoID, request: Request) throws -> Response {
@@ -385,13 +386,15 @@ public struct GalleryServer: Sendable {
     }
 
     func apiInspiration(_ request: Request) throws -> Response {
-        try Self.json(try inspirationEntries(try GridQuery(query: request.uri.query)).map(InspirationEntryJSON.init))
+        try Self.json(try inspirationEntries(try GridQuery(query: request.uri.query)).entries.map(InspirationEntryJSON.init))
     }
 
-    /// The inspiration list: the photos of the filters, ranked, at most 100.
-    func inspirationEntries(_ query: GridQuery) throws -> [InspirationEntry] {
+    /// The inspiration list: the photos of the filters, ranked, at most 100, as `inspire` lists them: a
+    /// photo whose file is gone can be splashed no more, and the next takes its place (how many, `gone`).
+    func inspirationEntries(_ query: GridQuery) throws -> (entries: [InspirationEntry], gone: Int) {
         let ranking = try InspirationService.ranking(in: catalogue, matching: query.photoQuery, colour: query.colour)
-        return try InspirationService.entries(ranking, 0..<Self.inspirationLimit, in: catalogue)
+        let (entries, gone) = try InspirationService.entries(ranking, first: Self.inspirationLimit, in: catalogue) { fileSystem.exists($0.path) }
+        return (entries, gone)
     }
 
     static let inspirationLimit = 100

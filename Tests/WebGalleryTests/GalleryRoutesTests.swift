@@ -336,10 +336,27 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertTrue(html.contains("#1"))
             XCTAssertFalse(html.contains("snow.jpg"), "a photo without an accent is not offered")
             XCTAssertFalse(html.contains("Only the photos with"))
+            XCTAssertFalse(html.contains("left out"), "every file is there")
         }
         try await get("/inspire?colour=red&camera=canon") { response in
             XCTAssertTrue(response.text.contains(#"Only the photos with accent red, camera canon · <a href="/inspire">all of them</a>"#),
                           "a filtered list says so")
+        }
+    }
+
+    func testInspirationLeavesOutAPhotoWhoseFileIsGoneAsInspireDoes() async throws {
+        let bus = fixture.ids["bus"]!, sea = fixture.ids["sea"]!
+        fixture.fileSystem["/photos/bus.jpg"] = nil
+        try await get("/inspire") { response in
+            let html = response.text
+            XCTAssertFalse(html.contains(#"href="/photos/\#(bus)""#), "no link to a page that says the file is gone")
+            XCTAssertTrue(html.contains(#"<span class="rank">#1</span> <a href="/photos/\#(sea)">sea.jpg</a>"#), "the next takes its place")
+            XCTAssertTrue(html.contains("1 photo whose file is gone is left out: <code>showhide gallery check</code> lists them"), html)
+        }
+        try await get("/api/inspire") { response in
+            let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
+            XCTAssertEqual(entries.compactMap { ($0["photo"] as? [String: Any])?["id"] as? Int }, [Int(sea)], "as inspire --json lists them")
+            XCTAssertEqual(entries.map { $0["rank"] as? Int }, [1])
         }
     }
 
