@@ -139,6 +139,23 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertTrue(page.contains("href=\"http://nas.local:9000/photos/\(photo.id)\""), page)
     }
 
+    func testThePageLinksPhotosUnderTheGallerysPathWithItsAccessToken() {
+        XCTAssertEqual(InspirationPage.link(to: "photos/3", in: "http://studio:8080/?token=abc123"), "http://studio:8080/photos/3?token=abc123",
+                       "the address serve --host prints: the token after the photo's path, not the path after the token")
+        XCTAssertEqual(InspirationPage.link(to: "photos/3", in: "http://studio:8080?token=abc#top"), "http://studio:8080/photos/3?token=abc")
+        XCTAssertEqual(InspirationPage.link(to: "photos/3", in: "https://nas.local/showhide"), "https://nas.local/showhide/photos/3")
+        XCTAssertEqual(InspirationPage.link(to: "photos/3", in: "http://127.0.0.1:8080/"), "http://127.0.0.1:8080/photos/3")
+    }
+
+    func testAPageOfOnePhotoOrNoneSaysSo() throws {
+        let one = InspirationPage.render([try hostileEntry()], pictures: [:], generated: Date(timeIntervalSince1970: 0))
+        XCTAssertTrue(one.contains("<p>1 photo whose show and hide pictures would stand out, best first · made 1970-01-01</p>"))
+        XCTAssertFalse(one.contains("No photo of these"))
+        let none = InspirationPage.render([], pictures: [:], generated: Date(timeIntervalSince1970: 0))
+        XCTAssertTrue(none.contains("<p>0 photos whose show and hide"))
+        XCTAssertTrue(none.contains("No photo of these has an accent colour worth a splash"), "not an empty page")
+    }
+
     func testEveryTextFromAFileIsEscaped() throws {
         let page = InspirationPage.render([try hostileEntry()], pictures: [7: InspirationImages(original: "f/7-original.jpg")],
                                           generated: Date(timeIntervalSince1970: 0))

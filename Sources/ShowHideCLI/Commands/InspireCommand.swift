@@ -89,8 +89,8 @@ struct InspireCommand: EnvironmentCommand {
                                                   processing: splash.processing(target: try splash.target(given: target.map { .colour($0.lab) }),
                                                                                 jobs: environment.processorCount),
                                                   makingMissing: !catalogue.isReadOnly)
-        let address = gallery.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? InspirationPage.defaultGallery
-        let text = InspirationPage.render(entries, pictures: pictures, generated: environment.clock.now(), gallery: address)
+        let text = InspirationPage.render(entries, pictures: pictures, generated: environment.clock.now(),
+                                          gallery: gallery ?? InspirationPage.defaultGallery)
         try environment.fileSystem.writeAtomically(Data(text.utf8), to: page)
         environment.console.print("wrote \(page): \(counted(entries.count, "photo")), pictures in \(folder)/")
     }

@@ -26,12 +26,21 @@ enum InspirationPage {
         guard InspirationPageFiles.isPage(head: head) else { throw .notAPage(page) }
     }
 
-    /// - Parameter gallery: the web gallery's address, ending in "/".
+    /// The address of `path` (such as "photos/3") in the web gallery at `gallery`: its path under the
+    /// gallery's, the gallery's query (an access token, `?token=…`, as `serve` prints it) after it.
+    static func link(to path: String, in gallery: String) -> String {
+        let end = gallery.firstIndex { $0 == "?" || $0 == "#" } ?? gallery.endIndex
+        let base = gallery[..<end].hasSuffix("/") ? String(gallery[..<end]) : gallery[..<end] + "/"
+        let query = gallery[end...].first == "?" ? gallery[end...].prefix { $0 != "#" } : ""
+        return base + path + query
+    }
+
+    /// - Parameter gallery: the web gallery's address, as given.
     static func render(_ entries: [InspirationEntry], pictures: [PhotoID: InspirationImages], generated: Date,
                        gallery: String = defaultGallery) -> String {
         let context: [String: Any] = [
             "title": "Inspiration",
-            "subtitle": "\(entries.count) photos whose show and hide pictures would stand out, best first · made "
+            "subtitle": "\(counted(entries.count, "photo")) whose show and hide pictures would stand out, best first · made "
                 + ISO8601.string(generated).prefix(10),
             "gallery": gallery,
             "entries": entries.map { entry(for: $0, images: pictures[$0.photo.id], gallery: gallery) },
@@ -57,7 +66,7 @@ enum InspirationPage {
             "rank": entry.rank,
             "id": photo.id,
             "name": (photo.path as NSString).lastPathComponent,
-            "page": gallery + "photos/\(photo.id)",
+            "page": link(to: "photos/\(photo.id)", in: gallery),
             // The original at full size, where the catalogue has it.
             "originalFile": "file://" + url(photo.path),
             "score": String(format: "%.1f", entry.potential.score),
@@ -133,6 +142,7 @@ enum InspirationPage {
     <dl>{{#facts}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/facts}}</dl>
     </article>
     {{/entries}}
+    {{^entries}}<p class="reason">No photo of these has an accent colour worth a splash: import more photos, or ask for fewer filters.</p>{{/entries}}
     </main>
     </body>
     </html>
