@@ -324,7 +324,8 @@ public struct GalleryServer: Sendable {
 
     func original(_ id: PhotoID) throws -> Response {
         let photo = try photo(id)
-        var response = Self.image(try originalData(of: photo), type: photo.facts.format.mediaType)
+        let data = try originalData(of: photo)
+        var response = Self.image(data, type: ImageFormat.mediaType(of: data, format: photo.facts.format))
         // Saved under its own name, not "original".
         response.headers[.contentDisposition] = Self.inline(named: (photo.path as NSString).lastPathComponent)
         return response
@@ -436,6 +437,13 @@ public struct GalleryServer: Sendable {
 }
 
 extension ImageFormat {
+    /// The media type of a photo file's bytes: a HEIF file of AV1 pictures is AVIF, which browsers show,
+    /// where they download what is called HEIF.
+    static func mediaType(of data: Data, format: ImageFormat) -> String {
+        let brand = String(decoding: data.dropFirst(8).prefix(4), as: UTF8.self)
+        return format == .heif && ["avif", "avis"].contains(brand) ? "image/avif" : format.mediaType
+    }
+
     /// The media type a browser is told.
     var mediaType: String {
         switch self {

@@ -281,6 +281,26 @@ final class GalleryRoutesTests: XCTestCase {
         }
     }
 
+    func testAnAVIFOriginalIsServedAsAVIFAndAHEICAsHEIF() async throws {
+        var ids: [String: PhotoID] = [:]
+        for (name, brand) in [("phone.avif", "avif"), ("phone.heic", "heic")] {
+            let path = "/photos/\(name)"
+            try fixture.fileSystem.writeAtomically(Data([0, 0, 0, 0x18]) + Data("ftyp\(brand)".utf8) + Data(repeating: 0, count: 20), to: path)
+            ids[name] = try fixture.catalogue.write {
+                try $0.insertPhoto(path: path, stamp: FileStamp(size: 32, modifiedAtNanoseconds: 1),
+                                   facts: PhotoFacts(sha256: String(repeating: brand == "avif" ? "a" : "b", count: 64), format: .heif,
+                                                     pixelSize: PixelSize(width: 4, height: 3), exif: nil),
+                                   importedAt: Date(timeIntervalSince1970: 1_700_000_000))
+            }
+        }
+        try await get("/photos/\(ids["phone.avif"]!)/original") { response in
+            XCTAssertEqual(response.headers[.contentType], "image/avif", "shown by the browser, not downloaded as HEIF")
+        }
+        try await get("/photos/\(ids["phone.heic"]!)/original") { response in
+            XCTAssertEqual(response.headers[.contentType], "image/heif")
+        }
+    }
+
     func testPicturesAreServedByIdWithTheirTypes() async throws {
         let id = fixture.ids["bus"]!
         let original = try fixture.fileSystem.contents(of: "/photos/bus.jpg")
