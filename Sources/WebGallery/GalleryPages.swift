@@ -34,9 +34,11 @@ struct GalleryPages: Sendable {
         let selectedName: ColourName? = if case let .name(name) = query.colour { name } else { nil }
         context["swatches"] = ColourName.allCases.map { name -> [String: Any] in
             let selected = name == selectedName
-            return ["name": name.rawValue, "hex": name.focalLab.hex, "selected": selected,
-                    "href": "/" + query.queryString(["colour": selected ? nil : name.rawValue, "page": nil,
-                                                     "sort": query.sortAsked == .colour && selected ? nil : query.sortAsked?.rawValue])]
+            var changes: [String: String?] = ["colour": selected ? nil : name.rawValue, "page": nil,
+                                              "sort": query.sortAsked == .colour && selected ? nil : query.sortAsked?.rawValue]
+            // Without a colour, what only a colour can mean goes with it.
+            if selected { changes.merge(["accent": nil, "coverage": nil]) { $1 } }
+            return ["name": name.rawValue, "hex": name.focalLab.hex, "selected": selected, "href": "/" + query.queryString(changes)]
         }
         context["colourText"] = query.colourText ?? ""
         context["pickerValue"] = query.colour?.lab.hex.lowercased() ?? "#c0392b"
@@ -203,8 +205,9 @@ struct GalleryPages: Sendable {
     func inspiration(_ entries: [InspirationEntry], query: GridQuery = GridQuery(), gone: Int = 0, readOnly: Bool) -> String {
         var context = Self.frame(title: "Inspiration", section: "inspiration", readOnly: readOnly)
         // The filters the address asked for, said, so that a shared link does not pass for the whole list.
-        let filters = [query.colourText.map { "accent \($0)" }, query.since.map { "taken since \($0)" }, query.until.map { "until \($0)" },
-                       query.camera.map { "camera \($0)" }, query.folder.map { "in \($0)" }].compactMap { $0 }
+        let filters = [query.colourText.map { "whose accent is \($0)" }, query.since.map { "taken since \($0)" },
+                       query.until.map { "taken until \($0)" }, query.camera.map { "from cameras matching “\($0)”" },
+                       query.folder.map { "in \($0)" }].compactMap { $0 }
         if !filters.isEmpty { context["filtered"] = filters.joined(separator: ", ") }
         context["entries"] = InspirationService.groupingNearDuplicates(entries).map { group -> [String: Any] in
             let entry = group[0]

@@ -112,7 +112,7 @@ enum GalleryTemplates {
     <main class="inspiration">
     <h1>Inspiration</h1>
     <p class="lead">The photos whose show and hide pictures would stand out most, best first.</p>
-    {{#filtered}}<p class="hint">Only the photos with {{filtered}} · <a href="/inspire">all of them</a></p>{{/filtered}}
+    {{#filtered}}<p class="hint">Only the photos {{filtered}} · <a href="/inspire">all of them</a></p>{{/filtered}}
     <ol class="entries">{{#entries}}<li><a href="/photos/{{id}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"></a>
     <div><p class="head"><span class="rank">#{{rank}}</span> <a href="/photos/{{id}}">{{name}}</a> <span class="score" title="splash potential, 0–100">{{score}}</span></p>
     <p class="reason">{{reason}}</p>

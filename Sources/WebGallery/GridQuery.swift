@@ -137,6 +137,9 @@ public struct GridQuery: Equatable, Sendable {
             sortAsked = value
         }
         if self.sort == .colour && colour == nil { throw .invalid("sort: colour needs a colour to be closest to.") }
+        // Said, not ignored while the form still shows them filled in.
+        if accentOnly && colour == nil { throw .invalid("accent: “as the accent” needs a colour to match: choose one, or untick it.") }
+        if minimumCoverage > 0 && colour == nil { throw .invalid("coverage: “at least” a share of the picture needs a colour to measure: choose one.") }
         if let page = parameters["page"] {
             guard let value = Int(page), (1...Self.lastPage).contains(value) else {
                 throw .invalid("page: takes a whole number from 1 to \(Self.lastPage).")

@@ -49,6 +49,11 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertTrue(response.text.contains(#"class="swatch selected" href="/""#), "the chosen swatch clears the colour")
             XCTAssertTrue(response.text.contains(#"href="/?colour=blue""#))
         }
+        try await get("/?colour=red&accent=on&coverage=5&camera=canon") { response in
+            XCTAssertTrue(response.text.contains(#"class="swatch selected" href="/?camera=canon""#),
+                          "the accent and coverage go with the colour: without one they are refused")
+            XCTAssertTrue(response.text.contains(#"href="/?colour=blue&amp;accent=on&amp;coverage=5&amp;camera=canon""#), response.text)
+        }
         try await get("/?colour=%231f5aa6&accent=on") { response in
             XCTAssertEqual(Self.photoLinks(response.text), ["sea.jpg"])
             XCTAssertTrue(response.text.contains(##"value="#1f5aa6""##), "the field keeps what was typed")
@@ -168,6 +173,8 @@ final class GalleryRoutesTests: XCTestCase {
             ("/?sort=colour", "sort: colour needs a colour"),
             ("/?folder=relative/path", "folder: give an absolute path"),
             ("/?accent=maybe", "accent: takes on or off"),
+            ("/?accent=on", "accent: “as the accent” needs a colour to match"),
+            ("/?coverage=50&camera=canon", "coverage: “at least” a share of the picture needs a colour"),
             ("/photos/abc", "A photo&#39;s id is a whole number"),
             ("/photos/0", "A photo&#39;s id is a whole number from 1"),
             ("/photos/1/variants/other", "A variant is show or hide"),
@@ -179,7 +186,9 @@ final class GalleryRoutesTests: XCTestCase {
             }
         }
         // Their ends are still allowed: a single day, the last page, a camera of 100 characters.
-        for uri in ["/?since=2021-06-01&until=2021-06-01", "/?page=2000", "/?camera=" + String(repeating: "c", count: 100)] {
+        // And what the form sends with no colour chosen: coverage 0, the accent unticked.
+        for uri in ["/?since=2021-06-01&until=2021-06-01", "/?page=2000", "/?camera=" + String(repeating: "c", count: 100),
+                    "/?colour=&coverage=0&camera=canon", "/?colour=red&accent=on&coverage=5"] {
             try await get(uri) { response in XCTAssertNotEqual(response.status, .badRequest, uri) }
         }
         // "Back" keeps the other filters and leaves out the one refused.
@@ -355,12 +364,15 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertTrue(html.contains(#"<a href="/photos/\#(bus)">bus.jpg</a>"#))
             XCTAssertTrue(html.contains("#1"))
             XCTAssertFalse(html.contains("snow.jpg"), "a photo without an accent is not offered")
-            XCTAssertFalse(html.contains("Only the photos with"))
+            XCTAssertFalse(html.contains("Only the photos"))
             XCTAssertFalse(html.contains("left out"), "every file is there")
         }
         try await get("/inspire?colour=red&camera=canon") { response in
-            XCTAssertTrue(response.text.contains(#"Only the photos with accent red, camera canon · <a href="/inspire">all of them</a>"#),
+            XCTAssertTrue(response.text.contains(#"Only the photos whose accent is red, from cameras matching “canon” · <a href="/inspire">all of them</a>"#),
                           "a filtered list says so")
+        }
+        try await get("/inspire?since=2001-01-01&until=2030-12-31&folder=/photos") { response in
+            XCTAssertTrue(response.text.contains("Only the photos taken since 2001-01-01, taken until 2030-12-31, in /photos · "), response.text)
         }
     }
 
