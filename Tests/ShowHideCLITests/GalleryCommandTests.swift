@@ -307,6 +307,19 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(spy.errors.lines, ["1 photo listed here has no file at its path (gallery check lists them; gallery remove --missing forgets them)"])
     }
 
+    func testShowMarksAPhotoWhoseFileIsGoneAsListDoes() async throws {
+        try await importFixtures()
+        try files.remove("/lib/b.jpg")
+        try ShowCommand.parse(["1", "2"]).run(in: environment())
+        XCTAssertTrue(spy.output.lines.contains { $0.hasSuffix("/lib/b.jpg (file gone)") }, spy.output.text)
+        XCTAssertTrue(spy.output.lines.contains { $0.hasSuffix("/lib/a.jpg") })
+        XCTAssertEqual(spy.errors.lines, ["1 photo shown here has no file at its path (gallery check lists them; gallery remove --missing forgets them)"])
+        spy.output.clear()
+        try ShowCommand.parse(["2", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["path"] as? String, "/lib/b.jpg", "the JSON as the catalogue holds it")
+    }
+
     func testListFiltersAndSorts() async throws {
         try await importFixtures()
         try ListCommand.parse(["--camera", "canon", "--since", "2020-01-01", "--until", "2020-12-31"]).run(in: environment())

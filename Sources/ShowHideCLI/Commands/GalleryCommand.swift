@@ -214,7 +214,10 @@ struct ShowCommand: EnvironmentCommand {
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
         let photos = try ids.map { try environment.photo(id: $0, in: catalogue) }
-        try PhotoPresenter(console: environment.console).presentDetails(photos, asJSON: json)
+        // Marked in the text only: the JSON is the catalogue's, as `list --json` is.
+        let gone = environment.gone(photos)
+        try PhotoPresenter(console: environment.console).presentDetails(photos, asJSON: json, gone: json ? [] : gone)
+        PhotoPresenter.sayGone(gone, console: environment.console, how: "shown")
     }
 }
 

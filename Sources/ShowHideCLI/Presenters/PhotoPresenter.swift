@@ -40,27 +40,29 @@ struct PhotoPresenter {
     }
 
     /// After a listing: how many of its photos have no file at their path, and where to look.
-    static func sayGone(_ gone: Set<PhotoID>, console: Console) {
+    /// - Parameter how: how the photos were given ("listed", "shown").
+    static func sayGone(_ gone: Set<PhotoID>, console: Console, how: String = "listed") {
         guard !gone.isEmpty else { return }
-        console.warn("\(counted(gone.count, "photo")) listed here \(gone.count == 1 ? "has" : "have") no file at \(gone.count == 1 ? "its path" : "their paths") "
+        console.warn("\(counted(gone.count, "photo")) \(how) here \(gone.count == 1 ? "has" : "have") no file at \(gone.count == 1 ? "its path" : "their paths") "
                      + "(gallery check lists them; gallery remove --missing forgets them)")
     }
 
     /// Several photos' details: one after another, a blank line between; in JSON an array (one photo
     /// alone is the object itself, as `show ID` has always printed).
-    func presentDetails(_ photos: [CataloguedPhoto], asJSON: Bool) throws {
-        guard photos.count != 1 else { return try presentDetail(photos[0], asJSON: asJSON) }
+    /// - Parameter gone: the photos whose file is not at its path, marked.
+    func presentDetails(_ photos: [CataloguedPhoto], asJSON: Bool, gone: Set<PhotoID> = []) throws {
+        guard photos.count != 1 else { return try presentDetail(photos[0], asJSON: asJSON, gone: gone) }
         if asJSON {
             console.printJSON(try JSONOutput.encode(photos.map { PhotoJSON($0, detailed: true) }))
             return
         }
         for (index, photo) in photos.enumerated() {
             if index > 0 { console.print("") }
-            try presentDetail(photo, asJSON: false)
+            try presentDetail(photo, asJSON: false, gone: gone)
         }
     }
 
-    func presentDetail(_ photo: CataloguedPhoto, asJSON: Bool) throws {
+    func presentDetail(_ photo: CataloguedPhoto, asJSON: Bool, gone: Set<PhotoID> = []) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(PhotoJSON(photo, detailed: true)))
             return
@@ -68,7 +70,7 @@ struct PhotoPresenter {
         let exif = photo.facts.exif
         var rows: [(String, String?)] = [
             ("id", String(photo.id)),
-            ("path", photo.path),
+            ("path", photo.path + (gone.contains(photo.id) ? " (file gone)" : "")),
             ("format", photo.facts.format.displayName),
             ("pixels", photo.facts.pixelSize.description),
             ("file size", "\(photo.stamp.size) bytes"),
