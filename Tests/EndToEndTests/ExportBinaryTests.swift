@@ -77,7 +77,7 @@ final class ExportBinaryTests: XCTestCase {
         let resumed = try binary.run(["export", "--all", "--variant", "all", "--to", path("out"), "--max-size", "40", "--strip-gps",
                                       "--on-conflict", "skip"] + library)
         XCTAssertEqual(resumed.status, 0, resumed.errors)
-        XCTAssertTrue(resumed.output.hasPrefix("exported 1 file (0.0 MB)"), resumed.output)
+        XCTAssertTrue(resumed.output.hasPrefix("exported 1 file (1 kB) to "), resumed.output)
         XCTAssertTrue(resumed.output.contains("kept 3"), resumed.output)
     }
 }

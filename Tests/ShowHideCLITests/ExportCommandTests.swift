@@ -149,6 +149,15 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(json["interrupted"] as? Bool, true)
     }
 
+    func testSizesReadAsTheEstimateSaidThem() throws {
+        XCTAssertEqual([56, 32_400, 116_240_000, 2_400_000_000].map { ExportPresenter.size($0) }, ["56 bytes", "32 kB", "116.2 MB", "2.4 GB"])
+        var summary = ExportSummary()
+        summary.files = [ExportedFile(file: "a.jpg", photo: 1, originalPath: "/lib/a.jpg", variant: .show, parameters: nil,
+                                      size: 32_400, width: 1, height: 1, sha256: "")]
+        try ExportPresenter(console: spy.console).present(summary, destination: "/o", dryRun: false, asJSON: false, keepsAPart: true)
+        XCTAssertTrue(spy.output.text.hasPrefix("exported 1 file (32 kB) to /o, "), "not 0.0 MB: \(spy.output.text)")
+    }
+
     func testADryRunListsWhatWouldBeWritten() async throws {
         try await ExportCommand.parse(["--id", "2", "--id", "1", "--to", "/o", "--dry-run"]).run(in: environment())
         XCTAssertEqual(spy.output.lines, ["would write 2020-05-06_red_show.jpg (photo 2, show, variant to be made)",

@@ -61,7 +61,7 @@ struct ExportPresenter {
         }
         let exported = takenAway
             ? "exported no file to \(destination) (it held \(counted(summary.written.count, "file")) when interrupted), "
-            : "exported \(counted(summary.written.count, "file")) (\(Self.megabytes(summary.bytesWritten))) to \(destination), "
+            : "exported \(counted(summary.written.count, "file")) (\(Self.size(Int64(summary.bytesWritten)))) to \(destination), "
         console.print(exported
                       + "made \(counted(summary.madeVariants, "variant")), kept \(summary.kept.count), "
                       + "without an accent \(summary.withoutAccent.count), failed \(summary.failures.count) "
@@ -78,12 +78,8 @@ struct ExportPresenter {
         switch bytes {
         case ..<1_000: return "\(bytes) bytes"
         case ..<1_000_000: return "\(bytes / 1_000) kB"
-        case ..<1_000_000_000: return megabytes(Int(bytes))
+        case ..<1_000_000_000: return String(format: "%.1f MB", Double(bytes) / 1_000_000)
         default: return String(format: "%.1f GB", Double(bytes) / 1_000_000_000)
         }
-    }
-
-    static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
 }
