@@ -125,6 +125,9 @@ public struct GalleryServer: Sendable {
         }
         router.get("/static/gallery.css") { _, _ in Self.asset(GalleryAssets.css, type: "text/css; charset=utf-8") }
         router.get("/static/gallery.js") { _, _ in Self.asset(GalleryAssets.javaScript, type: "text/javascript; charset=utf-8") }
+        router.get("/static/icon.svg") { _, _ in Self.asset(GalleryAssets.icon, type: "image/svg+xml") }
+        // Asked for by browsers whatever the page names: the page's icon, not a 404 logged at every visit.
+        router.get("/favicon.ico") { _, _ in Response(status: .seeOther, headers: [.location: "/static/icon.svg"]) }
         return router
     }
 

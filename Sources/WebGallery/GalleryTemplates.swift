@@ -10,6 +10,7 @@ enum GalleryTemplates {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>{{title}} · showhide</title>
+    <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
     <link rel="stylesheet" href="/static/gallery.css">
     <script src="/static/gallery.js" defer></script>
     </head>

@@ -310,6 +310,21 @@ final class GalleryRoutesTests: XCTestCase {
         }
     }
 
+    func testTheTabsIconIsServedAndTheAddressBrowsersAskForItLeadsThere() async throws {
+        try await get("/") { response in
+            XCTAssertTrue(response.text.contains(#"<link rel="icon" href="/static/icon.svg" type="image/svg+xml">"#))
+        }
+        try await get("/static/icon.svg") { response in
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.headers[.contentType], "image/svg+xml")
+            XCTAssertTrue(response.text.hasPrefix("<svg "), response.text)
+        }
+        try await get("/favicon.ico") { response in
+            XCTAssertEqual(response.status, .seeOther, "not a 404 logged at every visit")
+            XCTAssertEqual(response.headers[.location], "/static/icon.svg")
+        }
+    }
+
     func testPicturesAreServedByIdWithTheirTypes() async throws {
         let id = fixture.ids["bus"]!
         let original = try fixture.fileSystem.contents(of: "/photos/bus.jpg")
