@@ -56,7 +56,7 @@ enum GalleryAssets {
     .splash-controls output { display: inline-block; min-width: 2.2em; text-align: right; color: var(--text); }
     .splash-controls select, .splash-controls button, form.make button { font: inherit; background: var(--card); color: var(--text); border: 1px solid var(--line); border-radius: 6px; padding: 3px 8px; }
     form.make button { background: #2d5bd7; border-color: #2d5bd7; color: #fff; cursor: pointer; }
-    .made { font-size: 13px; color: var(--dim); }
+    .made { font-size: 13px; color: var(--dim); list-style: none; padding: 0; }
     form.choose { display: inline; margin-left: 10px; }
     form.choose button { font: inherit; font-size: 12px; background: var(--line); color: var(--text); border: 1px solid #3b4250; border-radius: 999px; padding: 1px 10px; cursor: pointer; }
     form.choose button:hover { border-color: var(--accent); }

@@ -125,11 +125,8 @@ struct GalleryPages: Sendable {
         context["name"] = (photo.path as NSString).lastPathComponent
         context["path"] = photo.path
         context["duplicates"] = photo.duplicatePaths
-        let show = photo.variants.contains { $0.kind == SplashMode.show.rawValue }
-        let hide = photo.variants.contains { $0.kind == SplashMode.hide.rawValue }
-        context["show"] = show
-        context["hide"] = hide
-        context["noVariants"] = !show && !hide
+        context["noVariants"] = photo.variants.isEmpty
+        context["madeSets"] = Self.madeSets(of: photo)
         // The live pictures: what the controls' parameters make of the working copy.
         let splashable = fileState != .gone && VariantSpec.splash(for: photo, options: splash.processing()) != nil
         context["fileThere"] = fileState != .gone
@@ -221,6 +218,37 @@ struct GalleryPages: Sendable {
         context["empty"] = entries.isEmpty
         if gone > 0 { context["gone"] = gone == 1 ? "1 photo whose file is gone is" : "\(gone) photos whose files are gone are" }
         return render("inspiration", context)
+    }
+
+    /// The photo's variants as the sets made together, one set of parameters each, the newest first: a
+    /// show and a hide link of one set are one pair, whatever was made since with other parameters.
+    /// The catalogue gives a photo's variants oldest first.
+    static func madeSets(of photo: CataloguedPhoto) -> [[String: Any]] {
+        var order: [String] = []
+        var sets: [String: [Variant]] = [:]
+        for variant in photo.variants.reversed() {
+            if sets[variant.parameters] == nil { order.append(variant.parameters) }
+            sets[variant.parameters, default: []].append(variant)
+        }
+        return order.enumerated().map { index, parameters in
+            let values = VariantSpec.parameterValues(ofKey: parameters)
+            var set: [String: Any] = ["label": VariantSpec.method(ofKey: parameters) + " mode"
+                                          + (values["hue"].map { String(format: ", hue %.0f°", $0) } ?? ""),
+                                      "newest": index == 0]
+            for kind in SplashMode.allCases {
+                guard let variant = sets[parameters]?.first(where: { $0.kind == kind.rawValue }) else { continue }
+                set[kind.rawValue] = "/photos/\(photo.id)/variants/\(kind.rawValue)" + (setID(of: variant).map { "?set=\($0)" } ?? "")
+            }
+            return set
+        }
+    }
+
+    /// What names a variant's set of parameters in its file's name (`show-<hash of the parameters>.jpg`).
+    static func setID(of variant: Variant) -> String? {
+        let name = ((variant.path as NSString).lastPathComponent as NSString).deletingPathExtension
+        guard let dash = name.firstIndex(of: "-") else { return nil }
+        let id = name[name.index(after: dash)...]
+        return id.isEmpty || !id.allSatisfy({ $0.isLetter || $0.isNumber }) ? nil : String(id)
     }
 
     // MARK: Errors

@@ -109,8 +109,8 @@ public struct GalleryServer: Sendable {
         router.get("/photos/:id/thumbnail") { _, context in try self.thumbnail(try Self.id(context)) }
         router.get("/photos/:id/preview") { _, context in try self.preview(try Self.id(context)) }
         router.get("/photos/:id/original") { _, context in try self.original(try Self.id(context)) }
-        router.get("/photos/:id/variants/:kind") { _, context in
-            try self.variant(try Self.id(context), kind: context.parameters.get("kind") ?? "")
+        router.get("/photos/:id/variants/:kind") { request, context in
+            try self.variant(try Self.id(context), kind: context.parameters.get("kind") ?? "", set: QueryParameters(request.uri.query)["set"])
         }
         router.post("/export") { request, _ in try await self.export(request) }
         router.get("/api/photos") { request, _ in try self.apiPhotos(request) }
@@ -345,18 +345,19 @@ public struct GalleryServer: Sendable {
     static let revalidated = "private, no-cache"
 
     /// The newest recorded variant of this kind, read only from inside the library's variants folder.
-    func variant(_ id: PhotoID, kind: String) throws -> Response {
+    /// - Parameter set: the set of parameters (`GalleryPages.setID`) whose variant is asked for; nil, the newest.
+    func variant(_ id: PhotoID, kind: String, set: String? = nil) throws -> Response {
         guard SplashMode(rawValue: kind) != nil else { throw GalleryRequestError.invalid("A variant is show or hide.") }
         let photo = try photo(id)
         // Recorded under another place when the library folder was moved or copied: the same file in this one.
-        guard let variant = withVariantFiles(photo).variants.last(where: { $0.kind == kind }),
+        guard let variant = withVariantFiles(photo).variants.last(where: { $0.kind == kind && (set == nil || GalleryPages.setID(of: $0) == set) }),
               let place = VariantSpec.file(recordedAt: variant.path, inVariants: VariantSpec.directory(inLibrary: libraryDirectory)),
               let data = try? fileSystem.contents(of: place) else {
-            if photo.variants.contains(where: { $0.kind == kind }) {
+            if photo.variants.contains(where: { $0.kind == kind && (set == nil || GalleryPages.setID(of: $0) == set) }) {
                 throw GalleryRequestError.notFound("Photo \(id)'s \(kind) variant is recorded, but its file is gone: "
                                                    + "Make variants on its page makes it again.")
             }
-            throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant yet.")
+            throw GalleryRequestError.notFound("Photo \(id) has no \(kind) variant \(set == nil ? "yet" : "made with those parameters").")
         }
         return Self.image(data, type: place.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg", cache: Self.revalidated)
     }

@@ -80,7 +80,7 @@ enum GalleryTemplates {
     <input type="hidden" name="candidate" value="{{candidate}}"><input type="hidden" name="mode" value="{{mode}}"><input type="hidden" name="tolerance" value="{{tolerance}}"><input type="hidden" name="feather" value="{{feather}}"><input type="hidden" name="minChroma" value="{{minChroma}}">
     <button type="submit">Make variants</button> <span class="hint">full size, into the library, as <code>gallery process</code> does</span></form>{{/canMakeVariants}}
     {{#noVariants}}<p class="hint">No show and hide variants made yet{{#readOnly}}: <code>showhide gallery process {{id}}</code> makes them{{/readOnly}}.</p>{{/noVariants}}
-    {{^noVariants}}<p class="made">Made: {{#show}}<a href="/photos/{{id}}/variants/show">show</a> {{/show}}{{#hide}}<a href="/photos/{{id}}/variants/hide">hide</a>{{/hide}} (the newest)</p>{{/noVariants}}
+    {{^noVariants}}<ul class="made">{{#madeSets}}<li>Made, {{label}}: {{#show}}<a href="{{show}}">show</a> {{/show}}{{#hide}}<a href="{{hide}}">hide</a>{{/hide}}{{#newest}} (the newest){{/newest}}</li>{{/madeSets}}</ul>{{/noVariants}}
     {{#unanalysed}}<p class="hint">Its colours are not analysed yet: <code>showhide gallery analyse</code> finds them.</p>{{/unanalysed}}
     <section class="colours">
     {{#hasPalette}}<h2>Palette</h2>{{/hasPalette}}

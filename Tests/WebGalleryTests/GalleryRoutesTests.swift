@@ -219,7 +219,8 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/preview""#))
             XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/splash/show" alt="bus.jpg, show" data-splash="show">"#), html)
             XCTAssertTrue(html.contains(#"<img src="/photos/\#(id)/splash/hide" alt="bus.jpg, hide" data-splash="hide">"#))
-            XCTAssertTrue(html.contains(#"<a href="/photos/\#(id)/variants/show">show</a>"#), "the variants made are linked")
+            XCTAssertTrue(html.contains(#"<li>Made, object mode: <a href="/photos/\#(id)/variants/show?set=1">show</a> "#
+                                        + #"<a href="/photos/\#(id)/variants/hide?set=1">hide</a> (the newest)</li>"#), html)
             XCTAssertTrue(html.contains(#"<form class="make" method="post" action="/photos/\#(id)/variants">"#))
             XCTAssertTrue(html.contains("<dt>accent</dt>"))
             XCTAssertTrue(html.contains("<h2>Palette</h2>"))
@@ -238,8 +239,8 @@ final class GalleryRoutesTests: XCTestCase {
         // A variant whose file is gone is neither linked nor served.
         try fixture.fileSystem.remove("/library/variants/b0/b05/show-1.jpg")
         try await get("/photos/\(id)") { response in
-            XCTAssertFalse(response.text.contains(#"/variants/show">"#))
-            XCTAssertTrue(response.text.contains(#"<a href="/photos/\#(id)/variants/hide">hide</a>"#))
+            XCTAssertFalse(response.text.contains(#"/variants/show?"#))
+            XCTAssertTrue(response.text.contains(#"<a href="/photos/\#(id)/variants/hide?set=1">hide</a>"#))
         }
         try await get("/photos/\(id)/variants/show") { response in
             XCTAssertEqual(response.status, .notFound)
@@ -307,6 +308,29 @@ final class GalleryRoutesTests: XCTestCase {
         }
         try await get("/photos/\(ids["phone.heic"]!)/original") { response in
             XCTAssertEqual(response.headers[.contentType], "image/heif")
+        }
+    }
+
+    func testEachSetOfVariantsMadeIsLinkedAsAPairTheNewestFirst() async throws {
+        let id = fixture.ids["bus"]!
+        // A red show picture made since by an export, with other parameters: no hide of its set.
+        let path = "\(fixture.library)/variants/b0/b05/show-2a.jpg"
+        try fixture.fileSystem.writeAtomically(Data("red show".utf8), to: path)
+        try fixture.catalogue.recordVariant(Variant(photoID: id, kind: "show", parameters: #"{"hue":35.4,"method":"object"}"#, path: path,
+                                                    fileSize: 8, pixelSize: PixelSize(width: 40, height: 30), sha256: "red",
+                                                    createdAt: Date(timeIntervalSince1970: 1_800_000_000)))
+        try await get("/photos/\(id)") { response in
+            let html = response.text
+            XCTAssertTrue(html.contains(#"<li>Made, object mode, hue 35°: <a href="/photos/\#(id)/variants/show?set=2a">show</a>  (the newest)</li>"#),
+                          html)
+            XCTAssertTrue(html.contains(#"<li>Made, object mode: <a href="/photos/\#(id)/variants/show?set=1">show</a> "#
+                                        + #"<a href="/photos/\#(id)/variants/hide?set=1">hide</a></li>"#), "the earlier pair stays a pair")
+        }
+        try await get("/photos/\(id)/variants/show") { response in XCTAssertEqual(response.text, "red show", "without a set: the newest") }
+        try await get("/photos/\(id)/variants/show?set=1") { response in XCTAssertEqual(response.text, "show picture") }
+        try await get("/photos/\(id)/variants/hide?set=2a") { response in
+            XCTAssertEqual(response.status, .notFound, "that set has no hide picture")
+            XCTAssertTrue(response.text.contains("has no hide variant made with those parameters."), response.text)
         }
     }
 
