@@ -251,6 +251,15 @@ struct GalleryPages: Sendable {
         return id.isEmpty || !id.allSatisfy({ $0.isLetter || $0.isNumber }) ? nil : String(id)
     }
 
+    /// A download some of whose ticked photos made no show picture: which, and why, with the others to download.
+    func partialDownload(failures: [(id: PhotoID, path: String, reason: String)], made: [PhotoID], readOnly: Bool) -> String {
+        var context = Self.frame(title: "Not every photo could be downloaded", section: "", readOnly: readOnly)
+        context["failures"] = failures.map { ["id": $0.id, "name": ($0.path as NSString).lastPathComponent, "reason": $0.reason] }
+        context["made"] = made.map { ["id": $0] }
+        context["madeCount"] = made.count == 1 ? "the other photo's show picture" : "the other \(made.count) photos' show pictures"
+        return render("partialDownload", context)
+    }
+
     // MARK: Errors
 
     /// - Parameter back: where "Back" leads: the page asked for without the parameter it refused, or the photos.

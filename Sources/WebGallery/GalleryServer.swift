@@ -247,6 +247,13 @@ public struct GalleryServer: Sendable {
             throw GalleryRequestError.invalid(photos.count == 1 ? "This photo has no accent colour to splash: there is no show picture to download."
                                               : "None of these photos has an accent colour to splash: there is no show picture to download.")
         }
+        // Some ticked photos made none (a file gone, one that no longer decodes): said, with the rest to download,
+        // rather than a zip that leaves them out in silence.
+        guard summary.failures.isEmpty else {
+            let made = summary.files.map(\.photo).reduce(into: [PhotoID]()) { if !$0.contains($1) { $0.append($1) } }
+            return Self.html(pages.partialDownload(failures: summary.failures.map { ($0.photoID, $0.path, $0.reason) }, made: made,
+                                                   readOnly: settings.readOnly), status: .conflict)
+        }
         let data = try fileSystem.contents(of: path)
         var response = Self.image(data, type: "application/zip")
         response.headers[.contentDisposition] = "attachment; filename=\"showhide-show-\(pictures)-\(pictures == 1 ? "photo" : "photos").zip\""

@@ -1,7 +1,7 @@
 /// The gallery's Mustache templates: `head` and `foot` frame every page.
 enum GalleryTemplates {
     static let all: [(String, String)] = [("head", head), ("foot", foot), ("grid", grid), ("photo", photo),
-                                          ("inspiration", inspiration), ("error", error)]
+                                          ("inspiration", inspiration), ("error", error), ("partialDownload", partialDownload)]
 
     static let head = """
     <!DOCTYPE html>
@@ -123,6 +123,17 @@ enum GalleryTemplates {
     {{#empty}}<p class="empty">No photo has an accent colour to splash yet.</p>{{/empty}}
     {{#gone}}<p class="hint">{{gone}} left out: <code>showhide gallery check</code> lists them, <code>showhide gallery remove --missing</code> forgets them.</p>{{/gone}}
     <p><a href="/api/inspire">JSON</a></p>
+    </main>
+    {{> foot}}
+    """
+
+    static let partialDownload = """
+    {{> head}}
+    <main class="error">
+    <h1>Not every ticked photo has a show picture</h1>
+    <ul>{{#failures}}<li><a href="/photos/{{id}}">{{name}}</a> (photo {{id}}): {{reason}}</li>{{/failures}}</ul>
+    <form method="post" action="/export">{{#made}}<input type="hidden" name="id" value="{{id}}">{{/made}}<button type="submit">Download {{madeCount}} (.zip)</button></form>
+    <p><a href="/">Back to the photos</a></p>
     </main>
     {{> foot}}
     """

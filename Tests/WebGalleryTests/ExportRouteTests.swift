@@ -11,6 +11,8 @@ import XCTest
 /// Records what the grid asked to download, and leaves a zip where it was told.
 final class ExporterSpy: GalleryExporting, @unchecked Sendable {
     let files: FakeFileSystem
+    /// Photos whose picture cannot be made, as when their file is gone.
+    var failing: Set<PhotoID> = []
     private let lock = NSLock()
     private var asked: [(photos: [PhotoID], path: String)] = []
     var calls: [(photos: [PhotoID], path: String)] { lock.withLock { asked } }
@@ -22,11 +24,12 @@ final class ExporterSpy: GalleryExporting, @unchecked Sendable {
     func exportShowVariants(of photos: [CataloguedPhoto], toZip path: String) async throws -> ExportSummary {
         lock.withLock { asked.append((photos.map(\.id), path)) }
         // A show picture of each photo with an accent, as the export makes.
-        let pictured = photos.filter { $0.facts.colours?.accent != nil }
+        let pictured = photos.filter { $0.facts.colours?.accent != nil && !failing.contains($0.id) }
         try files.writeAtomically(Data("PK zip of \(pictured.count)".utf8), to: path)
         var summary = ExportSummary()
         summary.files = pictured.map { ExportedFile(file: "\($0.id)_show.jpg", photo: $0.id, originalPath: $0.path, variant: .show,
                                                     parameters: nil, size: 1, width: 1, height: 1, sha256: "") }
+        summary.failures = photos.filter { failing.contains($0.id) }.map { ($0.id, $0.path, "the file is gone") }
         return summary
     }
 }
@@ -107,6 +110,23 @@ final class ExportRouteTests: XCTestCase {
                 XCTAssertTrue(response.text.contains("No show picture could be made: photo \(bus), the file is gone."), response.text)
             }
         }
+    }
+
+    func testADownloadSomeOfWhosePhotosMadeNoPictureSaysWhichAndOffersTheRest() async throws {
+        let exporter = ExporterSpy(files: fixture.fileSystem)
+        let bus = fixture.ids["bus"]!, sea = fixture.ids["sea"]!
+        exporter.failing = [bus]
+        try await test(exporter) { client in
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=\(bus)&id=\(sea)")) { response in
+                XCTAssertEqual(response.status, .conflict, "no zip that leaves a ticked photo out in silence")
+                XCTAssertEqual(response.headers[.contentType], "text/html; charset=utf-8")
+                let html = response.text
+                XCTAssertTrue(html.contains(#"<li><a href="/photos/\#(bus)">bus.jpg</a> (photo \#(bus)): the file is gone</li>"#), html)
+                XCTAssertTrue(html.contains(#"<form method="post" action="/export"><input type="hidden" name="id" value="\#(sea)">"#
+                                            + #"<button type="submit">Download the other photo&#39;s show picture (.zip)</button></form>"#), html)
+            }
+        }
+        XCTAssertEqual(fixture.fileSystem.walk(["\(fixture.library)/exports"]).files.map(\.path), [], "the zip made is taken away")
     }
 
     func testADownloadThatCannotBeWrittenSaysWhyInWords() async throws {
