@@ -176,6 +176,9 @@ public enum ExportError: LocalizedError, Equatable {
     case badTemplate(String, String)
     case destinationExists(String)
     case cannotWrite(String, String)
+    /// A folder's export stopped by a file it could not write (a full disk): the files written before are
+    /// kept, and listed in its manifest when that could still be written.
+    case stoppedPartWay(String, String, kept: Int, listed: Bool)
     /// The destination's manifest from an earlier export cannot be read, so it cannot be merged.
     case unreadableManifest(String, String)
 
@@ -184,6 +187,11 @@ public enum ExportError: LocalizedError, Equatable {
         case let .badTemplate(template, reason): return "the file name template '\(template)' is wrong: \(reason)"
         case let .destinationExists(path): return "\(path) exists already: choose another name, or --on-conflict overwrite"
         case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
+        case let .stoppedPartWay(path, reason, kept, listed):
+            let files = kept == 1 ? "the file" : "the \(kept) files"
+            return "cannot write \(path): \(reason). The export stopped there: \(files) written before \(kept == 1 ? "it is" : "them are") kept"
+                + (listed ? " and listed in its manifest" : "")
+                + "; make room, then run the same command with --on-conflict skip to go on"
         case let .unreadableManifest(path, reason):
             return "\(path) is not a manifest showhide can read (\(reason)), so this export cannot add to it: "
                 + "move it away, or export to another folder; nothing was written"
@@ -316,6 +324,12 @@ public struct ExportService: Sendable {
                 if options.csvManifest || hadCSV { try destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
                 try destination.finish()
             }
+        } catch let ExportError.cannotWrite(path, reason) where destination.keepsAPart && !summary.written.isEmpty {
+            // A folder keeps what was written, as after Ctrl-C: listed when the disk still takes the manifest.
+            progress.finish()
+            let manifest = Self.merged(previous: previous, current: summary.files) { destination.size(of: $0.file) == $0.size }
+            let listed = (try? destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)) != nil
+            throw ExportError.stoppedPartWay(path, reason, kept: summary.written.count, listed: listed)
         } catch {
             progress.finish()
             destination.abandon()

@@ -14,13 +14,15 @@ final class SpyDestination: ExportDestination {
     var finished = false
     var abandoned = false
     var failOn: String?
+    /// More names whose writing fails, as on a full disk.
+    var failing: Set<String> = []
     var onWrite: ((String) -> Void)?
 
     func contains(_ name: String) -> Bool { files[name] != nil }
     func existing(_ name: String) throws -> Data? { files[name] }
     func size(of name: String) -> Int? { files[name]?.count }
     func write(_ data: Data, as name: String) throws {
-        if name == failOn { throw ExportError.cannotWrite(name, "disk full") }
+        if name == failOn || failing.contains(name) { throw ExportError.cannotWrite(name, "disk full") }
         onWrite?(name)
         files[name] = data
         order.append(name)
@@ -481,6 +483,7 @@ final class ExportServiceTests: XCTestCase {
         let photos = try await twoPhotos()
         let destination = SpyDestination()
         destination.failOn = "undated_fog_original.jpg"
+        destination.keepsAPart = false  // an archive: written whole or not at all
 
         do {
             _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: destination)
@@ -490,6 +493,37 @@ final class ExportServiceTests: XCTestCase {
         }
         XCTAssertTrue(destination.abandoned)
         XCTAssertFalse(destination.finished)
+    }
+
+    func testAFolderFilledUpPartWayKeepsWhatWasWrittenListedAndSaysHowToGoOn() async throws {
+        let photos = try await twoPhotos()
+        let destination = SpyDestination()
+        destination.failOn = "undated_fog_original.jpg"
+
+        do {
+            _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: destination)
+            XCTFail("the export should stop")
+        } catch {
+            XCTAssertEqual(error as? ExportError, .stoppedPartWay("undated_fog_original.jpg", "disk full", kept: 1, listed: true))
+            XCTAssertEqual(error.localizedDescription, "cannot write undated_fog_original.jpg: disk full. The export stopped there: the file "
+                           + "written before it is kept and listed in its manifest; make room, then run the same command with "
+                           + "--on-conflict skip to go on")
+        }
+        XCTAssertEqual(destination.order, ["2021-06-01_bus_original.jpg", ExportService.manifestName])
+        XCTAssertFalse(destination.abandoned)
+        let listed = try XCTUnwrap(ExportService.manifestFiles(try XCTUnwrap(destination.files[ExportService.manifestName])))
+        XCTAssertEqual(listed.map(\.file), ["2021-06-01_bus_original.jpg"])
+        XCTAssertFalse(destination.finished)
+
+        // No room even for the manifest: said so.
+        let full = SpyDestination()
+        full.failing = ["undated_fog_original.jpg", ExportService.manifestName]
+        do {
+            _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: full)
+            XCTFail("the export should stop")
+        } catch {
+            XCTAssertEqual(error as? ExportError, .stoppedPartWay("undated_fog_original.jpg", "disk full", kept: 1, listed: false))
+        }
     }
 
     func testFilesAreHandedOverOneAtATime() async throws {
