@@ -189,7 +189,7 @@ public enum ExportError: LocalizedError, Equatable {
         case let .cannotWrite(path, reason): return "cannot write \(path): \(reason)"
         case let .stoppedPartWay(path, reason, kept, listed):
             let files = kept == 1 ? "the file" : "the \(kept) files"
-            return "cannot write \(path): \(reason). The export stopped there: \(files) written before \(kept == 1 ? "it is" : "them are") kept"
+            return "cannot write \(path): \(reason). The export stopped there: \(files) written before it \(kept == 1 ? "is" : "are") kept"
                 + (listed ? " and listed in its manifest" : "")
                 + "; make room, then run the same command with --on-conflict skip to go on"
         case let .unreadableManifest(path, reason):
