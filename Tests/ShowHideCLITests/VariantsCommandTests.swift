@@ -39,6 +39,22 @@ final class VariantsCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines.count, 3)
     }
 
+    func testTheListGivesEachVariantsFileInThisLibrary() throws {
+        // Restored from a backup into /restored: the rows still name /old, whose files are another library's.
+        let recorded = "/old/lib/variants/ab/abc/show-1.jpg"
+        try catalogue.recordVariant(Variant(photoID: 1, kind: "hide", parameters: "{}", path: recorded, fileSize: 1,
+                                            pixelSize: PixelSize(width: 8, height: 6), sha256: "", createdAt: Date(timeIntervalSince1970: 1_700_000_200)))
+        files[recorded] = Data([1])
+        files["/restored/variants/ab/abc/show-1.jpg"] = Data([1])
+        try VariantsCommand.parse(["--library", "/restored"]).run(in: environment())
+        XCTAssertTrue(spy.output.lines[3].hasSuffix("  /restored/variants/ab/abc/show-1.jpg"), spy.output.text)
+        XCTAssertTrue(spy.output.lines[1].hasSuffix("  /library/variants/old.jpg (no file of it in this library)"), spy.output.text)
+        spy.output.clear()
+        try VariantsCommand.parse(["--library", "/restored", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(json.last?["path"] as? String, recorded, "the JSON as the catalogue holds it")
+    }
+
     func testPruningKeepsTheNewestAndSaysWhatWent() throws {
         try VariantsCommand.parse(["--prune"]).run(in: environment())
         XCTAssertEqual(spy.output.lines, [

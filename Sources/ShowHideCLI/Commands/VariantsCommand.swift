@@ -33,7 +33,15 @@ struct VariantsCommand: EnvironmentCommand {
             let summary = try environment.variantPruning(catalogue: catalogue, libraryDirectory: library.directory(in: environment)).prune(photos: photos)
             try presenter.present(summary, asJSON: json)
         } else {
-            try presenter.present(try catalogue.allVariants().filter { photos?.contains($0.photoID) ?? true }, asJSON: json)
+            let variants = try catalogue.allVariants().filter { photos?.contains($0.photoID) ?? true }
+            // Each variant's file in this library: a library moved, copied or restored from a backup keeps rows
+            // naming the old place (the JSON gives them as recorded).
+            let folder = VariantSpec.directory(inLibrary: library.directory(in: environment))
+            let files = json ? [:] : Dictionary(variants.map { variant in
+                (variant.path, VariantSpec.file(recordedAt: variant.path, inVariants: folder).flatMap { environment.fileSystem.exists($0) ? $0 : nil }
+                    ?? variant.path + " (no file of it in this library)")
+            }, uniquingKeysWith: { first, _ in first })
+            try presenter.present(variants, asJSON: json, files: files)
         }
     }
 }

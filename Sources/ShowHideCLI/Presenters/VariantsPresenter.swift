@@ -12,7 +12,8 @@ struct VariantsPresenter {
         var filesLeft: [FailureJSON]
     }
 
-    func present(_ variants: [Variant], asJSON: Bool) throws {
+    /// - Parameter files: the file shown for each recorded path (this library's, or the path said as having none).
+    func present(_ variants: [Variant], asJSON: Bool, files: [String: String] = [:]) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(variants.map(VariantJSON.init)))
             return
@@ -24,7 +25,7 @@ struct VariantsPresenter {
         var table = TextTable(headers: ["PHOTO", "KIND", "SIZE", "MADE WITH", "CREATED", "FILE"], fits: [.keep, .keep, .keep, .wrap, .keep, .elide])
         for variant in variants {
             table.append([String(variant.photoID), variant.kind, variant.pixelSize.description, PhotoPresenter.parameters(of: variant),
-                          String(ISO8601.string(variant.createdAt).prefix(19)), variant.path])
+                          String(ISO8601.string(variant.createdAt).prefix(19)), files[variant.path] ?? variant.path])
         }
         console.print(table)
     }
