@@ -46,8 +46,9 @@ public struct SpyConsole {
     public let errors = SpyOutput()
     public let console: Console
 
-    public init(errorsIsTerminal: Bool = false, usesColour: Bool = false) {
-        console = Console(output: output, errors: errors, errorsIsTerminal: errorsIsTerminal, usesColour: usesColour)
+    /// - Parameter width: the terminal's columns (nil: a pipe, whole lines).
+    public init(errorsIsTerminal: Bool = false, usesColour: Bool = false, width: Int? = nil) {
+        console = Console(output: output, errors: errors, errorsIsTerminal: errorsIsTerminal, usesColour: usesColour, width: width)
     }
 }
 

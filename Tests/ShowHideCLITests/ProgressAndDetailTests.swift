@@ -97,6 +97,14 @@ final class ProgressAndDetailTests: XCTestCase {
         try PhotoPresenter(console: spy.console).presentDetail(photo, asJSON: true)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
         XCTAssertEqual(json["xmp"] as? String, "<x:xmpmeta/>")
+
+        // On a terminal of 50 columns, a long value goes on under itself.
+        let narrow = SpyConsole(width: 50)
+        try PhotoPresenter(console: narrow.console).presentDetail(photo, asJSON: false)
+        XCTAssertTrue(narrow.output.lines.allSatisfy { $0.count <= 50 }, narrow.output.text)
+        XCTAssertTrue(narrow.output.text.contains("variant       show 2×1, object mode, hue 34.5°,\n"
+                                                  + "              tolerance 12°, feather 10°, chroma\n"
+                                                  + "              from 12, quality 90: /v/show-1.jpg\n"), narrow.output.text)
         spy.output.clear()
         try PhotoPresenter(console: spy.console).presentList([photo], asJSON: true)
         XCTAssertFalse(spy.output.text.contains("xmpmeta"), "a listing leaves it out")

@@ -110,14 +110,24 @@ struct PhotoPresenter {
         let present = rows.compactMap { label, value in value.map { (label, $0) } }
         let width = present.map(\.0.count).max() ?? 0
         for (label, value) in present {
-            console.print(console.bold(label.padding(toLength: width, withPad: " ", startingAt: 0)) + "  " + value)
+            // On a terminal, a long value goes on under itself rather than under the labels.
+            for (index, line) in wrapped(value, indent: width + 2).enumerated() {
+                console.print((index == 0 ? console.bold(label.padding(toLength: width, withPad: " ", startingAt: 0)) : String(repeating: " ", count: width))
+                              + "  " + line)
+            }
         }
         if let tags = exif?.allTags, !tags.isEmpty {
             console.print(console.bold("EXIF tags"))
             for key in tags.keys.sorted() {
-                console.print("  \(key): \(tags[key]!)")
+                for (index, line) in wrapped("\(key): \(tags[key]!)", indent: 4).enumerated() { console.print((index == 0 ? "  " : "    ") + line) }
             }
         }
+    }
+
+    /// `value` in lines that fit the terminal after `indent` columns (at least 20 of them); whole in a pipe.
+    private func wrapped(_ value: String, indent: Int) -> [String] {
+        guard let columns = console.width else { return [value] }
+        return TerminalText.wrapped(value, to: max(20, columns - indent))
     }
 
     /// Why a photo has no accent, as `gallery show` says it.
