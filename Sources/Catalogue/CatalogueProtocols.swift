@@ -82,7 +82,9 @@ public protocol PhotoCatalogue: Sendable {
     /// The variant of this kind made with these parameters, if any.
     func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant?
     /// Records a variant whose file is already in place (replacing a row for the same photo, kind and parameters).
-    func recordVariant(_ variant: Variant) throws
+    /// - Returns: the row it replaced, if any.
+    @discardableResult
+    func recordVariant(_ variant: Variant) throws -> Variant?
     /// Every recorded variant, by photo.
     func allVariants() throws -> [Variant]
     /// Forgets the variant recorded at `path` (its file is gone).

@@ -312,11 +312,14 @@ struct VariantRepository {
             .map(variant(from:))
     }
 
-    func record(_ variant: Variant) throws {
+    /// - Returns: the row it replaced, if any.
+    @discardableResult
+    func record(_ variant: Variant) throws -> Variant? {
         // Said in words, not as the foreign key's constraint: a photo removed while its variant was made.
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE id = ?)", arguments: [variant.photoID]) == true else {
             throw CatalogueError.photoGone(id: variant.photoID)
         }
+        let replaced = try self.variant(of: variant.photoID, kind: variant.kind, parameters: variant.parameters)
         try db.execute(sql: """
             INSERT INTO variant (photo_id, kind, parameters, path, file_size, width, height, sha256, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -325,5 +328,6 @@ struct VariantRepository {
                 height = excluded.height, sha256 = excluded.sha256, created_at = excluded.created_at
             """, arguments: [variant.photoID, variant.kind, variant.parameters, variant.path, variant.fileSize,
                              variant.pixelSize.width, variant.pixelSize.height, variant.sha256, variant.createdAt])
+        return replaced
     }
 }

@@ -231,7 +231,8 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try reading { try VariantRepository(db: $0).variant(of: photoID, kind: kind, parameters: parameters) }
     }
 
-    public func recordVariant(_ variant: Variant) throws {
+    @discardableResult
+    public func recordVariant(_ variant: Variant) throws -> Variant? {
         try writing { try VariantRepository(db: $0).record(variant) }
     }
 

@@ -191,12 +191,15 @@ public struct ProcessingService: Sendable {
             return outcome
         }
         var missing: [VariantSpec] = []
+        // The kinds no row recorded when looked at: one recorded meanwhile was made by another run at once.
+        var unrecorded: Set<SplashMode> = []
         for spec in specs {
             let existing = try? catalogue.variant(spec)
             if let existing, hasItsFile(existing) {
                 outcome.unchanged += 1
             } else {
                 missing.append(spec)
+                if existing == nil { unrecorded.insert(spec.kind) }
             }
         }
         guard !missing.isEmpty else { return outcome }
@@ -237,8 +240,9 @@ public struct ProcessingService: Sendable {
                 let variant = spec.record(path: path, fileSize: Int64(encoded.data.count),
                                           pixelSize: PixelSize(width: image.width, height: image.height), sha256: encoded.sha256,
                                           createdAt: clock.now())
+                let replaced: Variant?
                 do {
-                    try catalogue.recordVariant(variant)
+                    replaced = try catalogue.recordVariant(variant)
                 } catch CatalogueError.photoGone {
                     // Removed meanwhile (`gallery remove` in another shell): its variant would be a stray file.
                     try? fileSystem.remove(path)
@@ -247,7 +251,12 @@ public struct ProcessingService: Sendable {
                     outcome.skipped = "removed from the catalogue while it was processed"
                     return outcome
                 }
-                outcome.made.append(variant)
+                // Another `process` made the same file meanwhile: counted by that run, not twice.
+                if let replaced, unrecorded.contains(spec.kind), replaced.sha256 == variant.sha256, replaced.path == variant.path {
+                    outcome.unchanged += 1
+                } else {
+                    outcome.made.append(variant)
+                }
             } catch {
                 throw PhotoFailure(reason: error.plainDescription)
             }

@@ -138,12 +138,15 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         lock.withLock { variantRows.first { $0.photoID == photoID && $0.kind == kind && $0.parameters == parameters } }
     }
 
-    public func recordVariant(_ variant: Variant) throws {
+    @discardableResult
+    public func recordVariant(_ variant: Variant) throws -> Variant? {
         try lock.withLock {
             // As the catalogue's foreign key: no variant of a photo that is not there.
             guard state.photos[variant.photoID] != nil else { throw CatalogueError.photoGone(id: variant.photoID) }
+            let replaced = variantRows.first { $0.photoID == variant.photoID && $0.kind == variant.kind && $0.parameters == variant.parameters }
             variantRows.removeAll { $0.photoID == variant.photoID && $0.kind == variant.kind && $0.parameters == variant.parameters }
             variantRows.append(variant)
+            return replaced
         }
     }
 

@@ -76,8 +76,12 @@ final class RepositoryTests: XCTestCase {
         older.parameters = #"{"hue":10}"#
         older.path = "/lib/v/show-10.jpg"
         older.createdAt = day.addingTimeInterval(60)
-        try catalogue.recordVariant(older)
+        XCTAssertNil(try catalogue.recordVariant(older), "nothing replaced")
         try catalogue.recordVariant(show)
+        try catalogue.recordVariant(hide)
+        var again = hide
+        again.sha256 = "again"
+        XCTAssertEqual(try catalogue.recordVariant(again), hide, "the row of its photo, kind and parameters, replaced")
         try catalogue.recordVariant(hide)
         XCTAssertEqual(try catalogue.allVariants().map(\.path), ["/lib/v/show.jpg", "/lib/v/hide.jpg", "/lib/v/show-10.jpg"],
                        "each parameter set by when it was made, its show before its hide")

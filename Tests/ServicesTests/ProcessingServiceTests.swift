@@ -165,6 +165,31 @@ final class ProcessingServiceTests: XCTestCase {
                        "nor the folders it was written in")
     }
 
+    func testVariantsAnotherRunMadeMeanwhileAreNotCountedTwice() async throws {
+        let photos = try await importPhotos(["/photos/red.jpg": FakePhoto.data(width: 40, height: 30, seed: "r", colour: "#D01020")])
+        let first = try await service().process(photos)
+        XCTAssertEqual(first.made.count, 2)
+        // Two runs at once: both find no row; the other records the same files while this one reads the photo.
+        for variant in first.made { try catalogue.write { try $0.removeVariant(atPath: variant.path) } }
+        let catalogue = self.catalogue
+        files.beforeRead = { path in
+            guard path == "/photos/red.jpg" else { return }
+            for variant in first.made { try? catalogue.recordVariant(variant) }
+        }
+
+        let second = try await service().process(photos)
+
+        XCTAssertEqual(second.made.count, 0, "the other run counted them")
+        XCTAssertEqual(second.unchanged, 2)
+        XCTAssertEqual(catalogue.variants.count, 2)
+
+        // A row whose file was lost is made again, and counted.
+        files.beforeRead = nil
+        try files.remove(first.made[0].path)
+        let third = try await service().process(photos)
+        XCTAssertEqual(third.made.map(\.path), [first.made[0].path])
+    }
+
     func testLeftoverTemporaryFilesAreRemoved() async throws {
         files["/library/variants/ab/abc/show-1.jpg.1234" + partialFileSuffix] = Data("half".utf8)
         files["/library/variants/ab/abc/show-1.jpg"] = Data("whole".utf8)

@@ -271,7 +271,7 @@ struct BusyCatalogue: PhotoCatalogue {
     func failures() throws -> [ImportFailure] { throw busy }
     func search(_ search: ColourSearch) throws -> [ColourMatch] { throw busy }
     func variant(of photoID: PhotoID, kind: String, parameters: String) throws -> Variant? { throw busy }
-    func recordVariant(_ variant: Variant) throws { throw busy }
+    func recordVariant(_ variant: Variant) throws -> Variant? { throw busy }
     func allVariants() throws -> [Variant] { throw busy }
     func removeVariant(atPath path: String) throws { throw busy }
     func integrityCheck() throws -> String { throw busy }
