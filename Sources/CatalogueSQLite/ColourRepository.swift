@@ -181,16 +181,49 @@ struct ColourRepository {
                                 coverage: $0.weight, deltaE: nil) }
     }
 
+    /// A photo's accent is the subject a person chose for it, where one did (`photo_subject`), else the eye's:
+    /// the eye's accents of the other photos in the index's order, then the few chosen ones, merged.
     private func accentByName(_ name: ColourName, _ search: ColourSearch) throws -> [Hit] {
-        let filter = filters(search, photoColumn: "c.photo_id")
-        let sql = "SELECT c.photo_id, c.accent_coverage, c.accent_l, c.accent_a, c.accent_b FROM photo_colour c" + filter.sql
-            + (filter.sql.isEmpty ? " WHERE " : " AND ")
-            + "c.accent_name = ? AND c.accent_coverage >= ? AND c.accent_coverage <= ? ORDER BY c.accent_coverage DESC, c.photo_id"
-            + limitSQL(search)
+        func hits(from table: String, _ columns: String, where condition: String, photoColumn: String, coverage: String) throws -> [Hit] {
+            let filter = filters(search, photoColumn: photoColumn)
+            let sql = "SELECT \(columns) FROM \(table)" + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ") + condition
+                + " ORDER BY \(coverage) DESC, \(photoColumn)" + limitSQL(search)
+            var arguments = filter.arguments
+            arguments += [name.rawValue, search.minimumCoverage, search.maximumCoverage]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
+                Hit(photoID: $0[0], score: $0[1], lab: Lab(l: $0[2], a: $0[3], b: $0[4]), name: name, coverage: $0[1], deltaE: nil)
+            }
+        }
+        let eyes = try hits(from: "photo_colour c", "c.photo_id, c.accent_coverage, c.accent_l, c.accent_a, c.accent_b",
+                            where: "c.accent_name = ? AND c.accent_coverage >= ? AND c.accent_coverage <= ? AND \(Self.noSubject("c.photo_id"))",
+                            photoColumn: "c.photo_id", coverage: "c.accent_coverage")
+        let chosen = try hits(from: "photo_subject s", "s.photo_id, s.coverage, s.lab_l, s.lab_a, s.lab_b",
+                              where: "s.name = ? AND s.coverage >= ? AND s.coverage <= ?", photoColumn: "s.photo_id", coverage: "s.coverage")
+        guard !chosen.isEmpty else { return eyes }
+        let merged = (eyes + chosen).sorted { ($0.coverage, -$0.photoID) > ($1.coverage, -$1.photoID) }
+        return Array(merged.prefix(search.filters.limit ?? merged.count))
+    }
+
+    /// The SQL condition that the photo of `photoColumn` has no subject chosen by a person.
+    static func noSubject(_ photoColumn: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM photo_subject WHERE photo_subject.photo_id = \(photoColumn))"
+    }
+
+    /// The chosen subjects within `search.within` of `target`, of the photos the filters keep: few, read whole.
+    private func chosenSubjects(near target: Lab, _ search: ColourSearch) throws -> [Hit] {
+        let filter = filters(search, photoColumn: "s.photo_id")
+        let sql = "SELECT s.photo_id, s.lab_l, s.lab_a, s.lab_b, s.coverage, s.name FROM photo_subject s" + filter.sql
+            + (filter.sql.isEmpty ? " WHERE " : " AND ") + "showhide_delta_e(s.lab_l, s.lab_a, s.lab_b, ?, ?, ?) <= ?"
         var arguments = filter.arguments
-        arguments += [name.rawValue, search.minimumCoverage, search.maximumCoverage]
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map {
-            Hit(photoID: $0[0], score: $0[1], lab: Lab(l: $0[2], a: $0[3], b: $0[4]), name: name, coverage: $0[1], deltaE: nil)
+        arguments += [target.l, target.a, target.b, search.within]
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row in
+            let lab = Lab(l: row[1], a: row[2], b: row[3])
+            let distance = deltaE2000(target, lab)
+            let coverage: Double = row[4]
+            guard distance <= search.within, coverage >= search.minimumCoverage, coverage <= search.maximumCoverage,
+                  let name = ColourName(rawValue: row[5]) else { return nil }
+            return Hit(photoID: row[0], score: coverage * (1 - distance / (search.within + 1e-9)), lab: lab, name: name,
+                       coverage: coverage, deltaE: distance)
         }
     }
 
@@ -228,13 +261,14 @@ struct ColourRepository {
             """, photoColumn: "g.photo_id", coverage: paletteCoverage)
     }
 
+    /// As by name: the chosen subjects stand for their photos' accents.
     private func accentByColour(_ target: Lab, _ search: ColourSearch) throws -> [Hit] {
         try byColour(target, search, sql: """
             SELECT g.photo_id, g.lab_l, g.lab_a, g.lab_b, g.coverage, c.accent_name
             FROM json_each(?) j
             JOIN accent_cell g ON g.cell = j.value ->> 0 AND g.coverage >= j.value ->> 1 AND g.coverage < j.value ->> 2
-            JOIN photo_colour c ON c.photo_id = g.photo_id
-            """, photoColumn: "g.photo_id", coverage: { hits, _, _ in hits })
+            JOIN photo_colour c ON c.photo_id = g.photo_id AND \(Self.noSubject("g.photo_id"))
+            """, photoColumn: "g.photo_id", coverage: { hits, _, _ in hits }, besides: try chosenSubjects(near: target, search))
     }
 
     /// For one round: each cell that may hold an entry scoring at least `threshold` (and that earlier
@@ -252,8 +286,9 @@ struct ColourRepository {
         return "[" + ranges.joined(separator: ",") + "]"
     }
 
+    /// - Parameter besides: matches found otherwise (chosen subjects), ranked with those the cells hold.
     private func byColour(_ target: Lab, _ search: ColourSearch, sql select: String, photoColumn: String,
-                          coverage: ([Hit], Lab, Double) throws -> [Hit]) throws -> [Hit] {
+                          coverage: ([Hit], Lab, Double) throws -> [Hit], besides: [Hit] = []) throws -> [Hit] {
         let filter = filters(search, photoColumn: photoColumn)
         // The grid cells that can hold a match, each seeked for its range of shares; CIEDE2000 inside
         // SQLite then drops the colours that do not match before a row is joined or handed to Swift.
@@ -261,7 +296,7 @@ struct ColourRepository {
         let sql = select + filter.sql + (filter.sql.isEmpty ? " WHERE " : " AND ")
             + "showhide_delta_e(g.lab_l, g.lab_a, g.lab_b, ?, ?, ?) <= ?"
         let limit = search.filters.limit ?? Int.max
-        var best: [PhotoID: Hit] = [:]
+        var best = Dictionary(besides.map { ($0.photoID, $0) }, uniquingKeysWith: { first, _ in first })
         var ranked: [Hit] = []
         var ceiling = 2.0
         for threshold in Self.shareThresholds {

@@ -232,6 +232,33 @@ final class ColourSearchTests: XCTestCase {
                                                                filters: PhotoQuery(camera: "nikon")))), ["roses"])
     }
 
+    func testAnAccentSearchMatchesTheSubjectAPersonChoseNotTheEyesAccent() throws {
+        try makeLibrary()
+        let bus = try XCTUnwrap(try catalogue.photos(matching: PhotoQuery()).first { $0.path == "/p/bus.jpg" })
+        // The bus's blue sign, 20% of the frame, made its subject on the web gallery's page.
+        try catalogue.write { try $0.chooseSubject(accent("#1F5AA6", coverage: 0.2), of: bus.id, at: day) }
+        let blue = Lab(RGBA(parsing: "#1F5AA6")!), red = Lab(RGBA(parsing: "#E02030")!)
+
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.blue), accentOnly: true))), ["sea", "bus"], "by name")
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.red), accentOnly: true))), ["roses"], "its eye's red no more")
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.blue), accentOnly: true, filters: PhotoQuery(limit: 1)))), ["sea"],
+                       "ranked with the others by coverage, then cut")
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.blue), accentOnly: true, maximumCoverage: 0.5))), ["bus"])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.blue), accentOnly: true, filters: PhotoQuery(camera: "nikon")))), [],
+                       "the filters hold for it too")
+        let byColour = try catalogue.search(ColourSearch(target: .colour(blue), accentOnly: true))
+        XCTAssertEqual(names(byColour), ["sea", "bus"], "by colour")
+        XCTAssertEqual(byColour.last?.coverage ?? 0, 0.2, accuracy: 1e-9)
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(red), accentOnly: true, within: 12))), ["roses"])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(blue), accentOnly: true, minimumCoverage: 0.5))), ["sea"])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.red)))), ["roses", "bus"], "a palette search is unchanged")
+
+        // Given back to the eye: red again.
+        try catalogue.write { try $0.chooseSubject(nil, of: bus.id, at: day) }
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.red), accentOnly: true))), ["roses", "bus"])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(blue), accentOnly: true))), ["sea"])
+    }
+
     /// "Red as a small accent": the largest share the match may cover, by every kind of search.
     func testAMaximumCoverageLeavesOutTheLargerMatches() throws {
         try makeLibrary()
