@@ -88,6 +88,14 @@ final class SchemaTests: XCTestCase {
         }
     }
 
+    func testOnlyAMigrationThatMakesATableAnewChecksEveryForeignKeyAtItsEnd() {
+        let checks = EmbeddedMigrations.all.map { "\($0.identifier.prefix(4)) \(Schema.foreignKeyChecks(of: $0) == .immediate ? "immediate" : "deferred")" }
+        XCTAssertEqual(checks.prefix(11), ["0001 deferred", "0002 deferred", "0003 deferred", "0004 deferred", "0005 deferred", "0006 deferred",
+                                           "0007 deferred", "0008 deferred", "0009 deferred", "0010 deferred", "0011 immediate"],
+                       "as they landed, then an index without reading every row of a large catalogue")
+        XCTAssertEqual(Schema.foreignKeyChecks(of: ("0012_x", "CREATE TABLE t2 (a); DROP TABLE t; ALTER TABLE t2 RENAME TO t;")), .deferred)
+    }
+
     func testTheMigrationsAreEmbeddedInOrder() {
         let identifiers = EmbeddedMigrations.all.map(\.identifier)
         XCTAssertEqual(Array(identifiers.prefix(3)), ["0001_catalogue", "0002_colours", "0003_colour_grid"])
