@@ -129,14 +129,23 @@ enum GalleryAssets {
       }
       for (const field of form.querySelectorAll("select, input[type=checkbox]")) {
         field.addEventListener("change", () => {
-          // Closest to the colour needs a colour: asked for first, not refused by the server.
-          if (field.name === "sort" && field.value === "colour" && !form.elements.colour.value) {
+          // Closest to the colour, and the colour as the accent, need a colour: asked for first, not
+          // refused by the server.
+          const needsColour = (field.name === "sort" && field.value === "colour") || (field.name === "accent" && field.checked);
+          if (needsColour && !form.elements.colour.value) {
             form.elements.colour.focus();
             return;
           }
           form.requestSubmit();
         });
       }
+      // Sent without a colour, what only a colour gives a meaning is left out, not refused.
+      form.addEventListener("submit", () => {
+        if (form.elements.colour.value) return;
+        form.elements.accent.checked = false;
+        form.elements.coverage.value = "";
+        if (form.elements.sort.value === "colour") form.elements.sort.value = "";
+      });
       // A date being typed is a date at every key ("0002-06-15" after the year's first digit): sent
       // once its year is one a photo can have, or when it is cleared.
       for (const field of form.querySelectorAll("input[type=date]")) {

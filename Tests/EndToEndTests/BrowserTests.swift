@@ -48,6 +48,7 @@ final class BrowserTests: XCTestCase {
         let (status, steps, failure) = try ProjectScript.run("browser-walk", [base, screenshots], home: directory.path)
         XCTAssertEqual(status, 0, steps + failure)
         XCTAssertTrue(steps.contains("the grid shows 37 photos"), steps)
+        XCTAssertTrue(steps.contains("the accent with no colour: the colour asked for, then left out"), steps)
         XCTAssertTrue(steps.contains("the second candidate is the subject: ['blue"), steps)
         XCTAssertTrue(steps.contains("/splash/show?candidate=accent&mode=object&tolerance=15"), steps)
         // The two ticked red photos' show pictures, with the export's manifest.
