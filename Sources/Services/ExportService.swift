@@ -176,8 +176,8 @@ public enum ExportError: LocalizedError, Equatable {
     case badTemplate(String, String)
     case destinationExists(String)
     case cannotWrite(String, String)
-    /// A folder's export stopped by a file it could not write (a full disk): the files written before are
-    /// kept, and listed in its manifest when that could still be written.
+    /// A folder's export stopped by a file it could not write (a full disk, a name the disk does not take):
+    /// the files written before are kept, and listed in its manifest when that could still be written.
     case stoppedPartWay(String, String, kept: Int, listed: Bool)
     /// The destination's manifest from an earlier export cannot be read, so it cannot be merged.
     case unreadableManifest(String, String)
@@ -191,11 +191,17 @@ public enum ExportError: LocalizedError, Equatable {
             let files = kept == 1 ? "the file" : "the \(kept) files"
             return "cannot write \(path): \(reason). The export stopped there: \(files) written before it \(kept == 1 ? "is" : "are") kept"
                 + (listed ? " and listed in its manifest" : "")
-                + "; make room, then run the same command with --on-conflict skip to go on"
+                + "; \(Self.isFull(reason) ? "make room, then" : "once that is mended,") run the same command with --on-conflict skip to go on"
         case let .unreadableManifest(path, reason):
             return "\(path) is not a manifest showhide can read (\(reason)), so this export cannot add to it: "
                 + "move it away, or export to another folder; nothing was written"
         }
+    }
+
+    /// Whether a write failed for want of room (ENOSPC, EDQUOT), by the system's words for it.
+    static func isFull(_ reason: String) -> Bool {
+        let reason = reason.lowercased()
+        return reason.contains("no space left") || reason.contains("quota exceeded")
     }
 }
 
@@ -329,6 +335,8 @@ public struct ExportService: Sendable {
             progress.finish()
             let manifest = Self.merged(previous: previous, current: summary.files) { destination.size(of: $0.file) == $0.size }
             let listed = (try? destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)) != nil
+            // The CSV in step with it, as far as the disk takes it.
+            if listed, options.csvManifest || hadCSV { try? destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
             throw ExportError.stoppedPartWay(path, reason, kept: summary.written.count, listed: listed)
         } catch {
             progress.finish()

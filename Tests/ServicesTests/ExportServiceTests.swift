@@ -22,7 +22,7 @@ final class SpyDestination: ExportDestination {
     func existing(_ name: String) throws -> Data? { files[name] }
     func size(of name: String) -> Int? { files[name]?.count }
     func write(_ data: Data, as name: String) throws {
-        if name == failOn || failing.contains(name) { throw ExportError.cannotWrite(name, "disk full") }
+        if name == failOn || failing.contains(name) { throw ExportError.cannotWrite(name, "no space left on device") }
         onWrite?(name)
         files[name] = data
         order.append(name)
@@ -489,7 +489,7 @@ final class ExportServiceTests: XCTestCase {
             _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: destination)
             XCTFail("the export should stop")
         } catch {
-            XCTAssertEqual(error as? ExportError, .cannotWrite("undated_fog_original.jpg", "disk full"))
+            XCTAssertEqual(error as? ExportError, .cannotWrite("undated_fog_original.jpg", "no space left on device"))
         }
         XCTAssertTrue(destination.abandoned)
         XCTAssertFalse(destination.finished)
@@ -504,8 +504,8 @@ final class ExportServiceTests: XCTestCase {
             _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: destination)
             XCTFail("the export should stop")
         } catch {
-            XCTAssertEqual(error as? ExportError, .stoppedPartWay("undated_fog_original.jpg", "disk full", kept: 1, listed: true))
-            XCTAssertEqual(error.localizedDescription, "cannot write undated_fog_original.jpg: disk full. The export stopped there: the file "
+            XCTAssertEqual(error as? ExportError, .stoppedPartWay("undated_fog_original.jpg", "no space left on device", kept: 1, listed: true))
+            XCTAssertEqual(error.localizedDescription, "cannot write undated_fog_original.jpg: no space left on device. The export stopped there: the file "
                            + "written before it is kept and listed in its manifest; make room, then run the same command with "
                            + "--on-conflict skip to go on")
         }
@@ -515,6 +515,23 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(listed.map(\.file), ["2021-06-01_bus_original.jpg"])
         XCTAssertFalse(destination.finished)
 
+        // With a CSV manifest, it too; and a reason other than room: no room to make.
+        let named = SpyDestination()
+        named.failing = ["undated_fog_original.jpg"]
+        named.failOn = nil
+        do {
+            _ = try await service().export(photos, options: ExportOptions(variants: [.original], csvManifest: true), to: named)
+            XCTFail("the export should stop")
+        } catch {
+            XCTAssertNotNil(named.files[ExportService.csvManifestName], "the CSV manifest in step with the JSON one")
+            XCTAssertTrue(error.localizedDescription.hasSuffix("is kept and listed in its manifest; make room, then run the same command "
+                                                              + "with --on-conflict skip to go on"), "disk full: \(error.localizedDescription)")
+        }
+        XCTAssertEqual(ExportError.stoppedPartWay("/o/a?.jpg", "invalid argument", kept: 2, listed: true).localizedDescription,
+                       "cannot write /o/a?.jpg: invalid argument. The export stopped there: the 2 files written before it are kept and listed "
+                       + "in its manifest; once that is mended, run the same command with --on-conflict skip to go on")
+        XCTAssertTrue(ExportError.isFull("No space left on device") && ExportError.isFull("Disk quota exceeded"))
+
         // No room even for the manifest: said so.
         let full = SpyDestination()
         full.failing = ["undated_fog_original.jpg", ExportService.manifestName]
@@ -522,7 +539,7 @@ final class ExportServiceTests: XCTestCase {
             _ = try await service().export(photos, options: ExportOptions(variants: [.original]), to: full)
             XCTFail("the export should stop")
         } catch {
-            XCTAssertEqual(error as? ExportError, .stoppedPartWay("undated_fog_original.jpg", "disk full", kept: 1, listed: false))
+            XCTAssertEqual(error as? ExportError, .stoppedPartWay("undated_fog_original.jpg", "no space left on device", kept: 1, listed: false))
         }
     }
 
