@@ -411,6 +411,11 @@ public struct ImportService: Sendable {
                 case .notAPhoto:
                     outcome.skipped += 1
                 case .showhidePicture:
+                    // Saved over a photo's file (its show picture under its name): that photo is no longer there.
+                    try writer.clearFailure(atPath: file.path)
+                    let detached = try writer.detachPath(file.path)
+                    if detached.held { outcome.changed += 1 }
+                    forget(detached)
                     outcome.showhidePictures += 1
                 case let .unsupported(format):
                     outcome.unsupported.append(UnsupportedFile(path: file.path, format: format))

@@ -191,15 +191,16 @@ public struct ProcessingService: Sendable {
             return outcome
         }
         var missing: [VariantSpec] = []
-        // The kinds no row recorded when looked at: one recorded meanwhile was made by another run at once.
-        var unrecorded: Set<SplashMode> = []
+        // The row of each kind to make, as looked at (none, or one whose file is gone): another row found in
+        // its place when recording was written meanwhile by another run at once.
+        var seen: [SplashMode: Variant] = [:]
         for spec in specs {
             let existing = try? catalogue.variant(spec)
             if let existing, hasItsFile(existing) {
                 outcome.unchanged += 1
             } else {
                 missing.append(spec)
-                if existing == nil { unrecorded.insert(spec.kind) }
+                seen[spec.kind] = existing
             }
         }
         guard !missing.isEmpty else { return outcome }
@@ -252,7 +253,7 @@ public struct ProcessingService: Sendable {
                     return outcome
                 }
                 // Another `process` made the same file meanwhile: counted by that run, not twice.
-                if let replaced, unrecorded.contains(spec.kind), replaced.sha256 == variant.sha256, replaced.path == variant.path {
+                if let replaced, replaced != seen[spec.kind], replaced.sha256 == variant.sha256, replaced.path == variant.path {
                     outcome.unchanged += 1
                 } else {
                     outcome.made.append(variant)

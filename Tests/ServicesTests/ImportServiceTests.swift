@@ -459,6 +459,18 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(summary.imported, 1)
         XCTAssertEqual(summary.found, 3, "a.jpg, the original and the manifest; the pictures left out are not found")
         XCTAssertEqual(catalogue.allPhotos.map(\.path).sorted(), ["/lib/a.jpg", "/lib/shared/renamed-original.jpg"])
+
+        // A photo's file saved over by its show picture: the photo it held is no longer there, nor its failure.
+        files["/lib/shared/renamed-original.jpg"] = show
+        let over = try await importLibrary()
+        XCTAssertEqual([over.changed, over.imported], [1, 0])
+        XCTAssertEqual(catalogue.allPhotos.map(\.path), ["/lib/a.jpg"])
+        files["/lib/broken.jpg"] = FakePhoto.broken(reason: "corrupt")
+        _ = try await importLibrary()
+        XCTAssertEqual(try catalogue.failures().map(\.path), ["/lib/broken.jpg"])
+        files["/lib/broken.jpg"] = show
+        _ = try await importLibrary()
+        XCTAssertEqual(try catalogue.failures(), [], "a failure of the path is cleared")
     }
 
     func testPicturesAShowhideExportWroteAmongThePhotosAreLeftOut() async throws {

@@ -188,6 +188,18 @@ final class ProcessingServiceTests: XCTestCase {
         try files.remove(first.made[0].path)
         let third = try await service().process(photos)
         XCTAssertEqual(third.made.map(\.path), [first.made[0].path])
+
+        // Lost again, and made again by two runs at once: the other one counts it.
+        try files.remove(first.made[0].path)
+        let remade = third.made[0]
+        files.beforeRead = { path in
+            guard path == "/photos/red.jpg" else { return }
+            var other = remade
+            other.createdAt = remade.createdAt.addingTimeInterval(1)
+            try? catalogue.recordVariant(other)
+        }
+        let fourth = try await service().process(photos)
+        XCTAssertEqual([fourth.made.count, fourth.unchanged], [0, 2])
     }
 
     func testLeftoverTemporaryFilesAreRemoved() async throws {
