@@ -468,7 +468,8 @@ enum Schema {
     /// and checks only what it writes: the check at the end reads every row of every table, on a catalogue
     /// of 1,000,000 photos 66 MB more at its peak, for an index. Those before 0011 stay as they landed.
     static func foreignKeyChecks(of migration: (identifier: String, sql: String)) -> DatabaseMigrator.ForeignKeyChecks {
-        migration.identifier >= "0011" && !migration.sql.localizedCaseInsensitiveContains("DROP TABLE") ? .immediate : .deferred
+        let dropsATable = migration.sql.range(of: #"\bDROP\s+TABLE\b"#, options: [.regularExpression, .caseInsensitive]) != nil
+        return migration.identifier >= "0011" && !dropsATable ? .immediate : .deferred
     }
 
     /// For an empty database: one migration, one transaction, that makes the whole schema the

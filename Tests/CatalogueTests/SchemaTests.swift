@@ -93,7 +93,10 @@ final class SchemaTests: XCTestCase {
         XCTAssertEqual(checks.prefix(11), ["0001 deferred", "0002 deferred", "0003 deferred", "0004 deferred", "0005 deferred", "0006 deferred",
                                            "0007 deferred", "0008 deferred", "0009 deferred", "0010 deferred", "0011 immediate"],
                        "as they landed, then an index without reading every row of a large catalogue")
-        XCTAssertEqual(Schema.foreignKeyChecks(of: ("0012_x", "CREATE TABLE t2 (a); DROP TABLE t; ALTER TABLE t2 RENAME TO t;")), .deferred)
+        for drop in ["DROP TABLE t;", "drop  table t;", "Drop\n    Table t;"] {
+            XCTAssertEqual(Schema.foreignKeyChecks(of: ("0012_x", "CREATE TABLE t2 (a); \(drop) ALTER TABLE t2 RENAME TO t;")), .deferred, drop)
+        }
+        XCTAssertEqual(Schema.foreignKeyChecks(of: ("0012_x", "CREATE INDEX dropped_tables ON t(a);")), .immediate)
     }
 
     func testTheMigrationsAreEmbeddedInOrder() {
