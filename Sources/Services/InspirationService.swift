@@ -112,10 +112,12 @@ public struct InspirationService: Sendable {
 
     /// The first `count` entries of a ranking whose photo `isThere` (its file on disk: a splash needs it),
     /// numbered from 1 as they are listed, and how many were passed over; a photo gone since is left out.
+    /// After `mostPassedOver` passed over (a drive not mounted), it looks no further down the ranking.
     public static func entries(_ ranking: [InspirationRank], first count: Int, in catalogue: any PhotoCatalogue,
+                               passingOverAtMost most: Int = mostPassedOver,
                                where isThere: (CataloguedPhoto) -> Bool) throws -> (entries: [InspirationEntry], passedOver: Int) {
         var entries: [InspirationEntry] = [], passedOver = 0
-        for rank in ranking where entries.count < count {
+        for rank in ranking where entries.count < count && passedOver < most {
             guard let photo = try catalogue.photo(id: rank.photoID) else { continue }
             guard isThere(photo) else {
                 passedOver += 1
@@ -125,6 +127,10 @@ public struct InspirationService: Sendable {
         }
         return (entries, passedOver)
     }
+
+    /// How many photos whose file is gone `entries(_:first:in:where:)` passes over before it stops: each costs
+    /// a read of the photo and a look at its file, and a library on a drive not mounted has only such photos.
+    public static let mostPassedOver = 1_000
 
     /// Photos with an accent, best first (ties by id), optionally only those whose accent is `colour`:
     /// the name, or within ΔE00 12 of a colour.

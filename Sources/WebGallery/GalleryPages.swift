@@ -215,8 +215,12 @@ struct GalleryPages: Sendable {
                     "hasAlike": group.count > 1,
                     "alikeCount": group.count - 1 == 1 ? "1 more shot" : "\(group.count - 1) more shots"]
         }
-        context["empty"] = entries.isEmpty
-        if gone > 0 { context["gone"] = gone == 1 ? "1 photo whose file is gone is" : "\(gone) photos whose files are gone are" }
+        // With every file gone (a drive not mounted), that is what is said, not that nothing has an accent.
+        context["empty"] = entries.isEmpty && gone == 0
+        if gone > 0 {
+            context["gone"] = (gone == 1 ? "1 photo whose file is gone is" : "\(gone) photos whose files are gone are")
+                + (gone >= InspirationService.mostPassedOver ? " left out, and no more were looked at" : " left out")
+        }
         return render("inspiration", context)
     }
 

@@ -121,7 +121,7 @@ enum GalleryTemplates {
     {{#hasAlike}}<p class="alike">{{alikeCount}} of this scene:{{#alike}} <a href="/photos/{{id}}" title="#{{rank}} {{name}}"><img src="/photos/{{id}}/thumbnail" alt="{{name}}" loading="lazy"></a>{{/alike}}</p>{{/hasAlike}}</div></li>
     {{/entries}}</ol>
     {{#empty}}<p class="empty">No photo has an accent colour to splash yet.</p>{{/empty}}
-    {{#gone}}<p class="hint">{{gone}} left out: <code>showhide gallery check</code> lists them, <code>showhide gallery remove --missing</code> forgets them.</p>{{/gone}}
+    {{#gone}}<p class="hint">{{gone}}: <code>showhide gallery check</code> lists them, <code>showhide gallery remove --missing</code> forgets them.</p>{{/gone}}
     <p><a href="/api/inspire">JSON</a></p>
     </main>
     {{> foot}}

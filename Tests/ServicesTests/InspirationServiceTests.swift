@@ -96,6 +96,14 @@ final class InspirationServiceTests: XCTestCase {
         XCTAssertEqual(entries.map(\.rank), [2, 3])
         XCTAssertEqual(entries.map(\.photo.id), Array(whole.map(\.photo.id)[1..<3]))
         XCTAssertEqual(try InspirationService.entries(ranking, 4..<60, in: catalogue).map(\.rank), [5], "a range past the end is cut")
+        // Photos whose file is gone are passed over, the next numbered in their place, up to a limit (a drive not mounted).
+        let gone = Set(whole.map(\.photo.id).prefix(2))
+        let there = try InspirationService.entries(ranking, first: 2, in: catalogue) { !gone.contains($0.id) }
+        XCTAssertEqual(there.entries.map(\.photo.id), Array(whole.map(\.photo.id)[2..<4]))
+        XCTAssertEqual(there.entries.map(\.rank), [1, 2])
+        XCTAssertEqual(there.passedOver, 2)
+        let unmounted = try InspirationService.entries(ranking, first: 2, in: catalogue, passingOverAtMost: 3) { _ in false }
+        XCTAssertEqual([unmounted.entries.count, unmounted.passedOver], [0, 3], "no further than the limit")
         XCTAssertEqual(try InspirationService.ranking(in: catalogue, matching: PhotoQuery(), colour: .name(.red), chunk: 100).map(\.photoID),
                        InspirationService.rank(catalogue.allPhotos, colour: .name(.red)).map(\.photo.id))
     }

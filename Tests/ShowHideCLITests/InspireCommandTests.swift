@@ -139,6 +139,13 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertTrue(page.contains("href=\"http://nas.local:9000/photos/\(photo.id)\""), page)
     }
 
+    func testTheWarningOfPhotosWhoseFileIsGoneSaysWhenItLookedNoFurther() {
+        XCTAssertEqual(InspireCommand.goneWarning(InspirationService.mostPassedOver),
+                       "showhide: left out 1000 photos whose file is gone and looked no further (a drive not mounted?) "
+                       + "(gallery check lists them; gallery remove --missing forgets them)")
+        XCTAssertFalse(InspireCommand.goneWarning(999).contains("no further"))
+    }
+
     func testThePageLinksPhotosUnderTheGallerysPathWithItsAccessToken() {
         XCTAssertEqual(InspirationPage.link(to: "photos/3", in: "http://studio:8080/?token=abc123"), "http://studio:8080/photos/3?token=abc123",
                        "the address serve --host prints: the token after the photo's path, not the path after the token")

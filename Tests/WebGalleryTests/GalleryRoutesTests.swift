@@ -429,6 +429,11 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertEqual(entries.compactMap { ($0["photo"] as? [String: Any])?["id"] as? Int }, [Int(sea)], "as inspire --json lists them")
             XCTAssertEqual(entries.map { $0["rank"] as? Int }, [1])
         }
+        // Every file gone (a drive not mounted): said so, not that no photo has an accent; beyond the limit, no further.
+        let unmounted = GalleryPages().inspiration([], gone: InspirationService.mostPassedOver, readOnly: false)
+        XCTAssertTrue(unmounted.contains("1000 photos whose files are gone are left out, and no more were looked at: "), unmounted)
+        XCTAssertFalse(unmounted.contains("No photo has an accent colour"))
+        XCTAssertTrue(GalleryPages().inspiration([], readOnly: false).contains("No photo has an accent colour to splash yet."))
     }
 
     func testConsecutiveShotsOfOneSceneAreOneEntryOfInspiration() async throws {

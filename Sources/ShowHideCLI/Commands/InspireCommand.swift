@@ -57,6 +57,13 @@ struct InspireCommand: EnvironmentCommand {
         _ = try splash.target(given: target.map { .colour($0.lab) })
     }
 
+    /// How many photos were left out for their files being gone, and where to look.
+    static func goneWarning(_ gone: Int) -> String {
+        "showhide: left out \(counted(gone, "photo")) whose file is gone "
+            + (gone >= InspirationService.mostPassedOver ? "and looked no further (a drive not mounted?) " : "")
+            + "(gallery check lists them; gallery remove --missing forgets them)"
+    }
+
     func run(in environment: AppEnvironment) async throws {
         let catalogue = try library.openCatalogue(in: environment)
         var query = filters.query(in: environment, sort: .imported)
@@ -67,10 +74,7 @@ struct InspireCommand: EnvironmentCommand {
             environment.fileSystem.exists($0.path)
         }
         filters.scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
-        if gone > 0 {
-            environment.console.warn("showhide: left out \(counted(gone, "photo")) whose file is gone "
-                                     + "(gallery check lists them; gallery remove --missing forgets them)")
-        }
+        if gone > 0 { environment.console.warn(Self.goneWarning(gone)) }
         guard let html else {
             try InspirationPresenter(console: environment.console).present(entries, asJSON: json, colour: colour?.text)
             return
