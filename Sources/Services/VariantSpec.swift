@@ -114,6 +114,20 @@ public struct VariantSpec: Equatable, Sendable {
         key.contains(#""method":"object""#) ? SplashMethod.object.rawValue : SplashMethod.hue.rawValue
     }
 
+    /// The parameters a key holds, as a person reads them: "object mode, hue 34.5°, tolerance 12°,
+    /// feather 10°, chroma from 12, quality 90". `gallery show`, `gallery variants` and the web gallery say them so.
+    public static func describe(key: String) -> String {
+        let values = parameterValues(ofKey: key)
+        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(format: "%g", value) }
+        func degrees(_ name: String, _ label: String) -> String? { values[name].map { "\(label) \(number($0))°" } }
+        let parts: [String?] = [
+            method(ofKey: key) + " mode",
+            degrees("hue", "hue"), degrees("tolerance", "tolerance"), degrees("feather", "feather"),
+            values["minimumChroma"].map { "chroma from \(number($0))" }, values["quality"].map { "quality \(number($0))" },
+        ]
+        return parts.compactMap { $0 }.joined(separator: ", ")
+    }
+
     /// The numeric parameters of a key by name (hue, tolerance, feather, minimumChroma, quality).
     public static func parameterValues(ofKey key: String) -> [String: Double] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(key.utf8)) as? [String: Any] else { return [:] }

@@ -235,10 +235,7 @@ struct GalleryPages: Sendable {
             sets[variant.parameters, default: []].append(variant)
         }
         return order.enumerated().map { index, parameters in
-            let values = VariantSpec.parameterValues(ofKey: parameters)
-            var set: [String: Any] = ["label": VariantSpec.method(ofKey: parameters) + " mode"
-                                          + (values["hue"].map { String(format: ", hue %.0f°", $0) } ?? ""),
-                                      "newest": index == 0]
+            var set: [String: Any] = ["label": VariantSpec.describe(key: parameters), "newest": index == 0]
             for kind in SplashMode.allCases {
                 guard let variant = sets[parameters]?.first(where: { $0.kind == kind.rawValue }) else { continue }
                 set[kind.rawValue] = "/photos/\(photo.id)/variants/\(kind.rawValue)" + (setID(of: variant).map { "?set=\($0)" } ?? "")

@@ -321,7 +321,7 @@ final class GalleryRoutesTests: XCTestCase {
                                                     createdAt: Date(timeIntervalSince1970: 1_800_000_000)))
         try await get("/photos/\(id)") { response in
             let html = response.text
-            XCTAssertTrue(html.contains(#"<li>Made, object mode, hue 35°: <a href="/photos/\#(id)/variants/show?set=2a">show</a>  (the newest)</li>"#),
+            XCTAssertTrue(html.contains(#"<li>Made, object mode, hue 35.4°: <a href="/photos/\#(id)/variants/show?set=2a">show</a>  (the newest)</li>"#),
                           html)
             XCTAssertTrue(html.contains(#"<li>Made, object mode: <a href="/photos/\#(id)/variants/show?set=1">show</a> "#
                                         + #"<a href="/photos/\#(id)/variants/hide?set=1">hide</a></li>"#), "the earlier pair stays a pair")

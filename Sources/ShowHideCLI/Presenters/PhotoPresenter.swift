@@ -139,17 +139,9 @@ struct PhotoPresenter {
         }
     }
 
-    /// The parameters a variant was made with, as a person reads them: "object mode, hue 34.5°,
-    /// tolerance 12°, feather 10°, chroma from 12, quality 90".
+    /// The parameters a variant was made with, as a person reads them (`VariantSpec.describe`).
     static func parameters(of variant: Variant) -> String {
-        let values = VariantSpec.parameterValues(ofKey: variant.parameters)
-        func degrees(_ name: String, _ label: String) -> String? { values[name].map { "\(label) \(number($0))°" } }
-        let parts: [String?] = [
-            variant.parameters.contains(#""method":"object""#) ? "object mode" : "hue mode",
-            degrees("hue", "hue"), degrees("tolerance", "tolerance"), degrees("feather", "feather"),
-            values["minimumChroma"].map { "chroma from \(number($0))" }, values["quality"].map { "quality \(number($0))" },
-        ]
-        return parts.compactMap { $0 }.joined(separator: ", ")
+        VariantSpec.describe(key: variant.parameters)
     }
 
     /// "1/250 s" for short exposures, "2.5 s" for long ones.
