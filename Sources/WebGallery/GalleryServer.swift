@@ -449,10 +449,18 @@ public struct GalleryServer: Sendable {
 
 extension ImageFormat {
     /// The media type of a photo file's bytes: a HEIF file of AV1 pictures is AVIF, which browsers show,
-    /// where they download what is called HEIF.
+    /// where they download what is called HEIF. Told by the `ftyp` box's brands: the major one, or, for a
+    /// general one (`mif1`), the compatible ones.
     static func mediaType(of data: Data, format: ImageFormat) -> String {
-        let brand = String(decoding: data.dropFirst(8).prefix(4), as: UTF8.self)
-        return format == .heif && ["avif", "avis"].contains(brand) ? "image/avif" : format.mediaType
+        guard format == .heif, data.count >= 16 else { return format.mediaType }
+        let bytes = [UInt8](data.prefix(256))
+        let boxSize = min(bytes.count, Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]))
+        let brands = [8] + Array(stride(from: 16, to: boxSize - 3, by: 4))
+        let names = brands.map { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) }
+        let av1: Set<String> = ["avif", "avis"], hevc: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
+        if av1.contains(names[0]) { return "image/avif" }
+        if hevc.contains(names[0]) { return format.mediaType }
+        return names.contains(where: av1.contains) && !names.contains(where: hevc.contains) ? "image/avif" : format.mediaType
     }
 
     /// The media type a browser is told.

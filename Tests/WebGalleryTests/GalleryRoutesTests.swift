@@ -293,12 +293,16 @@ final class GalleryRoutesTests: XCTestCase {
 
     func testAnAVIFOriginalIsServedAsAVIFAndAHEICAsHEIF() async throws {
         var ids: [String: PhotoID] = [:]
-        for (name, brand) in [("phone.avif", "avif"), ("phone.heic", "heic")] {
+        // The box: its size, "ftyp", the major brand, a minor version, then the compatible brands.
+        let files = [("phone.avif", "avif", "mif1miaf"), ("phone.heic", "heic", "mif1heic"), ("general.avif", "mif1", "avifmiaf"),
+                     ("general.heic", "mif1", "heicmiaf")]
+        for (index, (name, major, compatible)) in files.enumerated() {
             let path = "/photos/\(name)"
-            try fixture.fileSystem.writeAtomically(Data([0, 0, 0, 0x18]) + Data("ftyp\(brand)".utf8) + Data(repeating: 0, count: 20), to: path)
+            try fixture.fileSystem.writeAtomically(Data([0, 0, 0, 0x18]) + Data("ftyp\(major)".utf8) + Data(repeating: 0, count: 4)
+                                                   + Data(compatible.utf8) + Data(repeating: 0, count: 20), to: path)
             ids[name] = try fixture.catalogue.write {
                 try $0.insertPhoto(path: path, stamp: FileStamp(size: 32, modifiedAtNanoseconds: 1),
-                                   facts: PhotoFacts(sha256: String(repeating: brand == "avif" ? "a" : "b", count: 64), format: .heif,
+                                   facts: PhotoFacts(sha256: String(repeating: "abcd".map(String.init)[index], count: 64), format: .heif,
                                                      pixelSize: PixelSize(width: 4, height: 3), exif: nil),
                                    importedAt: Date(timeIntervalSince1970: 1_700_000_000))
             }
@@ -307,6 +311,12 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertEqual(response.headers[.contentType], "image/avif", "shown by the browser, not downloaded as HEIF")
         }
         try await get("/photos/\(ids["phone.heic"]!)/original") { response in
+            XCTAssertEqual(response.headers[.contentType], "image/heif")
+        }
+        try await get("/photos/\(ids["general.avif"]!)/original") { response in
+            XCTAssertEqual(response.headers[.contentType], "image/avif", "a general major brand, AVIF among the compatible ones")
+        }
+        try await get("/photos/\(ids["general.heic"]!)/original") { response in
             XCTAssertEqual(response.headers[.contentType], "image/heif")
         }
     }
