@@ -49,6 +49,10 @@ public protocol CatalogueWriting {
     func chooseSubject(_ subject: Accent?, of id: PhotoID, at date: Date) throws
     func recordFailure(_ failure: ImportFailure) throws
     func clearFailure(atPath path: String) throws
+    /// Notes that an import left out the file at `path`, as it is (`stamp`): a picture showhide made.
+    func recordLeftOut(path: String, stamp: FileStamp) throws
+    /// Forgets that the file at `path` was left out (it is something else now, or gone).
+    func clearLeftOut(atPath path: String) throws
 }
 
 /// The catalogue as services see it: no SQL, no GRDB. Every method throws `CatalogueError` when the
@@ -57,6 +61,8 @@ public protocol PhotoCatalogue: Sendable {
     /// The stamp of every path the catalogue knows completely (photos whose colours are analysed,
     /// and their duplicates): the paths an import may skip unread.
     func knownStamps() throws -> [String: FileStamp]
+    /// The stamp of every file an import left out by its content (`CatalogueWriting.recordLeftOut`).
+    func leftOutStamps() throws -> [String: FileStamp]
     /// Whether some photo has this content, its colours analysed.
     func containsPhoto(withSHA256 sha256: String) throws -> Bool
     /// Whether some variant showhide made (a show or hide picture) has this content.

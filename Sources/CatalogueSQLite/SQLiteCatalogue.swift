@@ -199,6 +199,15 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try reading { try PhotoRepository(db: $0).contains(sha256: sha256) }
     }
 
+    public func leftOutStamps() throws -> [String: FileStamp] {
+        try reading { db in
+            var stamps: [String: FileStamp] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, file_size, modified_at_ns FROM left_out_file")
+            while let row = try rows.next() { stamps[row[0]] = FileStamp(size: row[1], modifiedAtNanoseconds: row[2]) }
+            return stamps
+        }
+    }
+
     public func containsVariant(withSHA256 sha256: String) throws -> Bool {
         try reading { db in
             try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM variant WHERE sha256 = ?)"), arguments: [sha256]) ?? false
@@ -432,6 +441,13 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
                             stamp: failure.stamp)
     }
     func clearFailure(atPath path: String) throws { try failures.clear(atPath: path) }
+    func recordLeftOut(path: String, stamp: FileStamp) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO left_out_file (path, file_size, modified_at_ns) VALUES (?, ?, ?)")
+            .execute(arguments: [path, stamp.size, stamp.modifiedAtNanoseconds])
+    }
+    func clearLeftOut(atPath path: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM left_out_file WHERE path = ?").execute(arguments: [path])
+    }
 }
 
 /// The database value of the last value asked for, kept until a different one is asked for.

@@ -150,6 +150,17 @@ public struct ImportService: Sendable {
         case photo(PhotoFacts, thumbnail: Data?)
     }
 
+    /// Forgets the files earlier imports left out by their content that are gone from under `roots`.
+    private func forgetLeftOutFilesGone(_ leftOut: [String: FileStamp], found: [FoundFile], roots: [String]) throws {
+        guard !leftOut.isEmpty else { return }
+        let foundPaths = Set(found.map(\.path))
+        let gone = leftOut.keys.filter { path in
+            !foundPaths.contains(path) && roots.contains { Services.path(path, isWithin: $0) } && !fileSystem.exists(path)
+        }
+        guard !gone.isEmpty else { return }
+        try catalogue.write { writer in for path in gone { try writer.clearLeftOut(atPath: path) } }
+    }
+
     /// Photos whose own file under `roots` is gone while this walk found a copy of them already catalogued
     /// (a duplicate path, unchanged): the copy becomes the photo's file, as `gallery remove --missing` would
     /// make it, so that the photo can be processed and exported again. Returns how many.
@@ -243,7 +254,12 @@ public struct ImportService: Sendable {
         // Likewise the pictures an export or an inspiration page wrote into a folder among the photos.
         let showhides = showhidePictures(among: walk.files)
         walk.files.removeAll { showhides.paths.contains($0.path) }
-        summary.showhidePictures = showhides.paths.count
+        // And those an earlier import left out by their content, unread while unchanged.
+        let leftOutBefore = try catalogue.leftOutStamps()
+        let leftOut = walk.files.filter { leftOutBefore[$0.path] == $0.stamp }.count
+        if leftOut > 0 { walk.files.removeAll { leftOutBefore[$0.path] == $0.stamp } }
+        summary.showhidePictures = showhides.paths.count + leftOut
+        try forgetLeftOutFilesGone(leftOutBefore, found: walk.files, roots: roots)
         summary.found = walk.files.count
         let known = try catalogue.knownStamps()
         let recordedFailures = try catalogue.failures()
@@ -301,12 +317,12 @@ public struct ImportService: Sendable {
                 nextToWrite += 1
             }
             if batch.count >= options.batchSize {
-                try record(batch, into: &summary, failedBefore: failedBefore)
+                try record(batch, into: &summary, failedBefore: failedBefore, leftOutBefore: leftOutBefore)
                 batch.removeAll(keepingCapacity: true)
             }
             progress.update(completed: nextToWrite + finished.count, total: pending.count)
         }
-        try record(batch, into: &summary, failedBefore: failedBefore)
+        try record(batch, into: &summary, failedBefore: failedBefore, leftOutBefore: leftOutBefore)
         // Files examined after one still out when the import was stopped are not written: the next
         // import examines them again, in order.
         summary.interrupted = nextToWrite < pending.count
@@ -385,9 +401,11 @@ public struct ImportService: Sendable {
 
     /// Writes one batch in one transaction, deciding for each file whether it is new, moved,
     /// a duplicate, or the same as before.
-    /// - Parameter failedBefore: the failures recorded before this import, by path.
+    /// - Parameters:
+    ///   - failedBefore: the failures recorded before this import, by path.
+    ///   - leftOutBefore: the files earlier imports left out by their content, by path.
     private func record(_ batch: [(FoundFile, Examination)], into summary: inout ImportSummary,
-                        failedBefore: [String: ImportFailure]) throws {
+                        failedBefore: [String: ImportFailure], leftOutBefore: [String: FileStamp]) throws {
         guard !batch.isEmpty else { return }
         let now = clock.now()
         var outcome = ImportSummary()
@@ -403,6 +421,8 @@ public struct ImportService: Sendable {
         try catalogue.write { writer in
             for (file, examination) in batch {
                 var examination = examination
+                // Left out before, changed since: whatever it is now is decided below.
+                if leftOutBefore[file.path] != nil { try writer.clearLeftOut(atPath: file.path) }
                 if case let .knownContent(sha256) = examination, try writer.photo(withSHA256: sha256) == nil {
                     // Known when examined, gone since (its path now holds other content): examine in full.
                     examination = examine(file, position: 0, check: .none)
@@ -416,6 +436,7 @@ public struct ImportService: Sendable {
                     let detached = try writer.detachPath(file.path)
                     if detached.held { outcome.changed += 1 }
                     forget(detached)
+                    try writer.recordLeftOut(path: file.path, stamp: file.stamp)
                     outcome.showhidePictures += 1
                 case let .unsupported(format):
                     outcome.unsupported.append(UnsupportedFile(path: file.path, format: format))

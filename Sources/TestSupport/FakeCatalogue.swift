@@ -13,6 +13,8 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
     struct State {
         var photos: [PhotoID: CataloguedPhoto] = [:]
         var failures: [String: ImportFailure] = [:]
+        /// Files an import left out by their content, with their stamps.
+        var leftOut: [String: FileStamp] = [:]
         var nextID: PhotoID = 1
         var stale: Set<PhotoID> = []
     }
@@ -55,6 +57,9 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
     }
 
     private var duplicateStamps: [String: FileStamp] = [:]
+    public func leftOutStamps() throws -> [String: FileStamp] {
+        lock.withLock { state.leftOut }
+    }
 
     /// How many times a photo's content was looked up (`containsPhoto`).
     public var contentLookups: Int { lock.withLock { contentLookupCount } }
@@ -261,6 +266,14 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
 
         func clearFailure(atPath path: String) throws {
             catalogue.state.failures[path] = nil
+        }
+
+        func recordLeftOut(path: String, stamp: FileStamp) throws {
+            catalogue.state.leftOut[path] = stamp
+        }
+
+        func clearLeftOut(atPath path: String) throws {
+            catalogue.state.leftOut[path] = nil
         }
     }
 }

@@ -17,6 +17,7 @@ final class SchemaTests: XCTestCase {
             "palette_entry": ["photo_id", "rank", "lab_l", "lab_a", "lab_b", "hex", "weight", "name"],
             "variant": ["id", "photo_id", "kind", "parameters", "path", "file_size", "width", "height", "sha256", "created_at"],
             "import_failure": ["path", "reason", "failed_at", "file_size", "modified_at_ns"],
+            "left_out_file": ["path", "file_size", "modified_at_ns"],
             "photo_colour": ["photo_id", "dominant_hex", "dominant_name", "accent_l", "accent_a", "accent_b", "accent_hex",
                              "accent_hue", "accent_coverage", "accent_name", "analysis_version", "hue_families", "scene"],
             "accent_candidate": ["photo_id", "rank", "lab_l", "lab_a", "lab_b", "hex", "hue", "coverage", "name", "saliency",
@@ -90,8 +91,8 @@ final class SchemaTests: XCTestCase {
 
     func testOnlyAMigrationThatMakesATableAnewChecksEveryForeignKeyAtItsEnd() {
         let checks = EmbeddedMigrations.all.map { "\($0.identifier.prefix(4)) \(Schema.foreignKeyChecks(of: $0) == .immediate ? "immediate" : "deferred")" }
-        XCTAssertEqual(checks.prefix(11), ["0001 deferred", "0002 deferred", "0003 deferred", "0004 deferred", "0005 deferred", "0006 deferred",
-                                           "0007 deferred", "0008 deferred", "0009 deferred", "0010 deferred", "0011 immediate"],
+        XCTAssertEqual(checks.prefix(12), ["0001 deferred", "0002 deferred", "0003 deferred", "0004 deferred", "0005 deferred", "0006 deferred",
+                                           "0007 deferred", "0008 deferred", "0009 deferred", "0010 deferred", "0011 immediate", "0012 immediate"],
                        "as they landed, then an index without reading every row of a large catalogue")
         for drop in ["DROP TABLE t;", "drop  table t;", "Drop\n    Table t;"] {
             XCTAssertEqual(Schema.foreignKeyChecks(of: ("0012_x", "CREATE TABLE t2 (a); \(drop) ALTER TABLE t2 RENAME TO t;")), .deferred, drop)
@@ -203,6 +204,8 @@ final class SchemaTests: XCTestCase {
             XCTAssertEqual(bus.variants.map(\.path), ["/lib/variants/show.jpg"])
             XCTAssertTrue(try catalogue.containsVariant(withSHA256: String(format: "%064d", 3)), "\(version): a variant's content is found (0011)")
             XCTAssertFalse(try catalogue.containsVariant(withSHA256: String(format: "%064d", 1)), "\(version): a photo's is not a variant's")
+            try catalogue.write { try $0.recordLeftOut(path: "/p/renamed-show.jpg", stamp: FileStamp(size: 3, modifiedAtNanoseconds: 4)) }
+            XCTAssertEqual(try catalogue.leftOutStamps(), ["/p/renamed-show.jpg": FileStamp(size: 3, modifiedAtNanoseconds: 4)], "\(version) (0012)")
             XCTAssertEqual(try catalogue.photo(id: 2)?.path, "/p/é \"quoted\".png")
             XCTAssertEqual(try catalogue.failures().map(\.path), ["/p/cut.jpg"])
             let blue = try catalogue.search(ColourSearch(target: .colour(Lab(l: 39.4, a: 8.0, b: -48.0))))

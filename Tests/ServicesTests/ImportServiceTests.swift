@@ -473,6 +473,32 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.failures(), [], "a failure of the path is cleared")
     }
 
+    func testAPictureLeftOutByItsContentIsLeftOutUnreadWhileItIsUnchanged() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        _ = try await importLibrary()
+        let a = try XCTUnwrap(photo(at: "/lib/a.jpg"))
+        let show = FakePhoto.data(seed: "a show")
+        try catalogue.recordVariant(Variant(photoID: a.id, kind: "show", parameters: "{}", path: "/library/variants/show.jpg", fileSize: 1,
+                                            pixelSize: PixelSize(width: 1, height: 1), sha256: CryptoHasher().sha256(show), createdAt: Date()))
+        files["/lib/copy-1.jpg"] = show
+        files["/lib/copy-2.jpg"] = show
+        let first = try await importLibrary()
+        XCTAssertEqual(first.showhidePictures, 2)
+        XCTAssertEqual(Set(try catalogue.leftOutStamps().keys), ["/lib/copy-1.jpg", "/lib/copy-2.jpg"])
+
+        files.resetReads()
+        let again = try await importLibrary()
+        XCTAssertEqual([again.showhidePictures, again.found, again.unchanged], [2, 1, 1], "left out, not found, as before")
+        XCTAssertEqual(files.readPaths, [], "and not read again")
+
+        // One becomes a photo of its own, the other is deleted: neither is noted as left out any more.
+        files["/lib/copy-1.jpg"] = FakePhoto.data(seed: "a photo now")
+        files["/lib/copy-2.jpg"] = nil
+        let changed = try await importLibrary()
+        XCTAssertEqual([changed.showhidePictures, changed.imported], [0, 1])
+        XCTAssertEqual(try catalogue.leftOutStamps(), [:])
+    }
+
     func testPicturesAShowhideExportWroteAmongThePhotosAreLeftOut() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         _ = try await importLibrary()

@@ -264,6 +264,7 @@ struct BusyCatalogue: PhotoCatalogue {
     func knownStamps() throws -> [String: FileStamp] { throw busy }
     func containsPhoto(withSHA256 sha256: String) throws -> Bool { throw busy }
     func containsVariant(withSHA256 sha256: String) throws -> Bool { throw busy }
+    func leftOutStamps() throws -> [String: FileStamp] { throw busy }
     func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T { throw busy }
     func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] { throw busy }
     func photo(id: PhotoID) throws -> CataloguedPhoto? { throw busy }
