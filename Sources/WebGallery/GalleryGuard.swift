@@ -66,7 +66,11 @@ struct GalleryGuard: RouterMiddleware {
                 // The token leaves the address bar for a cookie that only this site is sent; the address keeps
                 // the rest of its query (a grid's filters, a splash's settings).
                 var response = Response(status: .seeOther, headers: [.location: Self.address(of: request, without: ["token"])])
-                response.headers[.setCookie] = "\(Self.tokenCookie)=\(token); Path=/; HttpOnly; SameSite=Strict"
+                // Lax, not Strict: a link from elsewhere (an `inspire --html` page opened as a file, a message)
+                // is a navigation another site began, whose redirect here would go without a Strict cookie
+                // (401). Changes are still refused to other sites' pages (Sec-Fetch-Site, Origin), and Lax
+                // sends no cookie with their POSTs.
+                response.headers[.setCookie] = "\(Self.tokenCookie)=\(token); Path=/; HttpOnly; SameSite=Lax"
                 return response
             }
             guard let cookie = Self.cookie(Self.tokenCookie, in: request.headers[.cookie]), Self.same(cookie, token) else {

@@ -38,6 +38,25 @@ final class BrowserTests: XCTestCase {
     }
 
 
+    /// The address `serve --host` prints carries the access token; a link with it from a page that is not
+    /// the gallery's (an inspiration page opened as a file) opens the photo, not a 401.
+    func testALinkWithTheAccessTokenFromAnotherPageOpensTheGallery() async throws {
+        let server = try RunningShowhide(binary, ["serve", "--host", "0.0.0.0", "--port", "0", "--library", library], outputFolder: directory)
+        defer { kill(server.process.processIdentifier, SIGTERM); server.wait() }
+        let address = try XCTUnwrap(server.servingAddress(), server.wait().errors)
+        let port = try XCTUnwrap(address.split(separator: ":").last?.split(separator: "/").first)
+        let token = try XCTUnwrap(address.components(separatedBy: "?token=").last)
+        let page = directory.appendingPathComponent("ideas.html")
+        try #"<!DOCTYPE html><html><body><a href="http://127.0.0.1:\#(port)/photos/1?token=\#(token)">the first photo</a></body></html>"#
+            .write(to: page, atomically: true, encoding: .utf8)
+
+        let (status, steps, failure) = try ProjectScript.run("browser-walk", ["--open-link", page.absoluteString], home: directory.path)
+
+        XCTAssertEqual(status, 0, steps + failure)
+        XCTAssertTrue(steps.contains("the link opened http://127.0.0.1:\(port)/photos/1: "), steps)
+        XCTAssertFalse(steps.contains("401"), "the token traded for a cookie the redirect carries: \(steps)")
+    }
+
     func testAPersonBrowsesByColourChoosesASubjectAndMovesTheTolerance() async throws {
         let server = try RunningShowhide(binary, ["serve", "--port", "0", "--library", library], outputFolder: directory)
         defer { kill(server.process.processIdentifier, SIGTERM); server.wait() }
