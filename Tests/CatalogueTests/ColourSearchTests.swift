@@ -295,6 +295,49 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(target), accentOnly: true, filters: PhotoQuery(limit: 1)))), ["roses"])
     }
 
+    func testAColourMatchSaysTheShareOfEveryEntryWithinAndTheHeaviestOfANameAndTiesByID() throws {
+        // Two blues within the distance: the match covers both (0.7), not only the closer one.
+        try add("blues", [entry("#1F5AA6", 0.4), entry("#2060A8", 0.3), entry("#F0F0F0", 0.3)])
+        let blue = try XCTUnwrap(try catalogue.search(ColourSearch(target: .colour(Lab(RGBA(parsing: "#1F5AA6")!)))).first)
+        XCTAssertEqual(blue.coverage, 0.7, accuracy: 1e-9)
+        // A name's match shows the photo's heaviest colour of that name.
+        try add("reds", [entry("#A01010", 0.1), entry("#CC141E", 0.5), entry("#F0F0F0", 0.4)])
+        let red = try XCTUnwrap(try catalogue.search(ColourSearch(target: .name(.red))).first)
+        XCTAssertLessThan(Lab(RGBA(parsing: "#CC141E")!).distance(to: red.matchedLab), 0.5, "\(red.matchedLab)")
+        // A share at the least coverage asked for is taken.
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .name(.red), minimumCoverage: 0.6))), ["reds"])
+        // Equal scores: the photo catalogued first comes first, on every page alike.
+        try add("twin-b", [entry("#2E8B57", 1)])
+        try add("twin-a", [entry("#2E8B57", 1)])
+        let twins = try catalogue.search(ColourSearch(target: .colour(Lab(RGBA(parsing: "#2E8B57")!))))
+        XCTAssertEqual(names(twins), ["twin-b", "twin-a"])
+        XCTAssertLessThan(twins[0].photo.id, twins[1].photo.id)
+    }
+
+    func testPureWhiteAndBlackAreFoundAtTheEndsOfTheGrid() throws {
+        // #FFFFFF is L* 100.000004: in the grid's last row of cells, which the search must read.
+        try add("white", [entry("#FFFFFF", 1)])
+        try add("black", [entry("#000000", 1)])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(Lab(RGBA(parsing: "#FFFFFF")!))))), ["white"])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(Lab(RGBA(parsing: "#000000")!))))), ["black"])
+    }
+
+    func testTheDefaultDistanceIsSixAndTypedColoursAreReadStrictly() throws {
+        XCTAssertEqual(ColourSearch(target: .name(.red)).within, 6)
+        let target = Lab(l: 50, a: 40, b: 20)
+        // An entry about 6.5 away by CIEDE2000 is not found without a wider distance.
+        var far = target
+        while deltaE2000(target, far) < 6.5 { far.a += 0.05 }
+        try add("far", [PaletteEntry(lab: far, weight: 1, name: .red)])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(target)))), [])
+        XCTAssertEqual(names(try catalogue.search(ColourSearch(target: .colour(target), within: 7))), ["far"])
+        // Hex digits only, and rgb() in any case; a name three edits away is offered nothing.
+        XCTAssertNil(RGBA(parsing: "#+12345"))
+        XCTAssertNil(RGBA(parsing: "-12345"))
+        XCTAssertNotNil(RGBA(parsing: "RGB(10,20,30)"))
+        XCTAssertFalse(ColourTarget.whyNot("brownish").contains("did you mean"), ColourTarget.whyNot("brownish"))
+    }
+
     func testTheGridCellsOfASearchHoldEveryColourWithinTheDistance() {
         // Random colours near random targets (a third of them near grey, where CIEDE2000 jumps, and many
         // in the blues, where it bends most): whatever ΔE00 calls close must be in a cell the search reads.
