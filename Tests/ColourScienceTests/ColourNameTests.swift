@@ -47,6 +47,19 @@ final class ColourNameTests: XCTestCase {
         }
     }
 
+    func testTheEdgesOfTheNamesHold() {
+        // An olive-yellow in shade (h 92°), which the nearest reference calls green: yellow by its hue.
+        XCTAssertEqual(ColourName.nearest(to: LCh(l: 40, c: 35, h: 92).lab), .yellow)
+        XCTAssertEqual(ColourName.nearest(to: LCh(l: 40, c: 35, h: 130).lab), .green)
+        // A pale sky blue of C* 22 is blue (its least chroma is 20), a grey-blue of C* 18 is not.
+        XCTAssertEqual(ColourName.nearest(to: LCh(l: 75, c: 22, h: 240).lab), .blue)
+        XCTAssertNotEqual(ColourName.nearest(to: LCh(l: 75, c: 18, h: 240).lab), .blue)
+        // Nine tenths of the pale margin up counts nine tenths.
+        let almost = ColourName.shares(of: LCh(l: 63, c: 29, h: 330).lab)
+        XCTAssertEqual(almost.first?.name, .pink)
+        XCTAssertEqual(almost.first?.share ?? 0, 0.9, accuracy: 0.01)
+    }
+
     func testEveryReferenceColourIsChromaticEnoughForItsName() {
         for (name, references) in ColourName.references {
             for reference in references {

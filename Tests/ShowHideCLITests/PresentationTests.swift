@@ -42,6 +42,8 @@ final class PresentationTests: XCTestCase {
         XCTAssertEqual(Console.standard(environment: [:], isTerminal: terminal, terminalWidth: { _ in 100 }).width, 100)
         XCTAssertEqual(Console.standard(environment: ["COLUMNS": "72"], isTerminal: terminal, terminalWidth: { _ in 100 }).width, 72)
         XCTAssertEqual(Console.standard(environment: ["COLUMNS": "x"], isTerminal: terminal, terminalWidth: { _ in 100 }).width, 100)
+        XCTAssertEqual(Console.standard(environment: ["COLUMNS": "0"], isTerminal: terminal, terminalWidth: { _ in 100 }).width, 100,
+                       "no width is no width: the terminal's")
         XCTAssertNil(Console.standard(environment: [:], isTerminal: { _ in false }, terminalWidth: { _ in 100 }).width)
         XCTAssertEqual(Console.standard(environment: ["COLUMNS": "60"], isTerminal: { _ in false }).width, 60,
                        "COLUMNS set by hand is honoured in a pipe too")

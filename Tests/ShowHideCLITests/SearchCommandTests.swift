@@ -85,6 +85,24 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertNotNil(json[0]["palette"], "the photo's own keys are kept")
     }
 
+    func testTheDifferenceReadsToOnePlaceTheJSONToTwoAndALongNameIsElidedToFit() throws {
+        let long = String(repeating: "a", count: 60) + ".jpg"
+        let photo = CataloguedPhoto(id: 3, path: "/lib/" + long, stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
+                                    facts: PhotoFacts(sha256: "ab", format: .jpeg, pixelSize: PixelSize(width: 4, height: 3), exif: nil),
+                                    importedAt: Date(timeIntervalSince1970: 0))
+        let match = ColourMatch(photo: photo, score: 0.5, matchedLab: Lab(RGBA(parsing: "#1F5AA6")!),
+                                matchedName: .blue, coverage: 0.25, deltaE: 3.456)
+        let narrow = SpyConsole(width: 80)
+        try SearchPresenter(console: narrow.console).present([match], asJSON: false)
+        XCTAssertEqual(narrow.output.lines.count, 2, "a table of one row, not a record: \(narrow.output.text)")
+        XCTAssertTrue(narrow.output.lines.allSatisfy { $0.count <= 80 }, narrow.output.text)
+        XCTAssertTrue(narrow.output.lines[1].contains("…"), "the name loses its middle: \(narrow.output.lines[1])")
+        XCTAssertTrue(narrow.output.lines[1].contains(" 3.5 "), narrow.output.lines[1])
+        try SearchPresenter(console: spy.console).present([match], asJSON: true)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual((json[0]["match"] as? [String: Any])?["deltaE"] as? Double, 3.46)
+    }
+
     func testASmallAccentIsOneThatCoversNoMoreThanTheShareGiven() throws {
         try SearchCommand.parse(["--colour", "red", "--accent", "--max-coverage", "15", "--json"]).run(in: environment())
         XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])?.map { $0["path"] as? String },

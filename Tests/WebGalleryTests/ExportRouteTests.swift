@@ -148,6 +148,7 @@ final class ExportRouteTests: XCTestCase {
                 ("", Self.sameOrigin, .badRequest, "Tick between 1 and 500 photos"),
                 ((1...501).map { "id=\($0)" }.joined(separator: "&"), Self.sameOrigin, .badRequest, "Tick between 1 and 500 photos"),
                 ("id=abc", Self.sameOrigin, .badRequest, "id: a photo&#39;s id is a whole number from 1."),
+                ("id=0", Self.sameOrigin, .badRequest, "id: a photo&#39;s id is a whole number from 1."),
                 ("id=999", Self.sameOrigin, .notFound, "There is no photo 999"),
                 ("id=1", [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], .forbidden, "own pages"),
             ]

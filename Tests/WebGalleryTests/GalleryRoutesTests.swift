@@ -108,6 +108,44 @@ final class GalleryRoutesTests: XCTestCase {
         }
     }
 
+    func testAPageOfExactlyTheSizeLinksNoNextAndOneMoreDoes() async throws {
+        let size = GridQuery.pageSize
+        func add(_ count: Int) throws {
+            for _ in 0..<count {
+                try fixture.add("red\(fixture.ids.count)", [fixture.entry("#808080", 0.5), fixture.entry("#CC141E", 0.5)],
+                                accent: fixture.accent("#CC141E", coverage: 0.5))
+            }
+        }
+        func hasNext(_ uri: String) async throws -> Bool {
+            try await fixture.test { client in
+                try await client.execute(uri: uri, method: .get) { response in response.text.contains(#"rel="next""#) }
+            }
+        }
+        try add(size - 3)  // the three of the fixture and these: a page's worth exactly, 58 of them red
+        for uri in ["/", "/?sort=inspiration", "/?sort=date"] {
+            let next = try await hasNext(uri)
+            XCTAssertFalse(next, uri)
+        }
+        try add(2)  // 62 photos, 60 of them red
+        let redNext = try await hasNext("/?colour=red")
+        XCTAssertFalse(redNext, "60 red photos: one page")
+        let plainNext = try await hasNext("/")
+        XCTAssertTrue(plainNext, "62 photos: two pages")
+        try add(1)
+        let moreRed = try await hasNext("/?colour=red")
+        XCTAssertTrue(moreRed, "61 red photos: two pages")
+        try await get("/api/photos?colour=red") { response in
+            XCTAssertEqual(response.headers[HTTPField.Name("Next-Page")!], "2", "never the page asked for: a client would ask it again")
+        }
+    }
+
+    func testTheUndatedFollowTheDatedInTheNewestOrderOfAColour() async throws {
+        try fixture.add("undated-red", [fixture.entry("#CC141E", 1)], accent: fixture.accent("#CC141E", coverage: 1))
+        try await get("/?colour=red&sort=date") { response in
+            XCTAssertEqual(Self.photoLinks(response.text), ["bus.jpg", "undated-red.jpg"], "dated first, though imported before")
+        }
+    }
+
     func testPagesLinkTheNextAndThePreviousAndKeepTheFilters() async throws {
         for index in 0..<(GridQuery.pageSize + 5) {
             try fixture.add("extra\(index)", [fixture.entry("#CC141E", 1)], accent: fixture.accent("#CC141E", coverage: 1),
@@ -178,6 +216,7 @@ final class GalleryRoutesTests: XCTestCase {
             ("/photos/abc", "A photo&#39;s id is a whole number"),
             ("/photos/0", "A photo&#39;s id is a whole number from 1"),
             ("/photos/1/variants/other", "A variant is show or hide"),
+            ("/?coverage=100.5&colour=red", "coverage: takes a percentage"),
         ]
         for (uri, message) in cases {
             try await get(uri) { response in
@@ -188,7 +227,8 @@ final class GalleryRoutesTests: XCTestCase {
         // Their ends are still allowed: a single day, the last page, a camera of 100 characters.
         // And what the form sends with no colour chosen: coverage 0, the accent unticked.
         for uri in ["/?since=2021-06-01&until=2021-06-01", "/?page=2000", "/?camera=" + String(repeating: "c", count: 100),
-                    "/?colour=&coverage=0&camera=canon", "/?colour=red&accent=on&coverage=5"] {
+                    "/?colour=&coverage=0&camera=canon", "/?colour=red&accent=on&coverage=5", "/?colour=red&coverage=100",
+                    "/?colour=red&sort=color"] {
             try await get(uri) { response in XCTAssertNotEqual(response.status, .badRequest, uri) }
         }
         // "Back" keeps the other filters and leaves out the one refused.
@@ -444,6 +484,16 @@ final class GalleryRoutesTests: XCTestCase {
         XCTAssertTrue(unmounted.contains("1000 photos whose files are gone are left out, and no more were looked at: "), unmounted)
         XCTAssertFalse(unmounted.contains("No photo has an accent colour"))
         XCTAssertTrue(GalleryPages().inspiration([], readOnly: false).contains("No photo has an accent colour to splash yet."))
+    }
+
+    func testInspirationListsAtMostAHundred() async throws {
+        for index in 0..<100 {
+            try fixture.add("red\(index)", [fixture.entry("#808080", 0.9), fixture.entry("#CC141E", 0.1)], accent: fixture.accent("#CC141E", coverage: 0.1))
+        }
+        try await get("/api/inspire") { response in
+            let entries = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
+            XCTAssertEqual(entries.count, 100, "of 102 with an accent")
+        }
     }
 
     func testConsecutiveShotsOfOneSceneAreOneEntryOfInspiration() async throws {
