@@ -106,9 +106,9 @@ public struct GalleryServer: Sendable {
             let parameters = query.queryString
             return Response(status: .seeOther, headers: [.location: "/photos/\(photo.id)" + (parameters.isEmpty ? "" : "?" + parameters)])
         }
-        router.get("/photos/:id/thumbnail") { _, context in try self.thumbnail(try Self.id(context)) }
+        router.get("/photos/:id/thumbnail") { request, context in try self.thumbnail(try Self.id(context), request: request) }
         router.get("/photos/:id/preview") { _, context in try self.preview(try Self.id(context)) }
-        router.get("/photos/:id/original") { _, context in try self.original(try Self.id(context)) }
+        router.get("/photos/:id/original") { request, context in try self.original(try Self.id(context), request: request) }
         router.get("/photos/:id/variants/:kind") { request, context in
             try self.variant(try Self.id(context), kind: context.parameters.get("kind") ?? "", set: QueryParameters(request.uri.query)["set"])
         }
@@ -293,8 +293,56 @@ public struct GalleryServer: Sendable {
 
     // MARK: Pictures, by id
 
-    func thumbnail(_ id: PhotoID) throws -> Response {
-        Self.image(try thumbnails.thumbnail(of: try photo(id)), type: "image/jpeg")
+    /// Tagged by its bytes: a browser asks again after a minute and gets 304, not the picture, when it has it.
+    func thumbnail(_ id: PhotoID, request: Request) throws -> Response {
+        let data = try thumbnails.thumbnail(of: try photo(id))
+        return Self.revalidating(Self.image(data, type: "image/jpeg"), tag: Self.tag(of: data), request: request)
+    }
+
+    /// `response` with its `ETag`; or, when the request's `If-None-Match` names that tag (the browser has
+    /// those bytes), 304 without them.
+    static func revalidating(_ response: Response, tag: String, request: Request) -> Response {
+        let asked = (request.headers[.ifNoneMatch] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard asked.contains(tag) || asked.contains("*") else {
+            var response = response
+            response.headers[.eTag] = tag
+            return response
+        }
+        return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: response.headers[.cacheControl] ?? Self.revalidated])
+    }
+
+    /// An entity tag of `data`: FNV-1a over its bytes (names a version, guards nothing).
+    static func tag(of data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\"" + String(hash, radix: 16) + "\""
+    }
+
+    /// What a `Range` header asks of `count` bytes: one range (`bytes=a-b`, `bytes=a-`, `bytes=-n`), none
+    /// that can be served (416), or the whole (no header, several ranges, or one that is not understood).
+    enum ByteRange: Equatable {
+        case whole
+        case part(Range<Int>)
+        case unsatisfiable
+    }
+
+    static func byteRange(_ header: String?, of count: Int) -> ByteRange {
+        guard let header, header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
+        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return .whole }
+        let first = spec[0].isEmpty ? nil : Int(spec[0]), last = spec[1].isEmpty ? nil : Int(spec[1])
+        switch (first, last) {
+        case let (start?, end):
+            guard (spec[1].isEmpty || end != nil), start >= 0 else { return .whole }
+            if let end, end < start { return .whole }
+            guard start < count else { return .unsatisfiable }
+            return .part(start..<min(count, (end ?? count - 1) + 1))
+        case let (nil, suffix?) where spec[0].isEmpty:
+            guard suffix > 0, count > 0 else { return .unsatisfiable }
+            return .part(max(0, count - suffix)..<count)
+        default:
+            return .whole
+        }
     }
 
     /// The photo upright as a JPEG of at most `previewLongSide` px: every browser shows it, whatever the
@@ -332,13 +380,32 @@ public struct GalleryServer: Sendable {
         return Self.image(try encoder.encode(rows, as: .jpeg, options: EncodeOptions(quality: 85)), type: "image/jpeg", cache: Self.revalidated)
     }
 
-    func original(_ id: PhotoID) throws -> Response {
+    /// The file's bytes, tagged by its size and time (a 304 reads nothing), in part when a `Range` asks
+    /// (a large download goes on where it stopped).
+    func original(_ id: PhotoID, request: Request) throws -> Response {
         let photo = try photo(id)
+        let tag = fileSystem.stamp(of: photo.path).map { "\"\($0.size)-\($0.modifiedAtNanoseconds)\"" }
+        if let tag {
+            let kept = Self.revalidating(Response(status: .ok, headers: [.cacheControl: "private, max-age=60"]), tag: tag, request: request)
+            if kept.status == .notModified { return kept }
+        }
         let data = try originalData(of: photo)
         var response = Self.image(data, type: ImageFormat.mediaType(of: data, format: photo.facts.format))
         // Saved under its own name, not "original".
         response.headers[.contentDisposition] = Self.inline(named: (photo.path as NSString).lastPathComponent)
-        return response
+        response.headers[.acceptRanges] = "bytes"
+        if let tag { response.headers[.eTag] = tag }
+        switch Self.byteRange(request.headers[.range], of: data.count) {
+        case .whole:
+            return response
+        case let .part(range):
+            response.status = .partialContent
+            response.headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(data.count)"
+            response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: data[data.startIndex + range.lowerBound..<data.startIndex + range.upperBound]))
+            return response
+        case .unsatisfiable:
+            return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(data.count)", .acceptRanges: "bytes"])
+        }
     }
 
     /// `inline` with the file's name: plain ASCII for every browser, and RFC 5987's UTF-8 form for the rest.

@@ -399,6 +399,53 @@ final class GalleryRoutesTests: XCTestCase {
         }
     }
 
+    func testAThumbnailOrOriginalTheBrowserHasIsNotSentAgainAndAnOriginalComesInPartsAsAsked() async throws {
+        let id = fixture.ids["bus"]!
+        let thumbnailTag = try await fixture.test { client in
+            try await client.execute(uri: "/photos/\(id)/thumbnail", method: .get) { response in
+                XCTAssertEqual(response.status, .ok)
+                return try XCTUnwrap(response.headers[.eTag])
+            }
+        }
+        try await get("/photos/\(id)/thumbnail", headers: [.ifNoneMatch: thumbnailTag]) { response in
+            XCTAssertEqual(response.status, .notModified)
+            XCTAssertEqual(response.body.readableBytes, 0, "no picture again")
+        }
+        try await get("/photos/\(id)/thumbnail", headers: [.ifNoneMatch: "\"other\""]) { response in
+            XCTAssertEqual(response.status, .ok)
+        }
+
+        let original = try fixture.fileSystem.contents(of: "/photos/bus.jpg")
+        let originalTag = try await fixture.test { client in
+            try await client.execute(uri: "/photos/\(id)/original", method: .get) { response in
+                XCTAssertEqual(response.headers[.acceptRanges], "bytes")
+                return try XCTUnwrap(response.headers[.eTag])
+            }
+        }
+        XCTAssertEqual(originalTag, "\"100-1\"", "the file's size and time, as the catalogue records them: known without reading it")
+        fixture.fileSystem.resetReads()
+        try await get("/photos/\(id)/original", headers: [.ifNoneMatch: originalTag]) { response in
+            XCTAssertEqual(response.status, .notModified)
+        }
+        XCTAssertEqual(fixture.fileSystem.readPaths, [], "a 304 reads nothing")
+        try await get("/photos/\(id)/original", headers: [.range: "bytes=2-5"]) { response in
+            XCTAssertEqual(response.status, .partialContent)
+            XCTAssertEqual(response.headers[.contentRange], "bytes 2-5/\(original.count)")
+            XCTAssertEqual(Data(buffer: response.body), original[2..<6])
+        }
+        try await get("/photos/\(id)/original", headers: [.range: "bytes=-3"]) { response in
+            XCTAssertEqual(Data(buffer: response.body), original.suffix(3))
+        }
+        try await get("/photos/\(id)/original", headers: [.range: "bytes=\(original.count)-"]) { response in
+            XCTAssertEqual(response.status, .rangeNotSatisfiable)
+            XCTAssertEqual(response.headers[.contentRange], "bytes */\(original.count)")
+        }
+        XCTAssertEqual(GalleryServer.byteRange("bytes=0-1,4-5", of: 10), .whole, "several ranges: the whole")
+        XCTAssertEqual(GalleryServer.byteRange("bytes=5-2", of: 10), .whole)
+        XCTAssertEqual(GalleryServer.byteRange("bytes=8-20", of: 10), .part(8..<10))
+        XCTAssertEqual(GalleryServer.byteRange("items=0-1", of: 10), .whole)
+    }
+
     func testPicturesAreServedByIdWithTheirTypes() async throws {
         let id = fixture.ids["bus"]!
         let original = try fixture.fileSystem.contents(of: "/photos/bus.jpg")
