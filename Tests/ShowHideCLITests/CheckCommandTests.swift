@@ -81,6 +81,21 @@ final class CheckCommandTests: XCTestCase {
                                    + "/lib/copies/blue.jpg: gallery remove --missing makes one of them its file)\n"), two)
     }
 
+    func testTheReportFitsANarrowTerminalItsLongLinesGoingOnUnderThemselves() async throws {
+        let blue = try XCTUnwrap(files["/lib/blue.jpg"])
+        try await goneBlue(withACopyAt: "/lib/copies/blue.jpg", of: blue)
+        let narrow = SpyConsole(width: 50)
+        let environment = AppEnvironment.fake(console: narrow.console, files: files, catalogue: catalogue!, thumbnails: thumbnails)
+        await assertExits(with: ExitStatus.someFilesFailed, "a photo's file is missing") {
+            try CheckCommand.parse([]).run(in: environment)
+        }
+        let lines = narrow.output.lines
+        XCTAssertTrue(lines.allSatisfy { $0.count <= 50 }, narrow.output.text)
+        let missing = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("  missing: photo 1 /lib/blue.jpg") }, narrow.output.text)
+        XCTAssertTrue(lines[missing + 1].hasPrefix("    ") && !lines[missing + 1].hasPrefix("     "), narrow.output.text)
+        XCTAssertEqual(lines.filter { !$0.hasPrefix(" ") }.first, "integrity: ok")
+    }
+
     func testFilesBeingMadeAreSaidAndLeft() throws {
         files["/library/variants/zz/being-made.jpg"] = Data("x".utf8)
         files.setStamp(FileStamp(size: 1, modifiedAtNanoseconds: Int64(FakeClock().now().timeIntervalSince1970 * 1e9)),

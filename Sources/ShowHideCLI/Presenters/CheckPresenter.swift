@@ -54,16 +54,16 @@ struct CheckPresenter {
                 movedPhotos: report.forgotten.moved.map { .init(id: $0.id, path: $0.path) }, clean: report.isClean)))
             return
         }
-        console.print("integrity: \(report.integrity)")
+        say("integrity: \(report.integrity)")
         guard report.isSound else {
-            console.print("the catalogue is damaged: restore it from a backup (showhide gallery backup makes one); nothing else was checked")
+            say("the catalogue is damaged: restore it from a backup (showhide gallery backup makes one); nothing else was checked")
             return
         }
-        for photo in report.forgotten.removed { console.print("repaired: forgot photo \(photo.id) \(photo.path) (its file was gone)") }
+        for photo in report.forgotten.removed { say("repaired: forgot photo \(photo.id) \(photo.path) (its file was gone)") }
         for photo in report.forgotten.moved {
-            console.print("repaired: photo \(photo.id) now at its duplicate \(photo.path) (its file was gone)")
+            say("repaired: photo \(photo.id) now at its duplicate \(photo.path) (its file was gone)")
         }
-        console.print("photos: \(report.photos), missing files \(report.missingPhotos.count), changed since import \(report.changedPhotos.count)")
+        say("photos: \(report.photos), missing files \(report.missingPhotos.count), changed since import \(report.changedPhotos.count)")
         for photo in report.missingPhotos {
             // Which copy remove --missing makes the photo's file is the catalogue's choice: with several, none is named as it.
             let copies = switch photo.copies.count {
@@ -72,35 +72,44 @@ struct CheckPresenter {
             default: " (the same photo is still at \(photo.copies.count) places, such as \(photo.copies[0]): "
                 + "gallery remove --missing makes one of them its file)"
             }
-            console.print("  missing: photo \(photo.id) \(photo.path)" + copies)
+            say("  missing: photo \(photo.id) \(photo.path)" + copies)
         }
-        for photo in report.changedPhotos { console.print("  changed: photo \(photo.id) \(photo.path) (import it again)") }
-        console.print("variants: \(report.variantsWithoutFiles.count) without a file, \(report.strayVariantFiles.count) stray files")
+        for photo in report.changedPhotos { say("  changed: photo \(photo.id) \(photo.path) (import it again)") }
+        say("variants: \(report.variantsWithoutFiles.count) without a file, \(report.strayVariantFiles.count) stray files")
         for variant in report.variantsWithoutFiles {
             let elsewhere = report.recordedElsewhere.contains(variant.path)
                 ? " (recorded in another library's folder, whose file is that library's: this one has none)" : ""
-            console.print("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)" + elsewhere)
+            say("  no file: photo \(variant.photoID) \(variant.kind) \(variant.path)" + elsewhere)
         }
-        for path in report.strayVariantFiles { console.print("  stray: \(path)") }
+        for path in report.strayVariantFiles { say("  stray: \(path)") }
         if !report.recentUnrecordedFiles.isEmpty {
-            console.print("  \(counted(report.recentUnrecordedFiles.count, "file")) not recorded yet, written in the last "
+            say("  \(counted(report.recentUnrecordedFiles.count, "file")) not recorded yet, written in the last "
                 + "\(Int(CatalogueCheck.recentFileAge / 60)) minutes: "
                 + "most likely variants another showhide is making; left as they are (check again later)")
         }
         if !report.movedVariants.isEmpty {
-            console.print("  \(counted(report.movedVariants.count, "variant")) moved with the library folder (recorded at their old place)"
+            say("  \(counted(report.movedVariants.count, "variant")) moved with the library folder (recorded at their old place)"
                 + (report.movedVariantRows > 0 ? "" : "; --repair records the new one"))
         }
-        if report.movedVariantRows > 0 { console.print("repaired: recorded the new place of \(counted(report.movedVariantRows, "variant"))") }
+        if report.movedVariantRows > 0 { say("repaired: recorded the new place of \(counted(report.movedVariantRows, "variant"))") }
         if report.removedVariantRows + report.removedStrayFiles > 0 {
-            console.print("repaired: removed \(counted(report.removedVariantRows, "variant row")) and \(counted(report.removedStrayFiles, "stray file"))")
+            say("repaired: removed \(counted(report.removedVariantRows, "variant row")) and \(counted(report.removedStrayFiles, "stray file"))")
         }
-        console.print("thumbnails: \(report.missingThumbnails.count) missing, \(report.strayThumbnails.count) stray")
+        say("thumbnails: \(report.missingThumbnails.count) missing, \(report.strayThumbnails.count) stray")
         if let reason = report.unreadableThumbnails {
-            console.print("  the thumbnails cannot be read: \(reason); --repair makes them anew")
+            say("  the thumbnails cannot be read: \(reason); --repair makes them anew")
         }
         if report.madeThumbnails + report.removedStrayThumbnails > 0 {
-            console.print("repaired: made \(counted(report.madeThumbnails, "thumbnail")), removed \(counted(report.removedStrayThumbnails, "stray thumbnail"))")
+            say("repaired: made \(counted(report.madeThumbnails, "thumbnail")), removed \(counted(report.removedStrayThumbnails, "stray thumbnail"))")
         }
+    }
+
+    /// A line of the report; on a terminal, broken to its width, the rest under the line's own indent
+    /// and two more (a long path or reason), where the terminal would carry it on at the left edge.
+    private func say(_ text: String) {
+        guard let width = console.width else { return console.print(text) }
+        let indent = text.prefix { $0 == " " }.count
+        let lines = TerminalText.wrapped(String(text.dropFirst(indent)), to: max(20, width - indent - 2))
+        for (index, line) in lines.enumerated() { console.print(String(repeating: " ", count: index == 0 ? indent : indent + 2) + line) }
     }
 }
