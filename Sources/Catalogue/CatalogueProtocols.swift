@@ -18,6 +18,14 @@ public struct DetachedPath: Equatable, Sendable {
     }
 }
 
+/// What holds a content in the catalogue (`PhotoCatalogue.content(withSHA256:)`).
+public enum CatalogueContent: Equatable, Sendable {
+    /// A show or hide picture showhide made.
+    case variant
+    /// A photo whose colours are analysed.
+    case photo
+}
+
 /// Changes to the catalogue, made inside one transaction by `PhotoCatalogue.write`.
 public protocol CatalogueWriting {
     /// The photo with this content, if any.
@@ -63,10 +71,9 @@ public protocol PhotoCatalogue: Sendable {
     func knownStamps() throws -> [String: FileStamp]
     /// The stamp of every file an import left out by its content (`CatalogueWriting.recordLeftOut`).
     func leftOutStamps() throws -> [String: FileStamp]
-    /// Whether some photo has this content, its colours analysed.
-    func containsPhoto(withSHA256 sha256: String) throws -> Bool
-    /// Whether some variant showhide made (a show or hide picture) has this content.
-    func containsVariant(withSHA256 sha256: String) throws -> Bool
+    /// What the catalogue holds with this content, in one look: a variant showhide made (a show or hide
+    /// picture), else a photo whose colours are analysed; nil when neither.
+    func content(withSHA256 sha256: String) throws -> CatalogueContent?
     /// Runs `body` in one transaction: all of it is written, or none.
     /// - Parameter body: the writes; an error it throws rolls them all back and is rethrown as it is.
     /// - Returns: what `body` returned.
@@ -108,6 +115,12 @@ public protocol PhotoCatalogue: Sendable {
 
 extension PhotoCatalogue {
     public var isReadOnly: Bool { false }
+
+    /// Whether some photo has this content, its colours analysed.
+    public func containsPhoto(withSHA256 sha256: String) throws -> Bool { try content(withSHA256: sha256) == .photo }
+
+    /// Whether some variant showhide made has this content.
+    public func containsVariant(withSHA256 sha256: String) throws -> Bool { try content(withSHA256: sha256) == .variant }
 }
 
 /// What a backup copied.

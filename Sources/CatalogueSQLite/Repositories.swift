@@ -102,11 +102,16 @@ struct PhotoRepository {
         return stamps
     }
 
-    func contains(sha256: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM photo JOIN photo_colour ON photo_colour.photo_id = photo.id
-                           WHERE sha256 = ? AND analysis_version >= ?)
-            """), arguments: [sha256, ColourAnalysis.rulesVersion]) ?? false
+    /// A variant's content first: a picture showhide made is never taken for a photo.
+    func content(sha256: String) throws -> CatalogueContent? {
+        let kind = try String.fetchOne(db.cachedStatement(sql: """
+            SELECT CASE
+                WHEN EXISTS (SELECT 1 FROM variant WHERE sha256 = ?1) THEN 'variant'
+                WHEN EXISTS (SELECT 1 FROM photo JOIN photo_colour ON photo_colour.photo_id = photo.id
+                             WHERE sha256 = ?1 AND analysis_version >= ?2) THEN 'photo'
+            END
+            """), arguments: [sha256, ColourAnalysis.rulesVersion])
+        return kind.map { $0 == "variant" ? .variant : .photo }
     }
 
     // MARK: Reading photos back

@@ -195,8 +195,8 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         try reading { try PhotoRepository(db: $0).knownStamps() }
     }
 
-    public func containsPhoto(withSHA256 sha256: String) throws -> Bool {
-        try reading { try PhotoRepository(db: $0).contains(sha256: sha256) }
+    public func content(withSHA256 sha256: String) throws -> CatalogueContent? {
+        try reading { try PhotoRepository(db: $0).content(sha256: sha256) }
     }
 
     public func leftOutStamps() throws -> [String: FileStamp] {
@@ -205,12 +205,6 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             let rows = try Row.fetchCursor(db, sql: "SELECT path, file_size, modified_at_ns FROM left_out_file")
             while let row = try rows.next() { stamps[row[0]] = FileStamp(size: row[1], modifiedAtNanoseconds: row[2]) }
             return stamps
-        }
-    }
-
-    public func containsVariant(withSHA256 sha256: String) throws -> Bool {
-        try reading { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM variant WHERE sha256 = ?)"), arguments: [sha256]) ?? false
         }
     }
 

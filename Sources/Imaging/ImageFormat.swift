@@ -12,8 +12,23 @@ public enum ImageFormat: String, CaseIterable, Sendable, Codable {
     private static let jpegSignature: [UInt8] = [0xFF, 0xD8]
     private static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    /// The major brands of HEIF files whose primary image is a picture libheif decodes (HEVC, AV1).
-    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "heif", "avif", "avis"]
+    /// The brands of HEIF files of HEVC pictures (HEIC), and of AV1 pictures (AVIF).
+    static let hevcBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"], av1Brands: Set<String> = ["avif", "avis"]
+    /// The major brands of HEIF files whose primary image is a picture libheif decodes (HEVC, AV1), with
+    /// the general ones that say only that a file is HEIF.
+    static let heifBrands = hevcBrands.union(av1Brands).union(["mif1", "msf1", "heif"])
+
+    /// Whether a HEIF file starting with `head` holds AV1 pictures (AVIF): by the `ftyp` box's major brand,
+    /// or, for a general one (`mif1`), by its compatible brands.
+    public static func isAVIF<Bytes: Collection>(_ head: Bytes) -> Bool where Bytes.Element == UInt8 {
+        let bytes = Array(head.prefix(256))
+        guard bytes.count >= 16 else { return false }
+        let boxSize = min(bytes.count, Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]))
+        let brands = ([8] + Array(stride(from: 16, to: boxSize - 3, by: 4))).map { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) }
+        if av1Brands.contains(brands[0]) { return true }
+        if hevcBrands.contains(brands[0]) { return false }
+        return brands.contains(where: av1Brands.contains) && !brands.contains(where: hevcBrands.contains)
+    }
 
     /// How many leading bytes `sniff` needs at most.
     public static let signatureLength = 12

@@ -270,6 +270,18 @@ public struct ExportService: Sendable {
         var done = 0
         let total = photos.count(where: { !failed.contains($0.id) }) * options.variants.count
         progress.update(completed: 0, total: total)
+        // Whether the manifest of this export is written.
+        var listed = false
+        func writeManifests() throws {
+            // An earlier file is listed only while its name holds a file of the size it listed: one replaced
+            // since, by other bytes, almost always weighs otherwise, and hashing every earlier file of a
+            // large folder at each export would read it all.
+            let manifest = Self.merged(previous: previous, current: summary.files) { destination.size(of: $0.file) == $0.size }
+            try destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)
+            listed = true
+            // A CSV manifest from before is kept in step with the JSON one, asked for or not.
+            if options.csvManifest || hadCSV { try destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
+        }
         do {
             for photo in photos where !failed.contains(photo.id) {
                 // Ctrl-C: no photo is started; the one written so far is whole.
@@ -321,22 +333,13 @@ public struct ExportService: Sendable {
                 // Nothing was written, or an archive cut short: what was started is taken away.
                 destination.abandon()
             } else {
-                // An earlier file is listed only while its name holds a file of the size it listed: one replaced
-                // since, by other bytes, almost always weighs otherwise, and hashing every earlier file of a
-                // large folder at each export would read it all.
-                let manifest = Self.merged(previous: previous, current: summary.files) { destination.size(of: $0.file) == $0.size }
-                try destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)
-                // A CSV manifest from before is kept in step with the JSON one, asked for or not.
-                if options.csvManifest || hadCSV { try destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
+                try writeManifests()
                 try destination.finish()
             }
         } catch let ExportError.cannotWrite(path, reason) where destination.keepsAPart && !summary.written.isEmpty {
             // A folder keeps what was written, as after Ctrl-C: listed when the disk still takes the manifest.
             progress.finish()
-            let manifest = Self.merged(previous: previous, current: summary.files) { destination.size(of: $0.file) == $0.size }
-            let listed = (try? destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)) != nil
-            // The CSV in step with it, as far as the disk takes it.
-            if listed, options.csvManifest || hadCSV { try? destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
+            try? writeManifests()
             throw ExportError.stoppedPartWay(path, reason, kept: summary.written.count, listed: listed)
         } catch {
             progress.finish()

@@ -256,9 +256,9 @@ public struct ImportService: Sendable {
         walk.files.removeAll { showhides.paths.contains($0.path) }
         // And those an earlier import left out by their content, unread while unchanged.
         let leftOutBefore = try catalogue.leftOutStamps()
-        let leftOut = walk.files.filter { leftOutBefore[$0.path] == $0.stamp }.count
-        if leftOut > 0 { walk.files.removeAll { leftOutBefore[$0.path] == $0.stamp } }
-        summary.showhidePictures = showhides.paths.count + leftOut
+        let walked = walk.files.count
+        if !leftOutBefore.isEmpty { walk.files.removeAll { leftOutBefore[$0.path] == $0.stamp } }
+        summary.showhidePictures = showhides.paths.count + walked - walk.files.count
         try forgetLeftOutFilesGone(leftOutBefore, found: walk.files, roots: roots)
         summary.found = walk.files.count
         let known = try catalogue.knownStamps()
@@ -360,17 +360,13 @@ public struct ImportService: Sendable {
         }
         if let other = kindOtherThanPhoto(data, fileExtension: fileExtension) { return other }
         let sha256 = hasher.sha256(data)
+        // One look at the catalogue tells a picture showhide made from a photo it has.
+        let catalogued = check.asksCatalogue ? (try? catalogue.content(withSHA256: sha256)) ?? nil : nil
         // Before the content met: every copy of such a picture is one, where a copy of a photo is placed as the first.
-        // Read and hashed again at each import, as nothing is recorded of it: a few such files cost little.
-        if check.showhideContents.contains(sha256) || (check.asksCatalogue && (try? catalogue.containsVariant(withSHA256: sha256)) == true) {
-            return .showhidePicture
-        }
+        if check.showhideContents.contains(sha256) || catalogued == .variant { return .showhidePicture }
         // Content an earlier file (in walk order) has is placed when written, not analysed again: that
         // file is written first (were it to fail, this one is examined in full then).
-        if check.seen?.meet(sha256, at: position) == true
-            || (check.asksCatalogue && (try? catalogue.containsPhoto(withSHA256: sha256)) == true) {
-            return .knownContent(sha256: sha256)
-        }
+        if check.seen?.meet(sha256, at: position) == true || catalogued == .photo { return .knownContent(sha256: sha256) }
         do {
             let inspection = try inspector.inspect(data, path: file.path)
             // Colours and the thumbnail come from the same scaled decode that checked the file; a
@@ -418,6 +414,13 @@ public struct ImportService: Sendable {
             forgottenVariants += detached.forgottenVariants
             if let content = detached.forgottenContent { forgottenContents.insert(content) }
         }
+        /// The path now holds new content: its failure, and the photo it held, are let go.
+        func release(_ file: FoundFile, _ writer: any CatalogueWriting) throws {
+            try writer.clearFailure(atPath: file.path)
+            let detached = try writer.detachPath(file.path)
+            if detached.held { outcome.changed += 1 }
+            forget(detached)
+        }
         try catalogue.write { writer in
             for (file, examination) in batch {
                 var examination = examination
@@ -432,10 +435,7 @@ public struct ImportService: Sendable {
                     outcome.skipped += 1
                 case .showhidePicture:
                     // Saved over a photo's file (its show picture under its name): that photo is no longer there.
-                    try writer.clearFailure(atPath: file.path)
-                    let detached = try writer.detachPath(file.path)
-                    if detached.held { outcome.changed += 1 }
-                    forget(detached)
+                    try release(file, writer)
                     try writer.recordLeftOut(path: file.path, stamp: file.stamp)
                     outcome.showhidePictures += 1
                 case let .unsupported(format):
@@ -458,10 +458,7 @@ public struct ImportService: Sendable {
                         newThumbnails[facts.sha256] = thumbnail
                         forget(try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome))
                     } else {
-                        try writer.clearFailure(atPath: file.path)
-                        let detached = try writer.detachPath(file.path)
-                        if detached.held { outcome.changed += 1 }
-                        forget(detached)
+                        try release(file, writer)
                         try writer.insertPhoto(path: file.path, stamp: file.stamp, facts: facts, importedAt: now)
                         outcome.imported += 1
                         newThumbnails[facts.sha256] = thumbnail
@@ -486,6 +483,7 @@ public struct ImportService: Sendable {
         summary.duplicates += outcome.duplicates
         summary.skipped += outcome.skipped
         summary.showhidePictures += outcome.showhidePictures
+        // Found by the walk, told apart only by their content: left out, as those told by their path are.
         summary.found -= outcome.showhidePictures
         summary.unsupported += outcome.unsupported
         summary.failures += outcome.failures

@@ -246,8 +246,7 @@ public struct ProcessingService: Sendable {
                     replaced = try catalogue.recordVariant(variant)
                 } catch CatalogueError.photoGone {
                     // Removed meanwhile (`gallery remove` in another shell): its variant would be a stray file.
-                    try? fileSystem.remove(path)
-                    fileSystem.removeFoldersLeftEmpty(by: [path], inVariants: variantsDirectory)
+                    _ = fileSystem.removeVariantFiles([path], inVariants: variantsDirectory)
                     outcome.made.removeAll { $0.photoID == photo.id }
                     outcome.skipped = "removed from the catalogue while it was processed"
                     return outcome

@@ -49,9 +49,7 @@ public struct VariantPruning: Sendable {
         }
         // Only this library's files: a copied library's rows may still name the original's.
         for variant in summary.removed {
-            if let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory), fileSystem.exists(file) {
-                summary.filesHere[variant.path] = file
-            }
+            summary.filesHere[variant.path] = fileSystem.variantFile(recordedAt: variant.path, inVariants: variantsDirectory)
         }
         summary.filesLeft = fileSystem.removeVariantFiles(summary.filesHere.values.sorted(), inVariants: variantsDirectory).left
         return summary

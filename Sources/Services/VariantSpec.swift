@@ -162,6 +162,15 @@ public struct VariantSpec: Equatable, Sendable {
         return within ? recorded : nil
     }
 
+    /// The name of a variant file's set of parameters: the key's hash in `<kind>-<key hash>.<ext>`, the same
+    /// for the show and the hide made together; nil for a name not made by `path(inVariants:hasher:)`.
+    public static func parameterSetName(ofFile path: String) -> String? {
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        guard let dash = name.firstIndex(of: "-") else { return nil }
+        let set = name[name.index(after: dash)...]
+        return set.isEmpty || !set.allSatisfy({ $0.isLetter || $0.isNumber }) ? nil : String(set)
+    }
+
     /// The variant's file: `<variants>/<first two hex of the photo's hash>/<hash>/<kind>-<key hash>.<ext>`,
     /// so renaming or moving an original does not lose its variants, and each parameter set has its own file.
     public func path(inVariants variantsDirectory: String, hasher: any ContentHashing) -> String {
@@ -181,5 +190,13 @@ extension PhotoCatalogue {
     /// The recorded variant a spec describes, if it was made.
     public func variant(_ spec: VariantSpec) throws -> Variant? {
         try variant(of: spec.photoID, kind: spec.kind.rawValue, parameters: spec.key)
+    }
+}
+
+extension FileSystem {
+    /// The file, in this library, of a variant recorded at `recorded` (`VariantSpec.file(recordedAt:inVariants:)`),
+    /// when it is there.
+    public func variantFile(recordedAt recorded: String, inVariants variantsDirectory: String) -> String? {
+        VariantSpec.file(recordedAt: recorded, inVariants: variantsDirectory).flatMap { exists($0) ? $0 : nil }
     }
 }

@@ -61,19 +61,16 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
         lock.withLock { state.leftOut }
     }
 
-    /// How many times a photo's content was looked up (`containsPhoto`).
+    /// How many times a content was looked up (`content(withSHA256:)`).
     public var contentLookups: Int { lock.withLock { contentLookupCount } }
     private var contentLookupCount = 0
 
-    public func containsPhoto(withSHA256 sha256: String) throws -> Bool {
+    public func content(withSHA256 sha256: String) throws -> CatalogueContent? {
         lock.withLock {
             contentLookupCount += 1
-            return state.photos.values.contains { $0.facts.sha256 == sha256 && $0.facts.colours != nil }
+            if variantRows.contains(where: { $0.sha256 == sha256 }) { return .variant }
+            return state.photos.values.contains { $0.facts.sha256 == sha256 && $0.facts.colours != nil } ? .photo : nil
         }
-    }
-
-    public func containsVariant(withSHA256 sha256: String) throws -> Bool {
-        lock.withLock { variantRows.contains { $0.sha256 == sha256 } }
     }
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {

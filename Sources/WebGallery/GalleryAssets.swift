@@ -76,14 +76,14 @@ enum GalleryAssets {
     @media (max-width: 700px) { .bar, .filters, .grid, main.photo, main.inspiration { padding-left: 12px; padding-right: 12px; } .entries li { flex-direction: column; } }
     """
 
-    /// Small conveniences; every page works without it: the colour picker fills the colour field, and
-    /// a changed filter shows its photos at once.
     /// The tab's icon: a grey disc with one red dot, a show picture in small.
     static let icon = """
     <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#6b6f76"/>\
     <circle cx="20" cy="13" r="6" fill="#d0312d"/></svg>
     """
 
+    /// Small conveniences; every page works without it: the colour picker fills the colour field, and
+    /// a changed filter shows its photos at once.
     static let javaScript = """
     "use strict";
     // The photo page's controls redraw the show and hide pictures as they move (the server renders each

@@ -238,18 +238,10 @@ struct GalleryPages: Sendable {
             var set: [String: Any] = ["label": VariantSpec.describe(key: parameters), "newest": index == 0]
             for kind in SplashMode.allCases {
                 guard let variant = sets[parameters]?.first(where: { $0.kind == kind.rawValue }) else { continue }
-                set[kind.rawValue] = "/photos/\(photo.id)/variants/\(kind.rawValue)" + (setID(of: variant).map { "?set=\($0)" } ?? "")
+                set[kind.rawValue] = "/photos/\(photo.id)/variants/\(kind.rawValue)" + (VariantSpec.parameterSetName(ofFile: variant.path).map { "?set=\($0)" } ?? "")
             }
             return set
         }
-    }
-
-    /// What names a variant's set of parameters in its file's name (`show-<hash of the parameters>.jpg`).
-    static func setID(of variant: Variant) -> String? {
-        let name = ((variant.path as NSString).lastPathComponent as NSString).deletingPathExtension
-        guard let dash = name.firstIndex(of: "-") else { return nil }
-        let id = name[name.index(after: dash)...]
-        return id.isEmpty || !id.allSatisfy({ $0.isLetter || $0.isNumber }) ? nil : String(id)
     }
 
     /// A download some of whose ticked photos made no show picture: which, and why, with the others to download.

@@ -296,19 +296,22 @@ public struct GalleryServer: Sendable {
     /// Tagged by its bytes: a browser asks again after a minute and gets 304, not the picture, when it has it.
     func thumbnail(_ id: PhotoID, request: Request) throws -> Response {
         let data = try thumbnails.thumbnail(of: try photo(id))
-        return Self.revalidating(Self.image(data, type: "image/jpeg"), tag: Self.tag(of: data), request: request)
+        let tag = Self.tag(of: data)
+        if Self.browser(request, has: tag) { return Self.notModified(tag) }
+        var response = Self.image(data, type: "image/jpeg")
+        response.headers[.eTag] = tag
+        return response
     }
 
-    /// `response` with its `ETag`; or, when the request's `If-None-Match` names that tag (the browser has
-    /// those bytes), 304 without them.
-    static func revalidating(_ response: Response, tag: String, request: Request) -> Response {
+    /// Whether the request's `If-None-Match` names `tag`: the browser has those bytes.
+    static func browser(_ request: Request, has tag: String) -> Bool {
         let asked = (request.headers[.ifNoneMatch] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard asked.contains(tag) || asked.contains("*") else {
-            var response = response
-            response.headers[.eTag] = tag
-            return response
-        }
-        return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: response.headers[.cacheControl] ?? Self.revalidated])
+        return asked.contains(tag) || asked.contains("*")
+    }
+
+    /// 304: the browser's copy, tagged `tag`, is the one to show.
+    static func notModified(_ tag: String) -> Response {
+        Response(status: .notModified, headers: [.eTag: tag, .cacheControl: briefly])
     }
 
     /// An entity tag of `data`: FNV-1a over its bytes (names a version, guards nothing).
@@ -385,10 +388,7 @@ public struct GalleryServer: Sendable {
     func original(_ id: PhotoID, request: Request) throws -> Response {
         let photo = try photo(id)
         let tag = fileSystem.stamp(of: photo.path).map { "\"\($0.size)-\($0.modifiedAtNanoseconds)\"" }
-        if let tag {
-            let kept = Self.revalidating(Response(status: .ok, headers: [.cacheControl: "private, max-age=60"]), tag: tag, request: request)
-            if kept.status == .notModified { return kept }
-        }
+        if let tag, Self.browser(request, has: tag) { return Self.notModified(tag) }
         let data = try originalData(of: photo)
         var response = Self.image(data, type: ImageFormat.mediaType(of: data, format: photo.facts.format))
         // Saved under its own name, not "original".
@@ -419,15 +419,16 @@ public struct GalleryServer: Sendable {
     static let revalidated = "private, no-cache"
 
     /// The newest recorded variant of this kind, read only from inside the library's variants folder.
-    /// - Parameter set: the set of parameters (`GalleryPages.setID`) whose variant is asked for; nil, the newest.
+    /// - Parameter set: the set of parameters (`VariantSpec.parameterSetName`) whose variant is asked for; nil, the newest.
     func variant(_ id: PhotoID, kind: String, set: String? = nil) throws -> Response {
         guard SplashMode(rawValue: kind) != nil else { throw GalleryRequestError.invalid("A variant is show or hide.") }
         let photo = try photo(id)
+        let asked = { (variant: Variant) in variant.kind == kind && (set == nil || VariantSpec.parameterSetName(ofFile: variant.path) == set) }
         // Recorded under another place when the library folder was moved or copied: the same file in this one.
-        guard let variant = withVariantFiles(photo).variants.last(where: { $0.kind == kind && (set == nil || GalleryPages.setID(of: $0) == set) }),
+        guard let variant = withVariantFiles(photo).variants.last(where: asked),
               let place = VariantSpec.file(recordedAt: variant.path, inVariants: VariantSpec.directory(inLibrary: libraryDirectory)),
               let data = try? fileSystem.contents(of: place) else {
-            if photo.variants.contains(where: { $0.kind == kind && (set == nil || GalleryPages.setID(of: $0) == set) }) {
+            if photo.variants.contains(where: asked) {
                 throw GalleryRequestError.notFound("Photo \(id)'s \(kind) variant is recorded, but its file is gone: "
                                                    + "Make variants on its page makes it again.")
             }
@@ -441,7 +442,7 @@ public struct GalleryServer: Sendable {
     func withVariantFiles(_ photo: CataloguedPhoto) -> CataloguedPhoto {
         let variants = VariantSpec.directory(inLibrary: libraryDirectory)
         var photo = photo
-        photo.variants.removeAll { VariantSpec.file(recordedAt: $0.path, inVariants: variants).map(fileSystem.exists) != true }
+        photo.variants.removeAll { fileSystem.variantFile(recordedAt: $0.path, inVariants: variants) == nil }
         return photo
     }
 
@@ -470,10 +471,9 @@ public struct GalleryServer: Sendable {
 
     /// The inspiration list: the photos of the filters, ranked, at most 100, as `inspire` lists them: a
     /// photo whose file is gone can be splashed no more, and the next takes its place (how many, `gone`).
-    func inspirationEntries(_ query: GridQuery) throws -> (entries: [InspirationEntry], gone: Int) {
+    func inspirationEntries(_ query: GridQuery) throws -> (entries: [InspirationEntry], passedOver: Int) {
         let ranking = try InspirationService.ranking(in: catalogue, matching: query.photoQuery, colour: query.colour)
-        let (entries, gone) = try InspirationService.entries(ranking, first: Self.inspirationLimit, in: catalogue) { fileSystem.exists($0.path) }
-        return (entries, gone)
+        return try InspirationService.entries(ranking, first: Self.inspirationLimit, in: catalogue) { fileSystem.exists($0.path) }
     }
 
     static let inspirationLimit = 100
@@ -503,7 +503,10 @@ public struct GalleryServer: Sendable {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: try JSONOutput.encode(value))))
     }
 
-    static func image(_ data: Data, type: String, cache: String = "private, max-age=60") -> Response {
+    /// How long a browser keeps a picture before it asks again (with its tag, where it has one).
+    static let briefly = "private, max-age=60"
+
+    static func image(_ data: Data, type: String, cache: String = briefly) -> Response {
         Response(status: .ok, headers: [.contentType: type, .cacheControl: cache],
                  body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -516,18 +519,9 @@ public struct GalleryServer: Sendable {
 
 extension ImageFormat {
     /// The media type of a photo file's bytes: a HEIF file of AV1 pictures is AVIF, which browsers show,
-    /// where they download what is called HEIF. Told by the `ftyp` box's brands: the major one, or, for a
-    /// general one (`mif1`), the compatible ones.
+    /// where they download what is called HEIF.
     static func mediaType(of data: Data, format: ImageFormat) -> String {
-        guard format == .heif, data.count >= 16 else { return format.mediaType }
-        let bytes = [UInt8](data.prefix(256))
-        let boxSize = min(bytes.count, Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]))
-        let brands = [8] + Array(stride(from: 16, to: boxSize - 3, by: 4))
-        let names = brands.map { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) }
-        let av1: Set<String> = ["avif", "avis"], hevc: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx"]
-        if av1.contains(names[0]) { return "image/avif" }
-        if hevc.contains(names[0]) { return format.mediaType }
-        return names.contains(where: av1.contains) && !names.contains(where: hevc.contains) ? "image/avif" : format.mediaType
+        format == .heif && isAVIF(data) ? "image/avif" : format.mediaType
     }
 
     /// The media type a browser is told.

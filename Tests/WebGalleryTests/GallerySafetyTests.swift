@@ -262,8 +262,7 @@ final class GallerySafetyTests: XCTestCase {
 struct BusyCatalogue: PhotoCatalogue {
     var busy: CatalogueError { .busy(path: "/library/catalogue.sqlite") }
     func knownStamps() throws -> [String: FileStamp] { throw busy }
-    func containsPhoto(withSHA256 sha256: String) throws -> Bool { throw busy }
-    func containsVariant(withSHA256 sha256: String) throws -> Bool { throw busy }
+    func content(withSHA256 sha256: String) throws -> CatalogueContent? { throw busy }
     func leftOutStamps() throws -> [String: FileStamp] { throw busy }
     func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T { throw busy }
     func photos(matching query: PhotoQuery) throws -> [CataloguedPhoto] { throw busy }

@@ -61,7 +61,7 @@ struct InspireCommand: EnvironmentCommand {
     static func goneWarning(_ gone: Int) -> String {
         "showhide: left out \(counted(gone, "photo")) whose file is gone "
             + (gone >= InspirationService.mostPassedOver ? "and looked no further (a drive not mounted?) " : "")
-            + "(gallery check lists them; gallery remove --missing forgets them)"
+            + PhotoPresenter.goneFilesHint
     }
 
     func run(in environment: AppEnvironment) async throws {

@@ -38,7 +38,7 @@ struct VariantsCommand: EnvironmentCommand {
             // naming the old place (the JSON gives them as recorded).
             let folder = VariantSpec.directory(inLibrary: library.directory(in: environment))
             let files = json ? [:] : Dictionary(variants.map { variant in
-                (variant.path, VariantSpec.file(recordedAt: variant.path, inVariants: folder).flatMap { environment.fileSystem.exists($0) ? $0 : nil }
+                (variant.path, environment.fileSystem.variantFile(recordedAt: variant.path, inVariants: folder)
                     ?? variant.path + " (no file of it in this library)")
             }, uniquingKeysWith: { first, _ in first })
             try presenter.present(variants, asJSON: json, files: files)

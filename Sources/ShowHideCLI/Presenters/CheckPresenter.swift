@@ -107,9 +107,9 @@ struct CheckPresenter {
     /// A line of the report; on a terminal, broken to its width, the rest under the line's own indent
     /// and two more (a long path or reason), where the terminal would carry it on at the left edge.
     private func say(_ text: String) {
-        guard let width = console.width else { return console.print(text) }
         let indent = text.prefix { $0 == " " }.count
-        let lines = TerminalText.wrapped(String(text.dropFirst(indent)), to: max(20, width - indent - 2))
-        for (index, line) in lines.enumerated() { console.print(String(repeating: " ", count: index == 0 ? indent : indent + 2) + line) }
+        for (index, line) in console.fitted(String(text.dropFirst(indent)), after: indent + 2).enumerated() {
+            console.print(String(repeating: " ", count: index == 0 ? indent : indent + 2) + line)
+        }
     }
 }

@@ -44,8 +44,11 @@ struct PhotoPresenter {
     static func sayGone(_ gone: Set<PhotoID>, console: Console, how: String = "listed") {
         guard !gone.isEmpty else { return }
         console.warn("\(counted(gone.count, "photo")) \(how) here \(gone.count == 1 ? "has" : "have") no file at \(gone.count == 1 ? "its path" : "their paths") "
-                     + "(gallery check lists them; gallery remove --missing forgets them)")
+                     + goneFilesHint)
     }
+
+    /// What to do about photos whose file is gone, said after each count of them.
+    static let goneFilesHint = "(gallery check lists them; gallery remove --missing forgets them)"
 
     /// Several photos' details: one after another, a blank line between; in JSON an array (one photo
     /// alone is the object itself, as `show ID` has always printed).
@@ -106,12 +109,12 @@ struct PhotoPresenter {
             }
             rows += colours.palette.map { ("palette", colourText.describe(hex: $0.hex, name: $0.name, share: $0.weight)) }
         }
-        rows += photo.variants.map { ("variant", "\($0.kind) \($0.pixelSize), \(Self.parameters(of: $0)): \($0.path)") }
+        rows += photo.variants.map { ("variant", "\($0.kind) \($0.pixelSize), \(VariantSpec.describe(key: $0.parameters)): \($0.path)") }
         let present = rows.compactMap { label, value in value.map { (label, $0) } }
         let width = present.map(\.0.count).max() ?? 0
         for (label, value) in present {
             // On a terminal, a long value goes on under itself rather than under the labels.
-            for (index, line) in wrapped(value, indent: width + 2).enumerated() {
+            for (index, line) in console.fitted(value, after: width + 2).enumerated() {
                 console.print((index == 0 ? console.bold(label.padding(toLength: width, withPad: " ", startingAt: 0)) : String(repeating: " ", count: width))
                               + "  " + line)
             }
@@ -119,15 +122,9 @@ struct PhotoPresenter {
         if let tags = exif?.allTags, !tags.isEmpty {
             console.print(console.bold("EXIF tags"))
             for key in tags.keys.sorted() {
-                for (index, line) in wrapped("\(key): \(tags[key]!)", indent: 4).enumerated() { console.print((index == 0 ? "  " : "    ") + line) }
+                for (index, line) in console.fitted("\(key): \(tags[key]!)", after: 4).enumerated() { console.print((index == 0 ? "  " : "    ") + line) }
             }
         }
-    }
-
-    /// `value` in lines that fit the terminal after `indent` columns (at least 20 of them); whole in a pipe.
-    private func wrapped(_ value: String, indent: Int) -> [String] {
-        guard let columns = console.width else { return [value] }
-        return TerminalText.wrapped(value, to: max(20, columns - indent))
     }
 
     /// Why a photo has no accent, as `gallery show` says it.
@@ -137,11 +134,6 @@ struct PhotoPresenter {
         case .colourTarget: return "a colour target: a chart of patches, nothing to splash"
         case .busy: return "a busy scene: many colours, no single subject"
         }
-    }
-
-    /// The parameters a variant was made with, as a person reads them (`VariantSpec.describe`).
-    static func parameters(of variant: Variant) -> String {
-        VariantSpec.describe(key: variant.parameters)
     }
 
     /// "1/250 s" for short exposures, "2.5 s" for long ones.

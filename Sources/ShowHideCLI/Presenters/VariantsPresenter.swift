@@ -24,7 +24,7 @@ struct VariantsPresenter {
         }
         var table = TextTable(headers: ["PHOTO", "KIND", "SIZE", "MADE WITH", "CREATED", "FILE"], fits: [.keep, .keep, .keep, .wrap, .keep, .elide])
         for variant in variants {
-            table.append([String(variant.photoID), variant.kind, variant.pixelSize.description, PhotoPresenter.parameters(of: variant),
+            table.append([String(variant.photoID), variant.kind, variant.pixelSize.description, VariantSpec.describe(key: variant.parameters),
                           String(ISO8601.string(variant.createdAt).prefix(19)), files[variant.path] ?? variant.path])
         }
         console.print(table)
@@ -37,7 +37,7 @@ struct VariantsPresenter {
             return
         }
         for variant in summary.removed {
-            console.print("removed photo \(variant.photoID) \(variant.kind) (\(PhotoPresenter.parameters(of: variant))): "
+            console.print("removed photo \(variant.photoID) \(variant.kind) (\(VariantSpec.describe(key: variant.parameters))): "
                           + (summary.filesHere[variant.path] ?? "\(variant.path) (no file of it in this library: nothing deleted)"))
         }
         for left in summary.filesLeft {

@@ -112,6 +112,13 @@ public struct Console: Sendable {
         table.render(width: width, bold: bold).forEach(print)
     }
 
+    /// `text` in lines that fit the terminal after `indent` columns (at least 20 of them), between words
+    /// where it can be; whole in a pipe.
+    func fitted(_ text: String, after indent: Int) -> [String] {
+        guard let width else { return [text] }
+        return TerminalText.wrapped(text, to: max(20, width - indent))
+    }
+
     /// `text` in bold, when colour is on.
     public func bold(_ text: String) -> String {
         style(text, "1")
