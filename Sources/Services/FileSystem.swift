@@ -98,6 +98,8 @@ public struct FileWriteError: Error, Equatable, LocalizedError {
     /// What was being done, with the path: "cannot create the folder /x".
     public var what: String
     public var reason: String
+    /// The system's error number, where the system gave one (0 otherwise): not part of what is said.
+    var code: Int32 = 0
 
     public init(_ what: String, reason: String) {
         self.what = what
@@ -105,6 +107,10 @@ public struct FileWriteError: Error, Equatable, LocalizedError {
     }
 
     public var errorDescription: String? { "\(what): \(reason)" }
+
+    public static func == (left: FileWriteError, right: FileWriteError) -> Bool {
+        left.what == right.what && left.reason == right.reason
+    }
 }
 
 /// The suffix of files being written: anything with it after a crash is a leftover.
@@ -170,22 +176,32 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func writeAtomically(_ data: Data, to path: String) throws {
-        try writeAtomically(data, to: path, mode: 0o664)
+        try Self.writeAtomically(data, to: path, mode: 0o664)
     }
 
     public func writePrivately(_ data: Data, to path: String) throws {
-        try writeAtomically(data, to: path, mode: 0o600)
+        try Self.writeAtomically(data, to: path, mode: 0o600)
     }
 
-    private func writeAtomically(_ data: Data, to path: String, mode: mode_t) throws {
-        try Self.makeFolders((path as NSString).deletingLastPathComponent)
+    /// `beforeCreating` runs between making the folder and creating the file in it: a test's way in.
+    static func writeAtomically(_ data: Data, to path: String, mode: mode_t, beforeCreating: () -> Void = {}) throws {
+        let folder = (path as NSString).deletingLastPathComponent
         let temporary = path + "." + UUID().uuidString + partialFileSuffix
-        do {
-            try Self.create(temporary, with: data, named: path, mode: mode)
-        } catch {
-            // A full disk: the part written is taken away, not left beside the user's files.
-            unlink(temporary)
-            throw error
+        // Another showhide removes variant folders it has emptied: one made here can go before the file is
+        // in it, and is then made again (a folder holding a file is never removed).
+        for attempt in 1...Self.attemptsAtAVanishingFolder {
+            do {
+                try Self.makeFolders(folder)
+                beforeCreating()
+                try Self.create(temporary, with: data, named: path, mode: mode)
+                break
+            } catch let error as FileWriteError where error.code == ENOENT && attempt < Self.attemptsAtAVanishingFolder {
+                continue
+            } catch {
+                // A full disk: the part written is taken away, not left beside the user's files.
+                unlink(temporary)
+                throw error
+            }
         }
         guard rename(temporary, path) == 0 else {
             let error = Self.posixError("cannot write \(path)")
@@ -232,8 +248,14 @@ public struct LocalFileSystem: FileSystem {
     }
 
     private static func posixError(_ what: String) -> FileWriteError {
-        FileWriteError(what, reason: systemErrorReason(errno))
+        let code = errno
+        var error = FileWriteError(what, reason: systemErrorReason(code))
+        error.code = code
+        return error
     }
+
+    /// How often a file is written again into a folder removed under it before the failure is said.
+    static let attemptsAtAVanishingFolder = 4
 
     public func walk(_ roots: [String]) -> WalkResult {
         var walker = Walker()

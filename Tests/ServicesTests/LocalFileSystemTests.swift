@@ -1,6 +1,6 @@
 import Catalogue
 import Foundation
-import Services
+@testable import Services
 import XCTest
 
 final class LocalFileSystemTests: XCTestCase {
@@ -191,6 +191,30 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(try manager.contentsOfDirectory(atPath: root + "/new/deeper"), ["file.jpg"])
         try write("plain")
         XCTAssertThrowsError(try fileSystem.writeAtomically(Data(), to: root + "/plain/under-a-file.jpg"))
+    }
+
+    func testAFolderRemovedByAnotherShowhideBeforeTheFileIsInItIsMadeAgain() throws {
+        let folder = root + "/variants/ab/abcdef"
+        var removals = 0
+        try LocalFileSystem.writeAtomically(Data("show".utf8), to: folder + "/show.jpg", mode: 0o664) {
+            // What another run's removal of the folders it emptied does, at the worst instant, twice.
+            if removals < 2, rmdir(folder) == 0, rmdir(root + "/variants/ab") == 0 { removals += 1 }
+        }
+        XCTAssertEqual(removals, 2)
+        XCTAssertEqual(try fileSystem.contents(of: folder + "/show.jpg"), Data("show".utf8))
+        XCTAssertEqual(try manager.contentsOfDirectory(atPath: folder), ["show.jpg"], "no temporary file left")
+    }
+
+    func testAFolderRemovedAgainAndAgainIsAFailureNamingTheFile() throws {
+        let folder = root + "/gone"
+        var removals = 0
+        XCTAssertThrowsError(try LocalFileSystem.writeAtomically(Data("x".utf8), to: folder + "/x.jpg", mode: 0o664) {
+            if rmdir(folder) == 0 { removals += 1 }
+        }) { error in
+            XCTAssertEqual((error as? FileWriteError)?.what, "cannot create \(folder)/x.jpg")
+            XCTAssertEqual((error as? FileWriteError)?.reason, "no such file or directory")
+        }
+        XCTAssertEqual(removals, LocalFileSystem.attemptsAtAVanishingFolder)
     }
 
     func testFilesFollowTheUmaskAndAreNeverWritableByOthers() throws {
