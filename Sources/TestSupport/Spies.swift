@@ -21,6 +21,15 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
 
     public init(files: [String: Data] = [:]) {
         self.files = files
+        for path in files.keys { Self.addFolders(of: path, to: &folders) }
+    }
+
+    /// The folders that hold or held a file, as a real one's would still be there once emptied, until removed.
+    private var folders: Set<String> = []
+
+    private static func addFolders(of path: String, to folders: inout Set<String>) {
+        var folder = (path as NSString).deletingLastPathComponent
+        while folder.count > 1, folders.insert(folder).inserted { folder = (folder as NSString).deletingLastPathComponent }
     }
 
     /// Called with each path about to be read, outside the lock, so that a test can hold one read
@@ -91,6 +100,7 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     public func writeAtomically(_ data: Data, to path: String) throws {
         lock.withLock {
             files[path] = data
+            Self.addFolders(of: path, to: &folders)
             writes.append(path)
             privatePaths.remove(path)
         }
@@ -102,6 +112,7 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     public func writePrivately(_ data: Data, to path: String) throws {
         lock.withLock {
             files[path] = data
+            Self.addFolders(of: path, to: &folders)
             writes.append(path)
             privatePaths.insert(path)
         }
@@ -123,15 +134,17 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
-    /// The folders `removeFolderIfEmpty` deleted, in order: those under which the fake holds no file (its
-    /// folders are the paths of its files).
+    /// The folders `removeFolderIfEmpty` deleted, in order: those that held a file and hold none now (its
+    /// folders are the paths of its files), each once, as `rmdir` removes a folder once.
     public var removedFolders: [String] { lock.withLock { emptied } }
     private var emptied: [String] = []
 
     public func removeFolderIfEmpty(_ path: String) -> Bool {
         lock.withLock {
-            let folder = path.hasSuffix("/") ? path : path + "/"
-            guard files[path] == nil, !files.keys.contains(where: { $0.hasPrefix(folder) }) else { return false }
+            let folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+            guard folders.contains(folder), !files.keys.contains(where: { $0.hasPrefix(folder + "/") }) else { return false }
+            guard !folders.contains(where: { $0.hasPrefix(folder + "/") }) else { return false }
+            folders.remove(folder)
             emptied.append(path)
             return true
         }
@@ -144,7 +157,12 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     /// Adds, replaces or (with nil) removes a file.
     public subscript(path: String) -> Data? {
         get { lock.withLock { files[path] } }
-        set { lock.withLock { files[path] = newValue } }
+        set {
+            lock.withLock {
+                files[path] = newValue
+                if newValue != nil { Self.addFolders(of: path, to: &folders) }
+            }
+        }
     }
 
     /// Sets the stamp a file shows when walked (by default its size and a fixed time).

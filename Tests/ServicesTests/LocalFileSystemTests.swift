@@ -1,6 +1,7 @@
 import Catalogue
 import Foundation
 @testable import Services
+import TestSupport
 import XCTest
 
 final class LocalFileSystemTests: XCTestCase {
@@ -261,6 +262,23 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertTrue(fileSystem.exists(root + "/a.jpg"))
         XCTAssertFalse(fileSystem.exists(root + "/b.jpg"))
         XCTAssertEqual(try fileSystem.contents(of: root + "/a.jpg"), Data("abc".utf8))
+    }
+}
+
+/// The fake answers as the real file system does where the services rely on it.
+final class FakeFileSystemContractTests: XCTestCase {
+    func testOnlyAFolderThatHeldAFileAndHoldsNoneIsRemovedAndOnlyOnce() throws {
+        let files = FakeFileSystem(files: ["/a/m.jpg": Data([1])])
+        files["/a/b/n.jpg"] = Data([2])
+        XCTAssertFalse(files.removeFolderIfEmpty("/a"), "it holds a file and a folder")
+        XCTAssertFalse(files.removeFolderIfEmpty("/a/m.jpg"), "a file is no folder")
+        XCTAssertFalse(files.removeFolderIfEmpty("/never"), "a folder never made is not there to remove")
+        try files.remove("/a/b/n.jpg")
+        XCTAssertTrue(files.removeFolderIfEmpty("/a/b"))
+        XCTAssertFalse(files.removeFolderIfEmpty("/a/b"), "gone")
+        try files.remove("/a/m.jpg")
+        XCTAssertTrue(files.removeFolderIfEmpty("/a"))
+        XCTAssertEqual(files.removedFolders, ["/a/b", "/a"])
     }
 }
 
