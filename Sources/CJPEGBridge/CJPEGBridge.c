@@ -199,6 +199,7 @@ void sh_jpeg_decoder_close(sh_jpeg_decoder *decoder) {
 // Encodes from `rgba` when `source` is NULL, else from bands of rows the source fills.
 static int sh_encode(const uint8_t *rgba, size_t row_stride, sh_jpeg_row_source source, void *context,
                      uint32_t width, uint32_t height, int quality, const uint8_t *app1, size_t app1_size,
+                     const uint8_t *xmp_app1, size_t xmp_app1_size,
                      uint8_t **output, size_t *output_size, char *message, size_t message_capacity) {
     if ((rgba == NULL && source == NULL) || width == 0 || height == 0 || output == NULL || output_size == NULL) {
         sh_copy_message(message, message_capacity, "nothing to encode");
@@ -208,12 +209,16 @@ static int sh_encode(const uint8_t *rgba, size_t row_stride, sh_jpeg_row_source 
         sh_copy_message(message, message_capacity, "EXIF block larger than 65533 bytes");
         return -1;
     }
+    if (xmp_app1 != NULL && xmp_app1_size > 65533) {
+        sh_copy_message(message, message_capacity, "XMP packet larger than 65533 bytes");
+        return -1;
+    }
     struct jpeg_compress_struct info;
     sh_error_manager errors;
     // The largest a 4:2:0 JPEG can be (libjpeg-turbo's tjBufSize: 3 bytes per pixel of the padded
     // image, plus headers), so that the memory destination never doubles and copies it, nor frees a
     // buffer it did not allocate. Pages never written cost nothing.
-    unsigned long buffer_size = (unsigned long)((width + 15) & ~15u) * ((height + 15) & ~15u) * 3 + 2048 + app1_size + 4;
+    unsigned long buffer_size = (unsigned long)((width + 15) & ~15u) * ((height + 15) & ~15u) * 3 + 2048 + app1_size + 4 + xmp_app1_size + 4;
     unsigned char *volatile buffer = malloc(buffer_size);
     uint8_t *volatile band = NULL;
     if (buffer == NULL) {
@@ -241,6 +246,9 @@ static int sh_encode(const uint8_t *rgba, size_t row_stride, sh_jpeg_row_source 
     jpeg_start_compress(&info, TRUE);
     if (app1 != NULL && app1_size > 0) {
         jpeg_write_marker(&info, JPEG_APP0 + 1, app1, (unsigned int)app1_size);
+    }
+    if (xmp_app1 != NULL && xmp_app1_size > 0) {
+        jpeg_write_marker(&info, JPEG_APP0 + 1, xmp_app1, (unsigned int)xmp_app1_size);
     }
     if (source != NULL) {
         size_t band_stride = (size_t)width * 4;
@@ -277,17 +285,19 @@ static int sh_encode(const uint8_t *rgba, size_t row_stride, sh_jpeg_row_source 
 
 int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_stride,
                    int quality, const uint8_t *app1, size_t app1_size,
+                   const uint8_t *xmp_app1, size_t xmp_app1_size,
                    uint8_t **output, size_t *output_size,
                    char *message, size_t message_capacity) {
-    return sh_encode(rgba, row_stride, NULL, NULL, width, height, quality, app1, app1_size,
+    return sh_encode(rgba, row_stride, NULL, NULL, width, height, quality, app1, app1_size, xmp_app1, xmp_app1_size,
                      output, output_size, message, message_capacity);
 }
 
 int sh_jpeg_encode_rows(sh_jpeg_row_source source, void *context, uint32_t width, uint32_t height,
                         int quality, const uint8_t *app1, size_t app1_size,
+                        const uint8_t *xmp_app1, size_t xmp_app1_size,
                         uint8_t **output, size_t *output_size,
                         char *message, size_t message_capacity) {
-    return sh_encode(NULL, 0, source, context, width, height, quality, app1, app1_size,
+    return sh_encode(NULL, 0, source, context, width, height, quality, app1, app1_size, xmp_app1, xmp_app1_size,
                      output, output_size, message, message_capacity);
 }
 

@@ -1,1 +1,3 @@
 #include <png.h>
+// zlib: the CRC of chunks showhide adds to the PNGs it writes.
+#include <zlib.h>

@@ -35,18 +35,18 @@ public struct ImageCodec: ImageDecoding, ImageEncoding, Sendable {
 
     public func encode(_ image: RGBAImage, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         switch format {
-        case .jpeg: return try jpeg.encode(image, quality: options.quality, exif: options.exif)
-        case .png: return try png.encode(image)
-        case .webp: return try webp.encode(image, quality: options.quality, exif: options.exif)
+        case .jpeg: return try jpeg.encode(image, quality: options.quality, exif: options.exif, xmp: options.xmp)
+        case .png: return try png.encode(image, xmp: options.xmp)
+        case .webp: return try webp.encode(image, quality: options.quality, exif: options.exif, xmp: options.xmp)
         case .heif, .tiff: throw Self.notWritten(format)
         }
     }
 
     public func encode(_ rows: RowSource, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         switch format {
-        case .jpeg: return try jpeg.encode(rows, quality: options.quality, exif: options.exif)
-        case .png: return try png.encode(rows)
-        case .webp: return try webp.encode(rows.image(), quality: options.quality, exif: options.exif)
+        case .jpeg: return try jpeg.encode(rows, quality: options.quality, exif: options.exif, xmp: options.xmp)
+        case .png: return try png.encode(rows, xmp: options.xmp)
+        case .webp: return try webp.encode(rows.image(), quality: options.quality, exif: options.exif, xmp: options.xmp)
         case .heif, .tiff: throw Self.notWritten(format)
         }
     }

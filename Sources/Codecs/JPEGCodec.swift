@@ -80,41 +80,50 @@ public struct JPEGCodec: Sendable {
         return .corrupt(.jpeg, message.isEmpty ? "unknown libjpeg error" : message)
     }
 
-    public func encode(_ image: RGBAImage, quality: Int, exif: Data?) throws -> Data {
-        try encoding(exif: exif) { exif, exifCount, output, outputSize, message in
+    public func encode(_ image: RGBAImage, quality: Int, exif: Data?, xmp: String? = nil) throws -> Data {
+        try encoding(exif: exif, xmp: xmp) { exif, exifCount, xmp, xmpCount, output, outputSize, message in
             image.bytes.withUnsafeBufferPointer { pixels in
                 sh_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.rowStride, Int32(quality),
-                               exif, exifCount, output, outputSize, message, Int(SH_JPEG_MESSAGE_CAPACITY))
+                               exif, exifCount, xmp, xmpCount, output, outputSize, message, Int(SH_JPEG_MESSAGE_CAPACITY))
             }
         }
     }
 
     /// Encodes rows as libjpeg asks for them, a band at a time, so the image is never whole in memory.
-    public func encode(_ rows: RowSource, quality: Int, exif: Data?) throws -> Data {
-        try encoding(exif: exif) { exif, exifCount, output, outputSize, message in
+    public func encode(_ rows: RowSource, quality: Int, exif: Data?, xmp: String? = nil) throws -> Data {
+        try encoding(exif: exif, xmp: xmp) { exif, exifCount, xmp, xmpCount, output, outputSize, message in
             withUnsafePointer(to: rows) { source in
                 sh_jpeg_encode_rows({ context, first, count, destination, rowStride in
                     let rows = context!.assumingMemoryBound(to: RowSource.self).pointee
                     rows.fill(Int(first)..<Int(first + count), destination!, rowStride)
                 }, UnsafeMutableRawPointer(mutating: source), UInt32(rows.width), UInt32(rows.height), Int32(quality),
-                exif, exifCount, output, outputSize, message, Int(SH_JPEG_MESSAGE_CAPACITY))
+                exif, exifCount, xmp, xmpCount, output, outputSize, message, Int(SH_JPEG_MESSAGE_CAPACITY))
             }
         }
     }
 
-    /// What both encodes share: the EXIF block's bytes, the message buffer, and the output handed to
-    /// `Data`, which frees it (libjpeg allocates it with `malloc`): no copy of each variant.
+    /// What both encodes share: the EXIF block's and the XMP segment's bytes, the message buffer, and the
+    /// output handed to `Data`, which frees it (libjpeg allocates it with `malloc`): no copy of each variant.
     private func encoding(
-        exif: Data?,
-        _ body: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,
-                 UnsafeMutablePointer<CChar>) -> Int32
+        exif: Data?, xmp: String?,
+        _ body: (UnsafePointer<UInt8>?, Int, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                 UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>) -> Int32
     ) throws -> Data {
         if let exif, exif.count > 65533 { throw CodecError.exifTooLarge(bytes: exif.count) }
+        // The XMP segment: its namespace's name, a NUL, and the packet.
+        let xmpSegment = xmp.map { Data(XMPLocator.jpegHeader + Array($0.utf8)) }
+        if let xmpSegment, xmpSegment.count > 65533 {
+            throw CodecError.encodingFailed(.jpeg, "an XMP packet of \(xmpSegment.count) bytes does not fit in a JPEG segment")
+        }
         var message = [CChar](repeating: 0, count: Int(SH_JPEG_MESSAGE_CAPACITY))
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
         let status = (exif ?? Data()).withUnsafeBytes { exifBytes in
-            body(exif == nil ? nil : exifBytes.bindMemory(to: UInt8.self).baseAddress, exif?.count ?? 0, &output, &outputSize, &message)
+            (xmpSegment ?? Data()).withUnsafeBytes { xmpBytes in
+                body(exif == nil ? nil : exifBytes.bindMemory(to: UInt8.self).baseAddress, exif?.count ?? 0,
+                     xmpSegment == nil ? nil : xmpBytes.bindMemory(to: UInt8.self).baseAddress, xmpSegment?.count ?? 0,
+                     &output, &outputSize, &message)
+            }
         }
         guard status == 0, let output else { throw CodecError.encodingFailed(.jpeg, String(cMessage: message)) }
         return Data(bytesNoCopy: output, count: outputSize, deallocator: .free)

@@ -43,17 +43,18 @@ public struct PNGCodec: Sendable {
         }
     }
 
-    public func encode(_ image: RGBAImage) throws -> Data {
+    /// The image as a PNG, with `xmp` (an XMP packet) in an iTXt chunk when given.
+    public func encode(_ image: RGBAImage, xmp: String? = nil) throws -> Data {
         // Opaque images are written without alpha: a quarter smaller before compression.
         let opaque = image.isOpaque
         return try encode(opaque ? Self.dropAlpha(image.bytes) : image.bytes, width: image.width, height: image.height,
-                          channels: opaque ? 3 : 4)
+                          channels: opaque ? 3 : 4, xmp: xmp)
     }
 
     /// An image handed over a band of rows at a time: an opaque one is gathered straight into RGB, so
     /// that a variant is never whole as RGBA beside its RGB copy (a 100-megapixel variant took 400 MB
     /// more); one with transparency is gathered whole, as RGBA.
-    public func encode(_ rows: RowSource) throws -> Data {
+    public func encode(_ rows: RowSource, xmp: String? = nil) throws -> Data {
         let width = rows.width, height = rows.height
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         let band = max(1, min(height, 64))
@@ -79,13 +80,13 @@ public struct PNGCodec: Sendable {
         }
         guard opaque else {
             rgb = []
-            return try encode(rows.image())
+            return try encode(rows.image(), xmp: xmp)
         }
-        return try encode(rgb, width: width, height: height, channels: 3)
+        return try encode(rgb, width: width, height: height, channels: 3, xmp: xmp)
     }
 
     /// 8-bit RGB or RGBA rows, packed, written as a PNG.
-    private func encode(_ source: [UInt8], width: Int, height: Int, channels: Int) throws -> Data {
+    private func encode(_ source: [UInt8], width: Int, height: Int, channels: Int, xmp: String?) throws -> Data {
         var info = png_image()
         info.version = UInt32(PNG_IMAGE_VERSION)
         info.width = UInt32(width)
@@ -103,7 +104,28 @@ public struct PNGCodec: Sendable {
             png_image_write_to_memory(&info, buffer, &size, 0, bytes.baseAddress, stride, nil)
         }
         guard written != 0 else { throw CodecError.encodingFailed(.png, Self.message(of: info)) }
-        return Data(bytes: buffer, count: size)
+        guard let xmp else { return Data(bytes: buffer, count: size) }
+        // After IHDR, which libpng writes first: the signature (8 bytes), its length and type (8), its 13 bytes and CRC (4).
+        let afterHeader = 33
+        var png = Data(capacity: size + xmp.utf8.count + 40)
+        png.append(buffer.assumingMemoryBound(to: UInt8.self), count: afterHeader)
+        png.append(Self.chunk("iTXt", Self.xmpText(xmp)))
+        png.append(buffer.assumingMemoryBound(to: UInt8.self) + afterHeader, count: size - afterHeader)
+        return png
+    }
+
+    /// An uncompressed iTXt chunk's data holding an XMP packet, as XMPLocator and other readers look for it:
+    /// its keyword, a NUL, no compression (two zeros), no language and no translated keyword (two NULs), the text.
+    static func xmpText(_ packet: String) -> [UInt8] {
+        XMPLocator.pngKeyword + [0, 0, 0, 0, 0] + Array(packet.utf8)
+    }
+
+    /// A chunk: its data's length, its type, the data, and the CRC of type and data.
+    static func chunk(_ type: String, _ data: [UInt8]) -> Data {
+        let body = Array(type.utf8) + data
+        let crc = body.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        return Data(bigEndian(UInt32(data.count)) + body + bigEndian(crc))
     }
 
     /// libpng's PNG_IMAGE_PNG_SIZE_MAX for an 8-bit image of `channels` without a colour map: its

@@ -74,8 +74,8 @@ public struct WebPCodec: Sendable {
     }
 
     /// Lossy WebP at `quality` (1–100), alpha kept where the image has any, with `exif` ("Exif\0\0"
-    /// and the TIFF data) in an `EXIF` chunk.
-    public func encode(_ image: RGBAImage, quality: Int, exif: Data?) throws -> Data {
+    /// and the TIFF data) in an `EXIF` chunk and `xmp` (an XMP packet) in an `XMP ` chunk.
+    public func encode(_ image: RGBAImage, quality: Int, exif: Data?, xmp: String? = nil) throws -> Data {
         guard image.width <= Self.longestSide, image.height <= Self.longestSide else {
             throw CodecError.encodingFailed(.webp, "a WebP is at most \(Self.longestSide) pixels on a side; this image is \(image.width)×\(image.height)")
         }
@@ -86,10 +86,14 @@ public struct WebPCodec: Sendable {
         }
         guard size > 0, let output else { throw CodecError.encodingFailed(.webp, "libwebp could not encode the image") }
         defer { WebPFree(output) }
-        guard let exif, exif.count > ExifLocator.exifHeader.count else { return Data(bytes: output, count: size) }
-        // The chunk holds the TIFF data alone, as the WebP container specification has it.
-        let tiff = exif.starts(with: ExifLocator.exifHeader) ? exif.dropFirst(ExifLocator.exifHeader.count) : exif[...]
-        return try Self.setting("EXIF", to: Data(tiff), in: Data(bytes: output, count: size))
+        var webp = Data(bytes: output, count: size)
+        if let exif, exif.count > ExifLocator.exifHeader.count {
+            // The chunk holds the TIFF data alone, as the WebP container specification has it.
+            let tiff = exif.starts(with: ExifLocator.exifHeader) ? exif.dropFirst(ExifLocator.exifHeader.count) : exif[...]
+            webp = try Self.setting("EXIF", to: Data(tiff), in: webp)
+        }
+        if let xmp { webp = try Self.setting("XMP ", to: Data(xmp.utf8), in: webp) }
+        return webp
     }
 
     /// `webp` with its chunk `fourCC` ("EXIF", "XMP ") holding `contents`, through libwebp's muxer.

@@ -50,10 +50,13 @@ public struct EncodeOptions: Equatable, Sendable {
     public var quality: Int
     /// A TIFF/EXIF block ("Exif\0\0" and what follows) to embed in a JPEG or WebP output.
     public var exif: Data?
+    /// An XMP packet to embed in a JPEG, PNG or WebP output: `ShowhidePictureMark`'s, on a picture showhide made.
+    public var xmp: String?
 
-    public init(quality: Int = 90, exif: Data? = nil) {
+    public init(quality: Int = 90, exif: Data? = nil, xmp: String? = nil) {
         self.quality = quality
         self.exif = exif
+        self.xmp = xmp
     }
 }
 

@@ -359,6 +359,8 @@ public struct ExportService: Sendable {
         var method: String?
         /// The file's size when it exists; else about what a variant of the photo weighs (its original's).
         var bytes: Int64
+        /// A variant's XMP mark, kept when it is encoded again (`ShowhidePictureMark`); nil for an original.
+        var mark: String? = nil
     }
 
     /// How many photos and files an export of `photos` takes, and about how many bytes it writes,
@@ -398,7 +400,7 @@ public struct ExportService: Sendable {
         let made = (try? catalogue.variant(spec)) ?? nil
         return Source(path: made?.path, format: photo.facts.format.variantFormat, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
                       parameters: VariantSpec.parameterValues(ofKey: spec.key), method: spec.splash.method.rawValue,
-                      bytes: made?.fileSize ?? photo.stamp.size)
+                      bytes: made?.fileSize ?? photo.stamp.size, mark: ShowhidePictureMark.packet(kind.rawValue))
     }
 
     /// About what a photo's pixel weighs once written as `format`, as measured on 40 photos of colour-dev2
@@ -541,7 +543,7 @@ public struct ExportService: Sendable {
         if let limit = options.maximumLongSide { image = image.downscaled(toLongSide: limit) }
         var exif = format.carriesExif ? exifReader.uprightExifBlock(from: data) : nil
         if options.stripGPS, let block = exif { exif = exifReader.removingGPS(from: block) }
-        let encoded = try encoder.encode(image, as: format, options: EncodeOptions(quality: options.quality, exif: exif))
+        let encoded = try encoder.encode(image, as: format, options: EncodeOptions(quality: options.quality, exif: exif, xmp: source.mark))
         return (encoded, PixelSize(width: image.width, height: image.height))
     }
 

@@ -369,6 +369,8 @@ public struct ImportService: Sendable {
         if check.seen?.meet(sha256, at: position) == true || catalogued == .photo { return .knownContent(sha256: sha256) }
         do {
             let inspection = try inspector.inspect(data, path: file.path)
+            // A picture showhide made, under a name and in a size of its own: known by its mark.
+            if ShowhidePictureMark.marks(inspection.xmp) { return .showhidePicture }
             // Colours and the thumbnail come from the same scaled decode that checked the file; a
             // thumbnail that cannot be made is no failure (the gallery makes it on first sight).
             return .photo(PhotoFacts(sha256: sha256, format: inspection.format, pixelSize: inspection.pixelSize,

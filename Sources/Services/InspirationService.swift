@@ -206,7 +206,8 @@ public struct InspirationService: Sendable {
             for kind in SplashMode.allCases {
                 guard let spec = VariantSpec.spec(for: photo, kind: kind, options: processing),
                       let variant = (try? catalogue.variant(spec)) ?? nil,
-                      let path = thumbnail(of: variant.path, as: "\(photo.id)-\(kind.rawValue).jpg", pageDirectory, folder) else { continue }
+                      let path = thumbnail(of: variant.path, as: "\(photo.id)-\(kind.rawValue).jpg", pageDirectory, folder,
+                                           mark: ShowhidePictureMark.packet(kind.rawValue)) else { continue }
                 if kind == .show { images.show = path } else { images.hide = path }
             }
             result[photo.id] = images
@@ -216,12 +217,12 @@ public struct InspirationService: Sendable {
 
     /// A JPEG of at most `thumbnailSize` pixels, upright, written under the page's folder; nil when
     /// the source cannot be read (the page shows the entry without it).
-    private func thumbnail(of path: String, as name: String, _ pageDirectory: String, _ folder: String) -> String? {
+    private func thumbnail(of path: String, as name: String, _ pageDirectory: String, _ folder: String, mark: String? = nil) -> String? {
         guard let data = try? fileSystem.contents(of: path),
               let decoded = try? decoder.decode(data, options: DecodeOptions(minimumLongSide: Self.thumbnailSize, appliesOrientation: true))
         else { return nil }
         let image = decoded.image.downscaled(toLongSide: Self.thumbnailSize)
-        guard let jpeg = try? encoder.encode(image, as: .jpeg, options: EncodeOptions(quality: 82)) else { return nil }
+        guard let jpeg = try? encoder.encode(image, as: .jpeg, options: EncodeOptions(quality: 82, xmp: mark)) else { return nil }
         let relative = folder + "/" + name
         guard (try? fileSystem.writeAtomically(jpeg, to: (pageDirectory as NSString).appendingPathComponent(relative))) != nil else {
             return nil

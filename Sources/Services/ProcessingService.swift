@@ -226,9 +226,10 @@ public struct ProcessingService: Sendable {
         // time of one.
         let image = decoded.image
         let keepWeights = Splash(parameters: splashParameters, image: image).keepWeights(of: image)
-        let encodeOptions = EncodeOptions(quality: options.quality, exif: exif)
         let results = Self.concurrently(missing) { spec in
             Result { () throws -> (data: Data, sha256: String) in
+                // Marked, so that a copy of it anywhere is never imported as a photo.
+                let encodeOptions = EncodeOptions(quality: options.quality, exif: exif, xmp: ShowhidePictureMark.packet(spec.kind.rawValue))
                 let data = try encoder.encode(keepWeights.rows(spec.kind), as: format, options: encodeOptions)
                 return (data, hasher.sha256(data))
             }

@@ -159,13 +159,13 @@ public final class RecordingEncoder: ImageEncoding, @unchecked Sendable {
 }
 
 /// An encoder whose output `FakePhotoCodec` decodes again: a fake photo of the image's size and of the
-/// colour of its first pixel.
+/// colour of its first pixel, with the XMP packet it was given.
 public struct FakePhotoEncoder: ImageEncoding {
     public init() {}
 
     public func encode(_ image: RGBAImage, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         let pixel = image[0, 0]
         return FakePhoto.data(width: image.width, height: image.height, seed: "\(image.bytes.hashValue)",
-                              colour: String(format: "#%02X%02X%02X", pixel.red, pixel.green, pixel.blue))
+                              colour: String(format: "#%02X%02X%02X", pixel.red, pixel.green, pixel.blue), xmp: options.xmp)
     }
 }

@@ -380,7 +380,8 @@ public struct GalleryServer: Sendable {
         let image = try workingCopy(of: photo)
         let rows = Splash(parameters: parameters, image: image).rows(mode, of: image)
         // Asked again each time: the same address shows another picture once a subject is chosen.
-        return Self.image(try encoder.encode(rows, as: .jpeg, options: EncodeOptions(quality: 85)), type: "image/jpeg", cache: Self.revalidated)
+        let options = EncodeOptions(quality: 85, xmp: ShowhidePictureMark.packet(mode.rawValue))
+        return Self.image(try encoder.encode(rows, as: .jpeg, options: options), type: "image/jpeg", cache: Self.revalidated)
     }
 
     /// The file's bytes, tagged by its size and time (a 304 reads nothing), in part when a `Range` asks

@@ -60,6 +60,42 @@ final class XMPLocatorTests: XCTestCase {
         XCTAssertNil(XMPLocator.packet(in: try HEIFFixture.encode(quadrants(), xmp: long)))
     }
 
+    func testAPacketToWriteIsFoundInEveryFormatShowhideWritesAndChangesNoPixel() throws {
+        let mark = ShowhidePictureMark.packet("show")
+        let exif = ExifFixture.camera().encoded()
+        let image = quadrants(), rows = RowSource(image)
+        for format in [ImageFormat.jpeg, .png, .webp] {
+            let plain = try codec.encode(image, as: format, options: EncodeOptions(exif: exif))
+            let marked = try codec.encode(image, as: format, options: EncodeOptions(exif: exif, xmp: mark))
+            let markedRows = try codec.encode(rows, as: format, options: EncodeOptions(exif: exif, xmp: mark))
+            for (name, data) in [("\(format) whole", marked), ("\(format) by rows", markedRows)] {
+                XCTAssertEqual(XMPLocator.packet(in: data), mark, name)
+                XCTAssertTrue(ShowhidePictureMark.marks(XMPLocator.packet(in: data)), name)
+                XCTAssertEqual(try codec.decode(data, options: DecodeOptions()).image.bytes,
+                               try codec.decode(plain, options: DecodeOptions()).image.bytes, "\(name): the same pixels")
+                if format.carriesExif { XCTAssertEqual(try LibExifReader().readExif(from: data)?.make, "Fixture Optics", "\(name): EXIF kept") }
+            }
+            XCTAssertFalse(ShowhidePictureMark.marks(XMPLocator.packet(in: plain)), "\(format) without a packet")
+        }
+    }
+
+    func testThePNGChunkAddedAfterTheHeaderHasTheRightCRC() throws {
+        let marked = try codec.encode(quadrants(), as: .png, options: EncodeOptions(xmp: "<x/>"))
+        let fixture = PNGFixture(width: 1, height: 1, colourType: .grey, samples: [0])
+        let expected = fixture.chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + Array("<x/>".utf8))
+        XCTAssertEqual(Array(marked[33..<(33 + expected.count)]), expected, "right after IHDR, its CRC as PNG's own")
+        XCTAssertEqual(Array(marked[12..<16]), Array("IHDR".utf8))
+    }
+
+    func testOnlyAPacketInShowhidesNamespaceMarksAPicture() {
+        XCTAssertTrue(ShowhidePictureMark.marks(ShowhidePictureMark.packet("hide")))
+        XCTAssertTrue(ShowhidePictureMark.packet("hide").contains(#"showhide:Picture="hide""#))
+        XCTAssertFalse(ShowhidePictureMark.marks(packet), "an editor's packet")
+        XCTAssertFalse(ShowhidePictureMark.marks(#"<x:xmpmeta><rdf:Description xmp:CreatorTool="showhide"/></x:xmpmeta>"#),
+                       "the tool's name alone: a person may type it")
+        XCTAssertFalse(ShowhidePictureMark.marks(nil))
+    }
+
     func testTheXMPOrientationTurnsAPhotoWhoseEXIFHasNone() throws {
         let turned = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description tiff:Orientation="6"/></rdf:RDF></x:xmpmeta>"#
         let data = try jpeg(xmp: turned)

@@ -343,6 +343,21 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertNil(encoder.encoded.first?.options.exif, "PNGs carry no EXIF block")
     }
 
+    func testAShowOrHidePictureEncodedAgainKeepsShowhidesMarkAndAnOriginalHasNone() async throws {
+        let photos = try await twoPhotos()
+        let maker = ProcessingService(fileSystem: files, decoder: codec, encoder: FakePhotoEncoder(), exifReader: FakeExifReader(),
+                                      hasher: CryptoHasher(), catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(),
+                                      libraryDirectory: "/library")
+
+        let summary = try await service(maker: maker).export(Array(photos.prefix(1)), options: ExportOptions(variants: [.show, .hide, .original],
+                                                                                                             maximumLongSide: 10),
+                                                             to: SpyDestination())
+
+        XCTAssertEqual(summary.written.map(\.variant), [.show, .hide, .original])
+        XCTAssertEqual(encoder.encoded.map(\.options.xmp), [ShowhidePictureMark.packet("show"), ShowhidePictureMark.packet("hide"), nil],
+                       "made smaller, a show or hide picture still says what made it; a photo made smaller is a photo")
+    }
+
     func testStrippingGPSChangesOnlyTheEXIFWhenNothingElseChanges() async throws {
         let photos = try await twoPhotos()
         files["/photos/bus.jpg"] = Data("jpeg with gps and pixels".utf8)

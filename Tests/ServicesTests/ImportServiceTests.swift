@@ -473,6 +473,22 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.failures(), [], "a failure of the path is cleared")
     }
 
+    func testAPictureShowhideMarkedIsLeftOutWhereverItIsAndWhateverItsSize() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        // A show picture exported smaller and renamed, moved away from its manifest: no catalogue holds its
+        // content, but its XMP says what made it. A photo with an editor's XMP is a photo.
+        files["/lib/holiday/sunset-small.jpg"] = FakePhoto.data(width: 800, height: 600, seed: "a show, smaller",
+                                                                xmp: ShowhidePictureMark.packet("show"))
+        files["/lib/holiday/edited.jpg"] = FakePhoto.data(seed: "edited", xmp: #"<x:xmpmeta><rdf:Description xmp:CreatorTool="darktable"/></x:xmpmeta>"#)
+
+        let summary = try await importLibrary()
+
+        XCTAssertEqual([summary.showhidePictures, summary.imported, summary.found], [1, 2, 2])
+        XCTAssertEqual(catalogue.allPhotos.map(\.path).sorted(), ["/lib/a.jpg", "/lib/holiday/edited.jpg"])
+        XCTAssertEqual(Array(try catalogue.leftOutStamps().keys), ["/lib/holiday/sunset-small.jpg"], "noted, so not read again")
+        XCTAssertEqual(try catalogue.failures(), [])
+    }
+
     func testAPictureLeftOutByItsContentIsLeftOutUnreadWhileItIsUnchanged() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         _ = try await importLibrary()

@@ -133,6 +133,9 @@ final class InspirationServiceTests: XCTestCase {
                        Set(["2", "4"].flatMap { id in ["original", "show", "hide"].map { "/site/page_files/\(id)-\($0).jpg" } }))
         XCTAssertTrue(encoder.encoded.allSatisfy { max($0.image.width, $0.image.height) <= InspirationService.thumbnailSize })
         XCTAssertTrue(encoder.encoded.allSatisfy { $0.format == .jpeg })
+        // The show and hide pictures say what made them; the originals' small copies are the photos'.
+        let marks = encoder.encoded.map { $0.options.xmp.map { $0 == ShowhidePictureMark.packet("show") ? "show" : $0 == ShowhidePictureMark.packet("hide") ? "hide" : $0 } ?? "none" }
+        XCTAssertEqual(marks.sorted(), ["hide", "hide", "none", "none", "show", "show"])
     }
 
     func testAReadOnlyCatalogueMakesNoVariantForThePage() async throws {

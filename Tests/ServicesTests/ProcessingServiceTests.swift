@@ -51,6 +51,11 @@ final class ProcessingServiceTests: XCTestCase {
         let images = encoder.encoded.map { $0.image[20, 15] }
         XCTAssertTrue(images.contains(RGBA(red: 0xD0, green: 0x10, blue: 0x20)), "\(images)")
         XCTAssertTrue(images.contains { $0.red == $0.green && $0.green == $0.blue }, "\(images)")
+        // Each is marked as the picture it is, so that no copy of it is ever imported as a photo.
+        for encoded in encoder.encoded {
+            let kept = encoded.image[20, 15] == RGBA(red: 0xD0, green: 0x10, blue: 0x20)
+            XCTAssertEqual(encoded.options.xmp, ShowhidePictureMark.packet(kept ? "show" : "hide"))
+        }
     }
 
     func testAHEIFPhotosVariantsAreJPEGsWithItsUprightEXIF() async throws {

@@ -57,6 +57,9 @@ final class LiveSplashRouteTests: XCTestCase {
         let centre = shown[600, 400], corner = shown[10, 10]
         XCTAssertGreaterThan(Int(centre.red) - Int(centre.green), 100, "\(centre)")
         XCTAssertEqual(Int(corner.red), Int(corner.green), accuracy: 2)
+        // A splash saved from the browser says what made it; the preview is the photo's.
+        XCTAssertEqual(fixture.encoder.encoded.map(\.options.xmp),
+                       [ShowhidePictureMark.packet("show"), ShowhidePictureMark.packet("hide"), ShowhidePictureMark.packet("show"), nil])
     }
 
     func testASplashOfNothingOrAWrongParameterSaysWhy() async throws {

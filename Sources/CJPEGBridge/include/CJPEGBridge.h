@@ -43,11 +43,13 @@ int sh_jpeg_decoder_read(sh_jpeg_decoder *decoder, uint8_t *rgba, size_t row_str
 void sh_jpeg_decoder_close(sh_jpeg_decoder *decoder);
 
 /// Encodes RGBA pixels (alpha ignored) as a baseline JPEG with 4:2:0 chroma subsampling.
-/// `app1` (may be NULL) is written as an APP1 segment: an "Exif\0\0" payload of at most 65533 bytes.
+/// `app1` (may be NULL) is written as an APP1 segment: an "Exif\0\0" payload of at most 65533 bytes;
+/// `xmp_app1` (may be NULL) as a second one after it: "http://ns.adobe.com/xap/1.0/\0" and an XMP packet.
 /// On success returns 0 and `*output` holds `*output_size` bytes, allocated with `malloc`, that the
 /// caller frees with `free`. On failure returns -1 and fills `message`.
 int sh_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t row_stride,
                    int quality, const uint8_t *app1, size_t app1_size,
+                   const uint8_t *xmp_app1, size_t xmp_app1_size,
                    uint8_t **output, size_t *output_size,
                    char *message, size_t message_capacity);
 
@@ -58,6 +60,7 @@ typedef void (*sh_jpeg_row_source)(void *context, uint32_t first_row, uint32_t r
 /// image need never be whole in memory.
 int sh_jpeg_encode_rows(sh_jpeg_row_source source, void *context, uint32_t width, uint32_t height,
                         int quality, const uint8_t *app1, size_t app1_size,
+                        const uint8_t *xmp_app1, size_t xmp_app1_size,
                         uint8_t **output, size_t *output_size,
                         char *message, size_t message_capacity);
 
