@@ -55,6 +55,15 @@ final class ExportCommandTests: XCTestCase {
             }
         }
         XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o", "--variant", "all"]).variants, ExportVariant.allCases)
+        // Several kinds: repeated or with commas, each once, in the order files are written; show by default.
+        XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o", "--variant", "hide", "--variant", "show"]).variants, [.show, .hide])
+        XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o", "--variant", "original,Hide", "--variant", "hide"]).variants,
+                       [.hide, .original])
+        XCTAssertEqual(try ExportCommand.parse(["--all", "--to", "/o"]).variants, [.show])
+        XCTAssertThrowsError(try ExportCommand.parse(["--all", "--to", "/o", "--variant", "show,"])) { error in
+            XCTAssertEqual(ExportCommand.message(for: error),
+                           "The value 'show,' is invalid for '--variant <variant>'. Please provide one of 'show', 'hide', 'original' or 'all'.")
+        }
         // Ids bare, after --id, or both: the same photos, in the order given.
         XCTAssertEqual(try ExportCommand.parse(["113", "88", "--to", "/o"]).ids, [113, 88])
         XCTAssertEqual(try ExportCommand.parse(["--id", "113", "88", "--to", "/o"]).ids, [113, 88])

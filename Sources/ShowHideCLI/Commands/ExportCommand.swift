@@ -52,8 +52,9 @@ struct ExportCommand: EnvironmentCommand {
 
     @OptionGroup var filters: PhotoFilterOptions
 
-    @Option(name: .long, help: ArgumentHelp("What to export of each photo.", valueName: "variant"))
-    var variant = ExportVariantChoice.show
+    @Option(name: .long, help: ArgumentHelp("What to export of each photo: show, hide, original or all; several by "
+                                            + "repeating it or with commas (--variant show,hide). (default: show)", valueName: "variant"))
+    var variant: [ExportVariantChoice] = []
 
     @Option(name: .long, help: ArgumentHelp("Write the files into this folder (made when missing).", valueName: "dir"))
     var to: String?
@@ -97,7 +98,7 @@ struct ExportCommand: EnvironmentCommand {
     /// The photos named by id, bare or after --id, in the order given.
     var ids: [Int64] { bareIDs + idOptions }
 
-    var variants: [ExportVariant] { variant.variants }
+    var variants: [ExportVariant] { ExportVariantChoice.variants(variant) }
 
     var colourTarget: ColourTarget? { colour?.target }
 

@@ -57,12 +57,32 @@ struct ColourArgument: ExpressibleByArgument, Equatable {
     }
 }
 
-/// What `export --variant` takes: one kind of file, or all of them.
-enum ExportVariantChoice: String, CaseIterable, ExpressibleByArgument {
-    case show, hide, original, all
+/// What one `export --variant` takes: a kind of file, several with commas (`show,hide`), or `all`.
+struct ExportVariantChoice: ExpressibleByArgument, Equatable {
+    let variants: [ExportVariant]
 
-    var variants: [ExportVariant] {
-        self == .all ? ExportVariant.allCases : [ExportVariant(rawValue: rawValue)!]
+    init?(argument: String) {
+        var chosen: [ExportVariant] = []
+        for word in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            let word = word.trimmingCharacters(in: .whitespaces).lowercased()
+            if word == "all" {
+                chosen += ExportVariant.allCases
+            } else if let variant = ExportVariant(rawValue: word) {
+                chosen.append(variant)
+            } else {
+                return nil
+            }
+        }
+        variants = chosen
+    }
+
+    static var allValueStrings: [String] { ExportVariant.allCases.map(\.rawValue) + ["all"] }
+
+    /// The kinds every `--variant` given asks for, each once, in the order files are written (show, hide,
+    /// original); show when none is given.
+    static func variants(_ choices: [ExportVariantChoice]) -> [ExportVariant] {
+        let asked = Set(choices.flatMap(\.variants))
+        return asked.isEmpty ? [.show] : ExportVariant.allCases.filter(asked.contains)
     }
 }
 
