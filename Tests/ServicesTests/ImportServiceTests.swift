@@ -473,6 +473,45 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.failures(), [], "a failure of the path is cleared")
     }
 
+    func testTwoPhotosWhoseNamesAreSwappedKeepTheirIdsAndVariantsEachAtItsNewName() async throws {
+        // Sizes of their own: a file's stamp is its size and time, and a rename keeps both.
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/b.jpg"] = FakePhoto.data(seed: "bb")
+        files["/lib/c.jpg"] = FakePhoto.data(seed: "ccc")
+        _ = try await importLibrary()
+        let a = try XCTUnwrap(photo(at: "/lib/a.jpg")), b = try XCTUnwrap(photo(at: "/lib/b.jpg")), c = try XCTUnwrap(photo(at: "/lib/c.jpg"))
+        try catalogue.recordVariant(Variant(photoID: a.id, kind: "show", parameters: "{}", path: "/library/variants/a/show.jpg", fileSize: 1,
+                                            pixelSize: PixelSize(width: 1, height: 1), sha256: "", createdAt: Date()))
+
+        (files["/lib/a.jpg"], files["/lib/b.jpg"]) = (files["/lib/b.jpg"], files["/lib/a.jpg"])
+        let swapped = try await importLibrary()
+
+        XCTAssertEqual([swapped.moved, swapped.changed, swapped.imported, swapped.duplicates], [2, 0, 0, 0])
+        XCTAssertEqual(photo(at: "/lib/b.jpg")?.id, a.id, "a's content is at b.jpg now")
+        XCTAssertEqual(photo(at: "/lib/a.jpg")?.id, b.id)
+        XCTAssertEqual(catalogue.variants.map(\.photoID), [a.id], "its show picture kept")
+        XCTAssertEqual(catalogue.allPhotos.count, 3)
+
+        // Renamed over another (c's content deleted) while a new photo takes the old name: the renamed photo keeps its
+        // id, the one written over is forgotten, the new one is new.
+        files["/lib/c.jpg"] = files["/lib/b.jpg"]
+        files["/lib/b.jpg"] = FakePhoto.data(seed: "new one")
+        let renamed = try await importLibrary()
+        XCTAssertEqual([renamed.moved, renamed.changed, renamed.imported], [1, 1, 1])
+        XCTAssertEqual(photo(at: "/lib/c.jpg")?.id, a.id)
+        XCTAssertNil(catalogue.allPhotos.first { $0.id == c.id }, "c's content is nowhere: forgotten")
+        XCTAssertEqual(catalogue.variants.map(\.photoID), [a.id])
+
+        // A photo whose content went to a file that cannot be read: that file is a failure, the photo let go as before.
+        files["/lib/a.jpg"] = files["/lib/c.jpg"]
+        files["/lib/c.jpg"] = FakePhoto.data(seed: "another one")
+        files.unreadable = ["/lib/a.jpg"]
+        let failing = try await importLibrary()
+        XCTAssertEqual(failing.failures.map(\.path), ["/lib/a.jpg"])
+        XCTAssertNil(catalogue.allPhotos.first { $0.id == a.id })
+        XCTAssertFalse(catalogue.allPhotos.contains { !$0.path.hasPrefix("/") }, "no photo left at a path no file has")
+    }
+
     func testAPictureShowhideMarkedIsLeftOutWhereverItIsAndWhateverItsSize() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         // A show picture exported smaller and renamed, moved away from its manifest: no catalogue holds its
