@@ -43,10 +43,7 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         // nothing, for `gallery check --repair` to delete. It is left as it is. Alone, it is a first import
         // stopped between creating the file and writing to it: no catalogue yet.
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber, size.int64Value == 0 {
-            let libraryRemains = [LibraryFolder.variants, LibraryFolder.thumbnails, LibraryFolder.oldThumbnails].contains {
-                FileManager.default.fileExists(atPath: LibraryFolder.path($0, inLibrary: libraryDirectory))
-            }
-            if libraryRemains { throw CatalogueError.damaged(path: path) }
+            if Self.libraryRemains(in: libraryDirectory) { throw CatalogueError.damaged(path: path) }
             guard opening == .creatingWhenMissing else { throw CatalogueError.noCatalogue(directory: libraryDirectory) }
         }
         if access(path, W_OK) != 0 || access(libraryDirectory, W_OK) != 0 {
@@ -54,6 +51,14 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             return
         }
         try self.init(creatingIn: libraryDirectory, path: path, schemaMayBeNew: opening == .creatingWhenMissing)
+    }
+
+    /// Whether the library folder holds showhide's files besides the catalogue (variants, thumbnails): a
+    /// catalogue file without a catalogue in it is then one lost, not one being made.
+    static func libraryRemains(in libraryDirectory: String) -> Bool {
+        [LibraryFolder.variants, LibraryFolder.thumbnails, LibraryFolder.oldThumbnails].contains {
+            FileManager.default.fileExists(atPath: LibraryFolder.path($0, inLibrary: libraryDirectory))
+        }
     }
 
     /// `openPool` opens the file; a parameter so that tests can make it fail as another process can.
@@ -124,7 +129,9 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
     }
 
     /// With `schemaMayBeNew` false (a command that does not create the catalogue), a database holding no
-    /// table is not made a catalogue: it is one lost, and said to be damaged.
+    /// table is not made a catalogue: beside a library's variants or thumbnails it is one lost, and said to
+    /// be damaged; alone, it is a first import's, opened an instant before that import makes its tables
+    /// (or stopped before it did): no catalogue yet.
     init(writer: any DatabaseWriter, path: String, schemaMayBeNew: Bool = true) throws {
         self.writer = writer
         self.path = path
@@ -145,7 +152,10 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             defer { lock?.release() }
             // A new, empty catalogue is made from the schema the migrations add up to, in one step.
             let empty = try writer.read { db in try Schema.holdsNoTable(db) && migrator.appliedIdentifiers(db).isEmpty }
-            if empty && !schemaMayBeNew { throw CatalogueError.damaged(path: path) }
+            if empty && !schemaMayBeNew {
+                let directory = (path as NSString).deletingLastPathComponent
+                throw Self.libraryRemains(in: directory) ? CatalogueError.damaged(path: path) : CatalogueError.noCatalogue(directory: directory)
+            }
             try (empty ? Schema.newCatalogueMigrator() : migrator).migrate(writer)
         } catch {
             throw CatalogueError(error, path: path)

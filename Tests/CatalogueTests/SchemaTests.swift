@@ -303,6 +303,12 @@ final class SchemaTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("catalogue.sqlite")
         try DatabaseQueue(path: file.path).write { db in try db.execute(sql: "PRAGMA user_version = 0; CREATE TABLE t(x); DROP TABLE t") }
+        // Alone: a first import's, an instant before it makes its tables (a search started beside it): none yet.
+        XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: directory.path, opening: .existingOnly)) { error in
+            XCTAssertEqual(error as? CatalogueError, .noCatalogue(directory: directory.path))
+        }
+        // Beside the library's thumbnails: a catalogue lost, left as it is.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: LibraryFolder.path(LibraryFolder.thumbnails, inLibrary: directory.path)))
         XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: directory.path, opening: .existingOnly)) { error in
             XCTAssertEqual(error as? CatalogueError, .damaged(path: file.path))
         }
