@@ -40,6 +40,32 @@ final class ColourSearchTests: XCTestCase {
         matches.map { ($0.photo.path as NSString).lastPathComponent.replacingOccurrences(of: ".jpg", with: "") }
     }
 
+    func testAColourPhraseSaysTheColourAndHowItStands() throws {
+        let cases: [(String, ColourTarget, Bool, Bool)] = [
+            ("orange", .name(.orange), false, false),
+            ("Orange as the accent", .name(.orange), true, false),
+            ("orange as an accent", .name(.orange), true, false),
+            ("orange as accent", .name(.orange), true, false),
+            ("orange  as a small   accent", .name(.orange), true, true),
+            ("a small orange accent", .name(.orange), true, true),
+            ("orange accent", .name(.orange), true, false),
+            ("rgb(31, 90, 166) as a small accent", .colour(Lab(RGBA(red: 31, green: 90, blue: 166))), true, true),
+        ]
+        for (text, target, accentOnly, small) in cases {
+            let phrase = try XCTUnwrap(ColourPhrase(parsing: text), text)
+            XCTAssertEqual(phrase.target, target, text)
+            XCTAssertEqual([phrase.accentOnly, phrase.small], [accentOnly, small], text)
+        }
+        for text in ["", "accent", "small accent", "as a small accent", "orange as", "orange as a large accent", "accent orange",
+                     "orange small", "orange as the the accent", "teal as the accent"] {
+            XCTAssertNil(ColourPhrase(parsing: text), text)
+        }
+        XCTAssertEqual(ColourPhrase(parsing: "rgb(31, 90, 166) accent")?.colourText, "rgb(31, 90, 166)")
+        XCTAssertEqual(ColourPhrase.whyNot("teal"), ColourTarget.whyNot("teal"), "a colour alone is explained as a colour")
+        XCTAssertEqual(ColourPhrase.whyNot("#12 as the accent"), ColourTarget.whyNot("#12"))
+        XCTAssertTrue(ColourPhrase.whyNot("accent").hasSuffix("'orange as the accent' or 'orange as a small accent'."))
+    }
+
     func testWhyATypedColourIsNotOneSaysWhatWouldBe() {
         XCTAssertEqual(ColourTarget.whyNot("organge"), "'organge' is not a colour: did you mean orange? The names are black, white, grey, "
             + "red, orange, yellow, green, blue, purple, pink, brown (or gray); or give #RRGGBB, #RGB or rgb(r,g,b).")

@@ -133,9 +133,12 @@ final class RootCommandTests: XCTestCase {
             // A beginning means the names it begins, not --in, one letter away.
             (["gallery", "search", "--colour", "red", "--min", "5"], "Error: Unknown option '--min'. Did you mean '--min-coverage'?\n" + search),
             (["gallery", "search", "--colour", "red", "--acc"], "Error: Unknown option '--acc'. Did you mean '--accent'?\n" + search),
-            // A colour without its option, said by ArgumentParser as a missing --colour.
-            (["gallery", "search", "red", "--in", "/p", "/q", "--limit", "-1"], "Error: Unexpected argument 'red'. Did you mean '--colour red'?\n" + search),
-            (["gallery", "search", "--colour", "red", "--in", "/p", "/q", "--limit", "5", "blue"], "Error: Unexpected argument 'blue'.\n" + search),
+            // A colour as words is the colour; given twice, it is said so.
+            (["gallery", "search", "red", "--in", "/p", "/q", "--limit", "-1"], "Error: --limit takes 1 or more, not -1.\n" + search),
+            (["gallery", "search", "--colour", "red", "--in", "/p", "/q", "--limit", "5", "blue"],
+             "Error: Give the colour once: as words (blue) or after --colour, not both.\n" + search),
+            (["gallery", "search", "--limit", "5"],
+             "Error: Give a colour to look for: showhide gallery search orange, \"orange as a small accent\" or --colour #1f5aa6.\n" + search),
             // Without it, 'red' was said to be an invalid photo id.
             (["export", "--colur", "red", "--to", "/x"], "Error: Unknown option '--colur'. Did you mean '--colour'?\nUsage: "
                 + ShowHideCommand.usageString(for: ExportCommand.self) + "\n  See 'showhide export --help' for more information."),

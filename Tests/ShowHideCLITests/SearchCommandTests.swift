@@ -36,6 +36,50 @@ final class SearchCommandTests: XCTestCase {
         XCTAssertEqual(try SearchCommand.parse(["--colour", "rgb(1,2,3)"]).target, .colour(Lab(RGBA(red: 1, green: 2, blue: 3))))
     }
 
+    func testTheColourMayBeSaidAsWordsWithHowItStandsInThePhoto() throws {
+        let plain = try SearchCommand.parse(["red"])
+        XCTAssertEqual(plain.target, .name(.red))
+        XCTAssertEqual([plain.accentOnly ? 1 : 0, plain.largestCoverage], [0, 100])
+        for words in [["orange as a small accent"], ["orange", "as", "a", "small", "accent"], ["--colour", "a small Orange accent"]] {
+            let small = try SearchCommand.parse(words)
+            XCTAssertEqual(small.target, .name(.orange), "\(words)")
+            XCTAssertTrue(small.accentOnly, "\(words)")
+            XCTAssertEqual(small.largestCoverage, 10, "\(words): a small accent covers at most a tenth")
+        }
+        let accent = try SearchCommand.parse(["#1f5aa6 as the accent", "--max-coverage", "40", "--within", "8"])
+        XCTAssertEqual(accent.target, .colour(Lab(RGBA(red: 0x1F, green: 0x5A, blue: 0xA6))))
+        XCTAssertEqual([accent.accentOnly ? 1 : 0, accent.largestCoverage, accent.within], [1, 40, 8])
+        XCTAssertEqual(try SearchCommand.parse(["orange as a small accent", "--max-coverage", "5"]).largestCoverage, 5, "the smaller share")
+        XCTAssertTrue(try SearchCommand.parse(["red", "--accent"]).accentOnly)
+
+        let refused: [([String], String)] = [
+            (["--limit", "3"], "Give a colour to look for: showhide gallery search orange, \"orange as a small accent\" or --colour #1f5aa6."),
+            (["red", "--colour", "blue"], "Give the colour once: as words (red) or after --colour, not both."),
+            (["orange as a tiny accent"], "'orange as a tiny accent' is not a colour search showhide understands: say a colour (orange, #1f5aa6), "
+                + "'orange as the accent' or 'orange as a small accent'."),
+            (["organge", "as", "the", "accent"], "'organge' is not a colour: did you mean orange? The names are black, white, grey, red, orange, "
+                + "yellow, green, blue, purple, pink, brown (or gray); or give #RRGGBB, #RGB or rgb(r,g,b)."),
+            (["red as a small accent", "--min-coverage", "20"], "--min-coverage 20% is above a small accent's 10%: no share is both."),
+            (["red accent", "--within", "5"], "--within is for a #RRGGBB or rgb() colour; a name such as 'red' covers its own colours."),
+        ]
+        for (arguments, message) in refused {
+            XCTAssertThrowsError(try SearchCommand.parse(arguments), "\(arguments)") { error in
+                XCTAssertEqual(SearchCommand.message(for: error), message, "\(arguments)")
+            }
+        }
+    }
+
+    func testASmallAccentSearchFindsOnlyPhotosWhoseAccentIsSmall() throws {
+        // The fake photos' subjects cover 11%: a small accent is at most 10%.
+        try SearchCommand.parse(["red as the accent", "--json"]).run(in: environment())
+        let found = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(found.map { $0["path"] as? String }, ["/lib/red.jpg"])
+        spy.output.clear()
+        try SearchCommand.parse(["red as a small accent", "--json"]).run(in: environment())
+        let none = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(none.count, 0)
+    }
+
     func testRejectsWhatIsNotAColourAndOutOfRangeOptions() {
         XCTAssertThrowsError(try SearchCommand.parse(["--colour", "teal"])) { error in
             XCTAssertTrue(SearchCommand.message(for: error).contains("'teal' is not a colour"))

@@ -41,9 +41,13 @@ struct ColourArgument: ExpressibleByArgument, Equatable {
 
     /// `--within` is a distance from a colour given as a value; a name covers its own range of colours.
     static func validate(within: Double?, for colour: ColourArgument) throws {
+        try validate(within: within, target: colour.target, typed: colour.text)
+    }
+
+    static func validate(within: Double?, target: ColourTarget, typed: String) throws {
         guard let within else { return }
-        if case .name = colour.target {
-            throw ValidationError("--within is for a #RRGGBB or rgb() colour; a name such as '\(colour.text)' covers its own colours.")
+        if case .name = target {
+            throw ValidationError("--within is for a #RRGGBB or rgb() colour; a name such as '\(typed)' covers its own colours.")
         }
         guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 above 0 and at most 100.") }
     }

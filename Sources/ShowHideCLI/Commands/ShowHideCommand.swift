@@ -50,9 +50,9 @@ extension ShowHideCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
-            // ArgumentParser says a missing option before an unknown one: `--colur red` was said as a missing `--colour`.
+            // ArgumentParser may say another fault before an unknown option: a mistyped name is said first.
             // (Help, the version and a completion script end the parse too, successfully: options of its own.)
-            if exitCode(for: error) != ExitStatus.success, let unknown = OptionNames.unknown(in: arguments) ?? OptionNames.strayWord(in: arguments) {
+            if exitCode(for: error) != ExitStatus.success, let unknown = OptionNames.unknown(in: arguments) {
                 warn(unknown)
                 return ExitStatus.usage
             }
@@ -204,12 +204,7 @@ enum OptionNames {
     /// A command's arguments as ArgumentParser describes them (`--experimental-dump-help`).
     struct Argument: Decodable {
         struct Name: Decodable { var kind: String, name: String }
-        /// "option", "flag" or "positional".
-        var kind: String
         var names: [Name]?
-        var isOptional: Bool?
-        /// How an option takes its values: "upToNextOption" takes every word up to the next option.
-        var parsingStrategy: String?
         var longNames: [String] { (names ?? []).filter { $0.kind == "long" }.map(\.name) }
     }
 
@@ -219,39 +214,6 @@ enum OptionNames {
             var command: Command
         }
         return (try? JSONDecoder().decode(Description.self, from: Data(command._dumpHelp().utf8)))?.command.arguments ?? []
-    }
-
-    /// A word no option takes, in a command that takes none of its own (`gallery search red`, said as a
-    /// missing `--colour`): said as unexpected, and, when a required option is missing, as its value.
-    static func strayWord(in arguments: [String]) -> String? {
-        let (command, path) = CommandNames.command(in: arguments)
-        let described = self.arguments(of: command)
-        guard !described.isEmpty, !described.contains(where: { $0.kind == "positional" }) else { return nil }
-        var strategies: [String: String] = [:]
-        for argument in described where argument.kind == "option" {
-            for name in argument.longNames { strategies[name] = argument.parsingStrategy ?? "default" }
-        }
-        let words = Array(arguments[path.count...].prefix { $0 != "--" })
-        var index = 0, stray: String?
-        while index < words.count, stray == nil {
-            let word = words[index]
-            index += 1
-            guard word.hasPrefix("-") else {
-                stray = word
-                break
-            }
-            guard word.hasPrefix("--"), !word.contains("="), let strategy = strategies[String(word.dropFirst(2))] else { continue }
-            if strategy == "upToNextOption" {
-                while index < words.count && !words[index].hasPrefix("-") { index += 1 }
-            } else {
-                index += 1
-            }
-        }
-        guard let stray else { return nil }
-        let given = Set(words.filter { $0.hasPrefix("--") }.map(optionName))
-        let missing = described.first { $0.kind == "option" && $0.isOptional == false && given.isDisjoint(with: $0.longNames) }
-        let meant = missing?.longNames.first.map { " Did you mean '--\($0) \(stray)'?" } ?? ""
-        return "Error: Unexpected argument '\(stray)'.\(meant)\n" + usage(of: command, path: path)
     }
 }
 
