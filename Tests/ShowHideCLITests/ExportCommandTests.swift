@@ -252,6 +252,24 @@ final class ExportCommandTests: XCTestCase {
         }
     }
 
+    func testAColourSaidAsWordsSaysHowItStands() async throws {
+        let red = try await redInThreeWays()
+        // The photo covered in red has it as a large accent too.
+        let large = Accent(lab: Lab(RGBA(red: 208, green: 16, blue: 32)), hue: 40, coverage: 0.3, name: .red)
+        try catalogue.write { writer in
+            try writer.setColours(ColourAnalysis(palette: [], accent: large, nameWeights: [.red: 0.3, .grey: 0.7], candidates: [large]), of: red.covering)
+        }
+        let accents = try await exportedPhotos(["--colour", "red as the accent"])
+        XCTAssertEqual(Set(accents), [red.covering, red.accent], "the accents alone, not the 5% speck")
+        let small = try await exportedPhotos(["--colour", "red as a small accent"])
+        XCTAssertEqual(small, [red.accent], "a small accent covers at most a tenth")
+        let atLeast = try await exportedPhotos(["--colour", "red accent", "--min-coverage", "20"])
+        XCTAssertEqual(atLeast, [red.covering])
+        XCTAssertThrowsError(try ExportCommand.parse(["--colour", "red as a tiny accent", "--to", "/o"])) { error in
+            XCTAssertTrue(ExportCommand.message(for: error).hasSuffix("'orange as the accent' or 'orange as a small accent'."))
+        }
+    }
+
     func testNoExportWritesOverTheCatalogueOrACataloguedPhoto() async throws {
         files["/elsewhere/red-copy.jpg"] = files["/lib/red.jpg"]
         try await ImportCommand.parse(["/elsewhere"]).run(in: environment())

@@ -29,9 +29,10 @@ struct ExportCommand: EnvironmentCommand {
     var all = false
 
     @Option(name: ColourArgument.names, help: ArgumentHelp(
-        "Export the photos of this colour, as `gallery search` finds them: a name, #RRGGBB, #RGB or rgb(r,g,b).", valueName: "colour"),
-        transform: ColourArgument.parse)
-    var colour: ColourArgument?
+        "Export the photos of this colour, as `gallery search` finds them: a name, #RRGGBB, #RGB or rgb(r,g,b), or as words "
+            + "(\"orange as a small accent\").", valueName: "colour"),
+        transform: ColourArgument.phrase)
+    var colour: ColourPhrase?
 
     @Flag(name: .long, help: "With --colour: match only each photo's accent colour.")
     var accent = false
@@ -120,7 +121,7 @@ struct ExportCommand: EnvironmentCommand {
         if (to == nil) == (zip == nil) { throw ValidationError("Give --to DIR or --zip FILE (one of them).") }
         if !(1...100).contains(quality) { throw ValidationError("--quality takes 1 to 100.") }
         if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1 pixel.") }
-        if let colour { try ColourArgument.validate(within: within, for: colour) } else if within != nil {
+        if let colour { try ColourArgument.validate(within: within, target: colour.target, typed: colour.colourText) } else if within != nil {
             throw ValidationError("--within goes with --colour.")
         }
         if let minCoverage {
@@ -129,7 +130,7 @@ struct ExportCommand: EnvironmentCommand {
         }
         let target = try variantTarget()
         // Originals alone may be of any colour; show and hide variants need a hue to keep.
-        if variants.contains(where: { $0 != .original }) { try SplashOptions.requireHue(target, typed: colour?.text) }
+        if variants.contains(where: { $0 != .original }) { try SplashOptions.requireHue(target, typed: colour?.colourText) }
         do {
             _ = try FileNameTemplate(template)
         } catch {
@@ -202,9 +203,12 @@ struct ExportCommand: EnvironmentCommand {
             let limit = query.limit
             query.limit = nil
             let within = within ?? ColourSearch.defaultWithin
+            let accentOnly = accent || colour?.accentOnly == true
+            let largest = colour?.small == true ? ColourPhrase.smallAccentPercent / 100 : 1
             var matches = try catalogue.search(ColourSearch(target: target, accentOnly: true, within: within,
-                                                            minimumCoverage: accent ? (minCoverage ?? 0) / 100 : 0, filters: query))
-            if !accent {
+                                                            minimumCoverage: accentOnly ? (minCoverage ?? 0) / 100 : 0,
+                                                            maximumCoverage: largest, filters: query))
+            if !accentOnly {
                 let share = (minCoverage ?? Self.defaultMinimumCoverage) / 100
                 var seen = Set(matches.map(\.photo.id))
                 for match in try catalogue.search(ColourSearch(target: target, within: within, minimumCoverage: share, filters: query))

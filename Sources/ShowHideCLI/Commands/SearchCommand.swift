@@ -24,7 +24,7 @@ struct SearchCommand: EnvironmentCommand {
     var words: [String] = []
 
     @Option(name: ColourArgument.names, help: ArgumentHelp(
-        "The colour to look for: a name, #RRGGBB, #RGB or rgb(r,g,b), or as words.", valueName: "colour"), transform: Self.phrase)
+        "The colour to look for: a name, #RRGGBB, #RGB or rgb(r,g,b), or as words.", valueName: "colour"), transform: ColourArgument.phrase)
     var colourOption: ColourPhrase?
 
     @Flag(name: .long, help: "Match only the accent colour, the one a person would single out.")
@@ -63,11 +63,6 @@ struct SearchCommand: EnvironmentCommand {
     /// The largest share, in percent: --max-coverage, and a tenth when the accent is said to be small.
     var largestCoverage: Double { colour.small ? min(maxCoverage, ColourPhrase.smallAccentPercent) : maxCoverage }
 
-    static func phrase(_ text: String) throws -> ColourPhrase {
-        guard let phrase = ColourPhrase(parsing: text) else { throw ValidationError(ColourPhrase.whyNot(text)) }
-        return phrase
-    }
-
     func validate() throws {
         switch (words.isEmpty, colourOption) {
         case (true, nil):
@@ -75,7 +70,7 @@ struct SearchCommand: EnvironmentCommand {
         case (false, .some):
             throw ValidationError("Give the colour once: as words (\(words.joined(separator: " "))) or after --colour, not both.")
         case (false, nil):
-            _ = try Self.phrase(words.joined(separator: " "))
+            _ = try ColourArgument.phrase(words.joined(separator: " "))
         case (true, .some):
             break
         }

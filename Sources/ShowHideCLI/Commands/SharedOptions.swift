@@ -40,16 +40,18 @@ struct ColourArgument: ExpressibleByArgument, Equatable {
     static func percent(_ value: Double) -> String { String(format: "%g%%", value) }
 
     /// `--within` is a distance from a colour given as a value; a name covers its own range of colours.
-    static func validate(within: Double?, for colour: ColourArgument) throws {
-        try validate(within: within, target: colour.target, typed: colour.text)
-    }
-
     static func validate(within: Double?, target: ColourTarget, typed: String) throws {
         guard let within else { return }
         if case .name = target {
             throw ValidationError("--within is for a #RRGGBB or rgb() colour; a name such as '\(typed)' covers its own colours.")
         }
         guard within > 0, within <= 100 else { throw ValidationError("--within takes a ΔE00 above 0 and at most 100.") }
+    }
+
+    /// Parses a colour said as words ("orange as a small accent"), or explains what one may be.
+    static func phrase(_ text: String) throws -> ColourPhrase {
+        guard let phrase = ColourPhrase(parsing: text) else { throw ValidationError(ColourPhrase.whyNot(text)) }
+        return phrase
     }
 
     /// Parses `text`, or explains what a colour may be.
