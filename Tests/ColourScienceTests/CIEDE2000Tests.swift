@@ -79,4 +79,12 @@ final class CIEDE2000Tests: XCTestCase {
         XCTAssertEqual(deltaE2000(colour, colour), 0)
         XCTAssertEqual(deltaE2000(Lab(l: 50, a: 0, b: 0), Lab(l: 50, a: 0, b: 0)), 0)
     }
+
+    func testTheLowerBoundHoldsForTwoBluesWhereTheRotationTermIsStrongest() {
+        // Near hue 275° at high chroma R_T is near −√3, and ΔE² falls to a quarter of the chroma term's
+        // square: a bound any larger would rule out a nearer reference colour when naming.
+        let first = Lab(l: 55, a: 4.4349, b: -54.8209), second = Lab(l: 55, a: 5.3394, b: -56.7494)
+        XCTAssertLessThanOrEqual(deltaE2000LowerBound(first, second), deltaE2000(first, second))
+        XCTAssertLessThanOrEqual(deltaE2000LowerBound(second, first), deltaE2000(second, first))
+    }
 }

@@ -78,4 +78,9 @@ final class ConversionTests: XCTestCase {
             XCTAssertEqual(colour.hex, String(format: "#%02X%02X%02X", value, 255 - value, value / 3))
         }
     }
+
+    func testAColourOnThePositiveAAxisHasHueZeroNotThreeSixty() {
+        XCTAssertEqual(Hue.degrees(0), 0)
+        XCTAssertEqual(Lab(l: 50, a: 20, b: 0).lch.h, 0)
+    }
 }
