@@ -209,4 +209,69 @@ final class AccentFinderTests: XCTestCase {
             }
         }
     }
+
+    func testTheAccentOfAFamilyIsItsVividCoreNotTheDullerShadesAroundIt() throws {
+        // A vivid red shutter (144 pixels, C* 80) on a reddish wall of its hue (C* 40): one hue family,
+        // whose core is its pixels near its most vivid 3%, the shutter alone.
+        var image = Scene.texturedGrey(width: 120, height: 90)
+        Scene.rectangle(&image, x: 30..<90, y: 15..<75, Scene.colour(55, 40, 35))
+        Scene.rectangle(&image, x: 54..<66, y: 39..<51, Scene.colour(50, 80, 35))
+        let candidates = measured(image)
+        XCTAssertEqual(candidates.count, 1, "the shutter and the wall are one family")
+        XCTAssertEqual(try XCTUnwrap(candidates.first).accent.coverage, 144.0 / 10_800, accuracy: 1e-9)
+    }
+
+    func testAColourOverThreeQuartersOfTheFrameIsNoAccentHoweverLikely() {
+        XCTAssertTrue(AccentFinder.isAccent(probability: 0.99, coverage: 0.74, threshold: 0.5, scene: .ordinary))
+        XCTAssertFalse(AccentFinder.isAccent(probability: 0.99, coverage: 0.77, threshold: 0.5, scene: .ordinary))
+    }
+
+    func testTwoEqualRegionsOfOneFamilyGiveTheSplashTheLowerHueWhicheverTheScanMeetsFirst() throws {
+        // Two squares of 4 × 4 pixels (as compact as a disc, so each as prominent as its 16 pixels),
+        // neither at the frame's edge, of hues 6° apart: one family.
+        let lower = Scene.colour(50, 70, 30), higher = Scene.colour(55, 55, 36)
+        for lowerOnTheLeft in [true, false] {
+            var image = Scene.texturedGrey(width: 120, height: 90)
+            Scene.rectangle(&image, x: 20..<24, y: 40..<44, lowerOnTheLeft ? lower : higher)
+            Scene.rectangle(&image, x: 85..<89, y: 40..<44, lowerOnTheLeft ? higher : lower)
+            let candidates = measured(image)
+            XCTAssertEqual(candidates.count, 1, "one family")
+            let accent = try XCTUnwrap(candidates.first?.accent)
+            XCTAssertEqual(accent.hue, Lab(lower).lch.h, accuracy: 0.5, "lower on the left: \(lowerOnTheLeft)")
+        }
+    }
+
+    func testASquareOverThreeTenthsOfEachSideIsSevenTenthsCompact() throws {
+        // A square's pixels spread over 0.3 of each axis, against a uniform spread over the whole frame.
+        var image = Scene.texturedGrey(width: 120, height: 90)
+        Scene.rectangle(&image, x: 42..<78, y: 32..<59, Scene.colour(50, 70, 35))
+        XCTAssertEqual(try features(of: .red, in: image).compactness, 0.7, accuracy: 0.01)
+    }
+
+    func testAColourFillingTheFrameHoldsAllOfItsEdge() throws {
+        let door = TestImage.solid(Scene.colour(45, 60, 35), width: 120, height: 90)
+        XCTAssertEqual(try features(of: .red, in: door).edgeShare, 1, accuracy: 1e-12)
+    }
+
+    func testContrastIsMeasuredAgainstTheRingOfTwoPixelsAroundTheColour() throws {
+        // A red square in a black frame two pixels wide, on white: the ring is the black frame alone.
+        var image = TestImage.solid(.white, width: 120, height: 90)
+        Scene.rectangle(&image, x: 48..<72, y: 33..<57, .black)
+        let red = Scene.colour(50, 70, 35)
+        Scene.rectangle(&image, x: 50..<70, y: 35..<55, red)
+        let contrast = try features(of: .red, in: image).contrast
+        XCTAssertEqual(contrast, deltaE2000(Lab(red), Lab(.black)), accuracy: 0.05)
+    }
+
+    func testTheAccentsRegionsAreThoseMakingUpMostOfItNotEveryFragment() throws {
+        // Two red squares of 100 pixels and a fragment of 30: the squares make up 87% of the colour.
+        var image = Scene.texturedGrey(width: 120, height: 90)
+        let red = Scene.colour(50, 70, 35)
+        Scene.rectangle(&image, x: 20..<30, y: 40..<50, red)
+        Scene.rectangle(&image, x: 55..<65, y: 40..<50, red)
+        Scene.rectangle(&image, x: 90..<96, y: 40..<45, red)
+        let features = try features(of: .red, in: image)
+        XCTAssertEqual(features.pieces, 3)
+        XCTAssertEqual(features.regions, 2)
+    }
 }
