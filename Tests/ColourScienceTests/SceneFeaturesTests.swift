@@ -39,4 +39,37 @@ final class SceneFeaturesTests: XCTestCase {
         XCTAssertEqual(mixed, 1.0 / 64, accuracy: 1e-12)
         XCTAssertEqual(spread, 1)
     }
+
+    func testTwoGreysSixteenApartInLightnessAreAnEdgeAndFourteenApartAreNot() {
+        let grey = Lab(l: 50, a: 0, b: 0).rgba
+        for (step, isEdge) in [(16.0, true), (14.0, false)] {
+            let other = Lab(l: 50 + step, a: 0, b: 0).rgba
+            XCTAssertEqual(SceneFeatures.edgeDensity(raster(TestImage.from(rows: [[grey, other]]))), isEdge ? 1 : 0, "ΔE76 \(step)")
+        }
+    }
+
+    func testACellOfTwoVividHuesIsNotMixed() {
+        // 24 × 8: cell 0 holds sectors 0 and 1 only, each at C* 25.
+        let width = 24, height = 8
+        var bins = [Int](repeating: -1, count: width * height), chromas = [Float](repeating: 0, count: width * height)
+        for (pixel, bin) in [(0, 0), (1, 9)] { (bins[pixel], chromas[pixel]) = (bin, 25) }
+        let (mixed, _) = SceneFeatures.cellMixing(raster(TestImage.solid(.white, width: width, height: height)), hueBins: bins, chromas: chromas)
+        XCTAssertEqual(mixed, 0)
+    }
+
+    /// Flat 6 × 6 patches of distinct colours, 2 pixels apart, on a dark ground of 48 × 40, at `cells` of a grid.
+    private func patches(at cells: [(column: Int, row: Int)]) -> RGBAImage {
+        var image = TestImage.solid(RGBA(red: 30, green: 30, blue: 30), width: 48, height: 40)
+        for (index, cell) in cells.enumerated() {
+            let colour = LCh(l: 60, c: 50, h: Double(index) * 40).lab.rgba
+            for y in 0..<6 { for x in 0..<6 { image[4 + cell.column * 8 + x, 4 + cell.row * 8 + y] = colour } }
+        }
+        return image
+    }
+
+    func testTwoPatchesSideBySideAreNoLatticeAndAGridOfNineIs() {
+        XCTAssertEqual(SceneFeatures.latticePatches(raster(patches(at: [(0, 0), (1, 0)]))), 0, "each has one neighbour")
+        let grid = (0..<3).flatMap { row in (0..<3).map { (column: $0, row: row) } }
+        XCTAssertEqual(SceneFeatures.latticePatches(raster(patches(at: grid))), 9, "each has two neighbours or more")
+    }
 }
