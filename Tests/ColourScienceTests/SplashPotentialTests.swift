@@ -66,12 +66,16 @@ final class SplashPotentialTests: XCTestCase {
         XCTAssertEqual(park.change, 1)
     }
 
+    /// An analysis whose accent is the red (6% of the frame) and whose rest is `rest`, named `name`.
+    func redAccent(amid rest: LCh, named name: ColourName, hueFamilies: Int) -> ColourAnalysis {
+        let accent = Accent(lab: red.lab, hue: red.h, coverage: 0.06, name: .red, contrast: 50, compactness: 0.9, texture: 2)
+        return ColourAnalysis(palette: [PaletteEntry(lab: rest.lab, weight: 0.94, name: name), PaletteEntry(lab: red.lab, weight: 0.06, name: .red)],
+                              accent: accent, hueFamilies: hueFamilies)
+    }
+
     func testColoursOfTheAccentsOwnHueAreNotWhatTheShowPictureTakesAway() throws {
         // A red scene around a red accent: the rest keeps its hue, nothing of another hue is taken.
-        let accent = Accent(lab: red.lab, hue: red.h, coverage: 0.06, name: .red, contrast: 50, compactness: 0.9, texture: 2)
-        let reds = ColourAnalysis(palette: [PaletteEntry(lab: LCh(l: 40, c: 40, h: 45).lab, weight: 0.94, name: .red),
-                                            PaletteEntry(lab: red.lab, weight: 0.06, name: .red)], accent: accent, hueFamilies: 1)
-        XCTAssertEqual(try potential(reds).change, 0.3)
+        XCTAssertEqual(try potential(redAccent(amid: LCh(l: 40, c: 40, h: 45), named: .red, hueFamilies: 1)).change, 0.3)
     }
 
     func testAThumbnailIsTooSmallAPicture() throws {
@@ -132,5 +136,21 @@ final class SplashPotentialTests: XCTestCase {
         XCTAssertTrue(flat.reason.contains("little contrast"), flat.reason)
         XCTAssertLessThan(soft.score, best)
         XCTAssertTrue(soft.reason.contains(" soft "), soft.reason)
+    }
+
+    func testAColourFortyDegreesOfHueFromTheAccentIsWhatTheShowPictureTakesAway() throws {
+        // An orange scene around a red accent (hue 35°): 40° from it, another hue, which the show picture greys.
+        XCTAssertEqual(try potential(redAccent(amid: LCh(l: 60, c: 40, h: 75), named: .orange, hueFamilies: 2)).change, 1)
+    }
+
+    func testASubjectOfFocusThreeQuartersOrMoreIsCalledCompact() throws {
+        // One region of compactness 0.55: focus 0.5 + 0.5 × 0.55 = 0.775.
+        let bus = try potential(analysis(red, coverage: 0.06, compactness: 0.55))
+        XCTAssertEqual(bus.focus, 0.775, accuracy: 1e-12)
+        XCTAssertTrue(bus.reason.hasPrefix("one compact vivid red subject"), bus.reason)
+    }
+
+    func testAPictureOfThreeHundredthsOfAMegapixelHasNoResolution() throws {
+        XCTAssertEqual(try potential(analysis(red, coverage: 0.06), pixelSize: PixelSize(width: 200, height: 150)).resolution, 0)
     }
 }
