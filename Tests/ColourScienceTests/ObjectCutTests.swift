@@ -294,4 +294,10 @@ final class ObjectCutTests: XCTestCase {
         let none = [Bool](repeating: false, count: width * height)
         XCTAssertEqual(ObjectCut.within(steps: 3, of: none, width: width, height: height), none)
     }
+
+    func testTheObjectReachesSevenAndAHalfPercentOfTheLongSideBeyondItsGuessAndAtLeastTwoPixels() {
+        XCTAssertEqual(ObjectCut.reachSteps(width: 120, height: 90), 9)
+        XCTAssertEqual(ObjectCut.reachSteps(width: 192, height: 256), 19)
+        XCTAssertEqual(ObjectCut.reachSteps(width: 20, height: 10), 2)
+    }
 }

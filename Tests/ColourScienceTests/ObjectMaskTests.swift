@@ -372,4 +372,53 @@ final class ObjectMaskTests: XCTestCase {
         // ΔE 10 stands out by 8: a step of 255 / 12 + 8 × 255 / 10 allowed.
         XCTAssertGreaterThan(steepest(lone), 200, "\(lone)")
     }
+
+    func testAPieceTheFrameCutsIsDroppedOnlyWhenUnderATenthOfTheLargestAndAwayFromTheRest() {
+        // 40 × 30: the subject, 100 pixels in the middle; a piece of 15 pixels (15%) at the top left
+        // corner and one of 6 (6%) at the bottom right, both beyond reach (3 pixels) of the subject.
+        let width = 40, height = 30
+        var kept = [Bool](repeating: false, count: width * height)
+        func fill(_ xs: Range<Int>, _ ys: Range<Int>) { for y in ys { for x in xs { kept[y * width + x] = true } } }
+        fill(15..<25, 10..<20)
+        fill(0..<5, 0..<3)
+        fill(37..<40, 28..<30)
+        let result = ObjectMask.withoutPiecesTheFrameCuts(kept, width: width, height: height)
+        XCTAssertTrue(result[15 * width + 20], "the subject stays")
+        XCTAssertTrue(result[1 * width + 2], "a piece of 15% stays")
+        XCTAssertFalse(result[29 * width + 38], "a piece of 6% goes")
+    }
+
+    func testTheRegionMapIsReadBackBilinearlyDownAsWellAsAcross() {
+        // A red disc on grey at twice the raster's size: each picture row lies between two raster rows.
+        var image = Scene.texturedGrey(width: 512, height: 384)
+        for y in 0..<384 {
+            for x in 0..<512 where (x - 256) * (x - 256) + (y - 192) * (y - 192) <= 90 * 90 { image[x, y] = Scene.colour(50, 65, 30) }
+        }
+        let mask = ObjectMask(image, parameters: SplashParameters(hue: 30, method: .object))
+        XCTAssertEqual(mask.width, 256)
+        let columns = mask.columns(width: 512)
+        var row = [UInt8](repeating: 0, count: 512)
+        func weight(_ x: Int, _ y: Int) -> Double { Double(mask.weights[min(y, mask.height - 1) * mask.width + min(x, mask.width - 1)]) }
+        var worst = (difference: 0.0, x: 0, y: 0)
+        for y in 0..<384 {
+            row.withUnsafeMutableBufferPointer { mask.fill($0, row: y, height: 384, columns: columns) }
+            let down = max(0, (Double(y) + 0.5) / 2 - 0.5), top = Int(down), dy = down - Double(top)
+            for x in 0..<512 {
+                let across = max(0, (Double(x) + 0.5) / 2 - 0.5), left = Int(across), dx = across - Double(left)
+                let expected = (weight(left, top) * (1 - dx) + weight(left + 1, top) * dx) * (1 - dy)
+                    + (weight(left, top + 1) * (1 - dx) + weight(left + 1, top + 1) * dx) * dy
+                if abs(Double(row[x]) - expected) > worst.difference { worst = (abs(Double(row[x]) - expected), x, y) }
+            }
+        }
+        XCTAssertLessThanOrEqual(worst.difference, 1, "at (\(worst.x), \(worst.y))")
+    }
+
+    func testAnObjectOfSixteenPixelsIsNoSpeck() {
+        // 4 × 4 pixels of a 256 × 192 frame (the raster is the picture): 0.03%, over the 0.02% of a speck.
+        var image = Scene.texturedGrey(width: 256, height: 192)
+        Scene.rectangle(&image, x: 120..<124, y: 90..<94, Scene.colour(50, 60, 25))
+        let mask = ObjectMask(image, parameters: SplashParameters(hue: 25, method: .object))
+        XCTAssertEqual(mask.width, 256)
+        XCTAssertGreaterThan(mask.weights[91 * 256 + 121], 64, "the object's inside is kept (a speck's would be 0)")
+    }
 }

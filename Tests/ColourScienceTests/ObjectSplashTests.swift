@@ -127,20 +127,28 @@ final class ObjectSplashTests: XCTestCase {
                              "the disc is kept")
     }
 
-    func testAVividSpotOfAnotherColourInsideTheObjectIsGreyButItsDarkSeamsAreKept() {
-        // Red armour (hue 25°) with blue studs (hue 270°, 4×4 pixels) and dark seams of its own
-        // colour (C* 14) across it, on a textured grey ground.
+    /// Red armour (hue 25°) on a textured grey ground with six studs of `stud`, 4×4 pixels each: the
+    /// picture and the studs' top left corners.
+    func armour(studs stud: RGBA) -> (image: RGBAImage, studs: [(x: Int, y: Int)]) {
         var image = Scene.texturedGrey(width: 240, height: 160)
         Scene.rectangle(&image, x: 60..<180, y: 40..<120, Scene.colour(45, 60, 25))
-        Scene.rectangle(&image, x: 60..<180, y: 79..<81, Scene.colour(18, 14, 25))
         let studs = [(80, 55), (120, 55), (160, 55), (80, 100), (120, 100), (160, 100)]
-        for (x, y) in studs { Scene.rectangle(&image, x: x..<(x + 4), y: y..<(y + 4), Scene.colour(45, 45, 270)) }
+        for (x, y) in studs { Scene.rectangle(&image, x: x..<(x + 4), y: y..<(y + 4), stud) }
+        return (image, studs)
+    }
+
+    /// The mean kept share over each stud of `studs`.
+    func keptOnStuds(_ kept: [Double?], _ studs: [(x: Int, y: Int)]) -> [Double] {
+        studs.map { stud in meanKept(kept, width: 240) { (stud.x..<(stud.x + 4)).contains($0) && (stud.y..<(stud.y + 4)).contains($1) } }
+    }
+
+    func testAVividSpotOfAnotherColourInsideTheObjectIsGreyButItsDarkSeamsAreKept() {
+        // Blue studs (hue 270°) and dark seams of the armour's own colour (C* 14) across it.
+        var (image, studs) = armour(studs: Scene.colour(45, 45, 270))
+        Scene.rectangle(&image, x: 60..<180, y: 79..<81, Scene.colour(18, 14, 25))
         let show = Splash(parameters: SplashParameters(hue: 25, method: .object), image: image).apply(.show, to: image)
         let kept = keptShares(show, image)
-        for (x, y) in studs {
-            XCTAssertLessThan(meanKept(kept, width: 240) { (x..<(x + 4)).contains($0) && (y..<(y + 4)).contains($1) }, 0.05,
-                              "the stud at (\(x), \(y)) is grey")
-        }
+        for (stud, share) in zip(studs, keptOnStuds(kept, studs)) { XCTAssertLessThan(share, 0.05, "the stud at \(stud) is grey") }
         XCTAssertGreaterThan(meanKept(kept, width: 240) { (70..<170).contains($0) && (79..<81).contains($1) }, 0.9, "the seam is kept")
         XCTAssertEqual(show[100, 70], image[100, 70], "the armour keeps its colour")
     }
@@ -317,5 +325,24 @@ final class ObjectSplashTests: XCTestCase {
             splash.rows(.show, of: image).fill(0..<image.height, buffer.baseAddress!, image.rowStride)
         }
         XCTAssertEqual(bytes, whole.bytes)
+    }
+
+    func testASpotEightyDegreesOfHueFromTheObjectIsMostlyGreyInsideIt() {
+        // Olive studs (hue 105°): 80° of hue away, three quarters of the way from the object's own
+        // colours (60°) to another colour (90°).
+        let (image, studs) = armour(studs: Scene.colour(45, 45, 105))
+        let show = Splash(parameters: SplashParameters(hue: 25, method: .object), image: image).apply(.show, to: image)
+        for (stud, share) in zip(studs, keptOnStuds(keptShares(show, image), studs)) { XCTAssertLessThan(share, 0.4, "the stud at \(stud) is mostly grey") }
+    }
+
+    func testAnObjectTwoThirdsAsChromaticAsTheMostVividSeedsItsOwnRegion() {
+        // A vivid red square (C* 70) and, far from it, a duller one of its hue (C* 46): over 60% as
+        // chromatic as the most vivid tenth, so clear enough to be the colour.
+        var image = Scene.texturedGrey(width: 240, height: 160)
+        Scene.rectangle(&image, x: 30..<70, y: 50..<90, Scene.colour(50, 70, 25))
+        Scene.rectangle(&image, x: 170..<190, y: 60..<80, Scene.colour(50, 46, 25))
+        let show = Splash(parameters: SplashParameters(hue: 25, method: .object), image: image).apply(.show, to: image)
+        XCTAssertEqual(show[180, 70], image[180, 70], "the duller square keeps its colour")
+        XCTAssertEqual(show[50, 70], image[50, 70], "the vivid square keeps its colour")
     }
 }
