@@ -63,4 +63,14 @@ final class DownscalingTests: XCTestCase {
         clear[0, 0] = RGBA(red: 0, green: 0, blue: 255)
         XCTAssertEqual(clear.quicklyDownscaled(toLongSide: 20), clear.downscaled(toLongSide: 20), "transparency takes the exact path")
     }
+
+    func testAPictureOfOneColourMadeSmallerQuicklyKeepsThatColourExactly() {
+        for (width, height, long) in [(7, 5, 3), (10, 4, 3), (999, 10, 100), (300, 200, 120)] {
+            for value in [1, 77, 128, 200, 254, 255] {
+                let colour = RGBA(red: UInt8(value), green: UInt8(255 - value), blue: UInt8(value / 2))
+                let scaled = TestImage.solid(colour, width: width, height: height).quicklyDownscaled(toLongSide: long)
+                XCTAssertEqual(Set(scaled.pixels), [colour], "\(width)×\(height) → \(long), \(colour)")
+            }
+        }
+    }
 }

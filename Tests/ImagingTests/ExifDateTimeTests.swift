@@ -51,4 +51,11 @@ final class ExifDateTimeTests: XCTestCase {
         XCTAssertNil(ExifDateTime(exif: "2021:04:31 10:00:00"))
         XCTAssertNotNil(ExifDateTime(exif: "2021:12:31 23:59:59"))
     }
+
+    func testOffsetsUpToFourteenHoursAheadAreKept() throws {
+        // Kiribati's Line Islands keep UTC+14:00.
+        let date = try XCTUnwrap(ExifDateTime(exif: "2015:04:10 20:12:23", offset: "+14:00"))
+        XCTAssertEqual(date.offset, "+14:00")
+        XCTAssertEqual(try XCTUnwrap(ExifDateTime(exif: "2015:04:10 20:12:23", offset: "+13:45")).offset, "+13:45")
+    }
 }

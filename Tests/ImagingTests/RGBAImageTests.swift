@@ -129,4 +129,20 @@ final class RGBAImageTests: XCTestCase {
         XCTAssertEqual(image.height, 2)
         XCTAssertEqual(image.rows, [[red, green, blue], [white, red, green]])
     }
+
+    func testAPixelOfAlpha254AmongTheLastPixelsIsNotOpaque() {
+        // 7 × 3: the last five pixels are read one by one, past the groups of eight.
+        for x in 2..<7 {
+            var image = TestImage.solid(red, width: 7, height: 3)
+            image[x, 2] = RGBA(red: 255, green: 0, blue: 0, alpha: 254)
+            XCTAssertFalse(image.isOpaque, "(\(x), 2)")
+        }
+    }
+
+    func testASizeMadeSmallerRoundsItsShortSideToTheNearestPixel() {
+        // 665 × 0.3 = 199.5 pixels: 200, across as down; 664 × 0.3 = 199.2: 199.
+        XCTAssertEqual(PixelSize(width: 1000, height: 665).fitting(longSide: 300), PixelSize(width: 300, height: 200))
+        XCTAssertEqual(PixelSize(width: 665, height: 1000).fitting(longSide: 300), PixelSize(width: 200, height: 300))
+        XCTAssertEqual(PixelSize(width: 664, height: 1000).fitting(longSide: 300), PixelSize(width: 199, height: 300))
+    }
 }
