@@ -401,4 +401,19 @@ final class ExifReaderTests: XCTestCase {
         let outside = Data(ExifLocator.exifHeader + [0x4D, 0x4D, 0, 42, 0x7F, 0xFF, 0xFF, 0xFF])
         XCTAssertNil(reader.readExifBlock(outside))
     }
+
+    func testRemovingGPSLeavesIFD0OneEntryShorterWithNoEmptyEntry() throws {
+        for order in [ExifFixture.ByteOrder.little, .big] {
+            var block = [UInt8](ExifFixture.camera(byteOrder: order).encoded())
+            func entryTags() throws -> [UInt16] {
+                var tiff = ExifGPSRemoval.TIFFView(bytes: block, base: ExifLocator.exifHeader.count)
+                tiff.bigEndian = try XCTUnwrap(tiff.byteOrder)
+                let ifd0 = Int(try XCTUnwrap(tiff.u32(4))), count = Int(try XCTUnwrap(tiff.u16(ifd0)))
+                return try (0..<count).map { try XCTUnwrap(tiff.u16(ifd0 + 2 + 12 * $0)) }
+            }
+            let before = try entryTags()
+            XCTAssertTrue(ExifGPSRemoval.removeGPS(fromBlock: &block), "\(order)")
+            XCTAssertEqual(try entryTags(), before.filter { $0 != ExifGPSRemoval.gpsPointerTag }, "\(order)")
+        }
+    }
 }

@@ -220,4 +220,10 @@ final class JPEGCodecTests: XCTestCase {
             XCTAssertEqual(error as? CodecError, .exifTooLarge(bytes: 70_006))
         }
     }
+
+    func testAScaleWhoseRoundedUpLongSideMeetsTheMinimumIsTaken() {
+        // libjpeg rounds a scaled size up: 1001 / 8 gives 126 pixels.
+        XCTAssertEqual(JPEGCodec.scaleDenominator(for: PixelSize(width: 1001, height: 700), minimumLongSide: 126), 8)
+        XCTAssertEqual(JPEGCodec.scaleDenominator(for: PixelSize(width: 1001, height: 700), minimumLongSide: 127), 4)
+    }
 }
