@@ -99,4 +99,17 @@ final class ZipDestinationTests: XCTestCase {
             }
         }
     }
+
+    func testEveryEntryCarriesTheModificationTimeGiven() throws {
+        let path = directory + "/dated.zip"
+        let modified = Date(timeIntervalSince1970: 1_700_000_000)
+        let zip = try ZipDestination(path: path, onConflict: .overwrite, modified: modified)
+        try zip.write(Data("photo".utf8), as: "a.jpg")
+        try zip.finish()
+        let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read, pathEncoding: nil)
+        let dates = archive.compactMap { $0.fileAttributes[.modificationDate] as? Date }
+        XCTAssertEqual(dates.count, 1)
+        // A zip entry keeps its time to two seconds.
+        for date in dates { XCTAssertEqual(date.timeIntervalSince(modified), 0, accuracy: 2) }
+    }
 }
