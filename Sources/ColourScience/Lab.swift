@@ -51,7 +51,9 @@ public enum Hue {
     /// `radians` as degrees in [0, 360).
     public static func degrees(_ radians: Double) -> Double {
         let degrees = radians * 180 / .pi
-        return degrees < 0 ? degrees + 360 : (degrees >= 360 ? degrees - 360 : degrees)
+        // A tiny negative angle plus 360 rounds to 360 itself: that is 0°, the same hue, inside [0, 360).
+        let wrapped = degrees < 0 ? degrees + 360 : degrees
+        return wrapped >= 360 ? wrapped - 360 : wrapped
     }
 
     /// The shorter way round the circle between two hues, 0–180°: 350° and 10° are 20° apart.

@@ -82,5 +82,9 @@ final class ConversionTests: XCTestCase {
     func testAColourOnThePositiveAAxisHasHueZeroNotThreeSixty() {
         XCTAssertEqual(Hue.degrees(0), 0)
         XCTAssertEqual(Lab(l: 50, a: 20, b: 0).lch.h, 0)
+        // Just below the axis: 360 − a hair rounds to 360 itself, which is 0°, not a hue past the circle.
+        XCTAssertEqual(Hue.degrees(-1e-16), 0)
+        XCTAssertEqual(Lab(l: 50, a: 1, b: -1e-16).lch.h, 0)
+        XCTAssertEqual(Hue.degrees(-1e-9), 360 - 1e-9 * 180 / .pi, accuracy: 1e-12)
     }
 }
