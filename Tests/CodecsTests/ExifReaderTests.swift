@@ -402,6 +402,24 @@ final class ExifReaderTests: XCTestCase {
         XCTAssertNil(reader.readExifBlock(outside))
     }
 
+    func testAGPSValueHeldInItsEntryIsNoPlaceToZero() throws {
+        // A value of four bytes sits in its entry, where a longer one's offset would: read as an offset (256),
+        // it would point into the description, whose bytes there would be zeroed.
+        for order in [ExifFixture.ByteOrder.little, .big] {
+            var fixture = ExifFixture(byteOrder: order)
+            let description = String(repeating: "a long caption ", count: 50)
+            fixture.ifd0 = [fixture.ascii(0x010E, description)]
+            let inline: [UInt8] = order == .little ? [0, 1, 0, 0] : [0, 0, 1, 0]
+            fixture.gps = [fixture.undefined(0x0000, inline), fixture.rational(0x0002, [(48, 1), (51, 1), (0, 1)])]
+            let original = try jpeg(with: fixture)
+            let stripped = try XCTUnwrap(reader.removingGPS(fromJPEG: original), "\(order)")
+            let after = try XCTUnwrap(reader.readExif(from: stripped))
+            XCTAssertNil(after.gps, "\(order)")
+            XCTAssertEqual(after.allTags["IFD0.ImageDescription"], try XCTUnwrap(reader.readExif(from: original)?.allTags["IFD0.ImageDescription"]),
+                           "\(order): the caption whole")
+        }
+    }
+
     func testRemovingGPSLeavesIFD0OneEntryShorterWithNoEmptyEntry() throws {
         for order in [ExifFixture.ByteOrder.little, .big] {
             var block = [UInt8](ExifFixture.camera(byteOrder: order).encoded())
