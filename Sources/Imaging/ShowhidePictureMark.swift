@@ -17,6 +17,24 @@ public enum ShowhidePictureMark {
 
     /// Whether a file's XMP packet marks it as a picture showhide made.
     public static func marks(_ packet: String?) -> Bool {
-        packet?.contains(namespace) == true
+        guard var text = packet else { return false }
+        // Asked of every new photo with XMP, some of whose packets are large: a plain scan of the bytes, where
+        // Foundation's `contains` and the standard library's `firstRange(of:)` each cost 1–3% of an import.
+        return text.withUTF8 { bytes in
+            let wanted = namespaceBytes, count = wanted.count
+            guard bytes.count >= count else { return false }
+            var start = 0
+            while start <= bytes.count - count {
+                if bytes[start] == wanted[0] {
+                    var matched = 1
+                    while matched < count && bytes[start + matched] == wanted[matched] { matched += 1 }
+                    if matched == count { return true }
+                }
+                start += 1
+            }
+            return false
+        }
     }
+
+    private static let namespaceBytes = Array(namespace.utf8)
 }

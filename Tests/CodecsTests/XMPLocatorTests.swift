@@ -94,6 +94,12 @@ final class XMPLocatorTests: XCTestCase {
         XCTAssertFalse(ShowhidePictureMark.marks(#"<x:xmpmeta><rdf:Description xmp:CreatorTool="showhide"/></x:xmpmeta>"#),
                        "the tool's name alone: a person may type it")
         XCTAssertFalse(ShowhidePictureMark.marks(nil))
+        // Anywhere in a packet an editor rewrote, however long; a namespace it only begins is none.
+        let long = String(repeating: "<rdf:li>urn:showhide:pic</rdf:li>", count: 2_000)
+        XCTAssertTrue(ShowhidePictureMark.marks(long + "xmlns:showhide=\"urn:showhide:picture:1.0/\""))
+        XCTAssertTrue(ShowhidePictureMark.marks("urn:showhide:picture:1.0/" + long))
+        XCTAssertFalse(ShowhidePictureMark.marks(long + "urn:showhide:picture:1.0"), "cut short at the end")
+        XCTAssertFalse(ShowhidePictureMark.marks("urn:showhide"))
     }
 
     func testTheXMPOrientationTurnsAPhotoWhoseEXIFHasNone() throws {
