@@ -37,7 +37,7 @@ public struct GalleryBrowser: Sendable {
             // exists) is filled; by date or potential, every match is needed first.
             filters.limit = query.sort == .colour ? offset + size + 1 : nil
             let search = ColourSearch(target: colour, accentOnly: query.accentOnly, minimumCoverage: query.minimumCoverage / 100,
-                                      filters: filters)
+                                      maximumCoverage: query.largestCoverage / 100, filters: filters)
             let matches = try catalogue.search(search)
             items = matches.map { GridItem(photo: $0.photo, match: $0) }
             switch query.sort {

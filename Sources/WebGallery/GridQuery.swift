@@ -68,6 +68,8 @@ public struct GridQuery: Equatable, Sendable {
     public var accentOnly = false
     /// The least share of the frame (percent) the colour covers.
     public var minimumCoverage: Double = 0
+    /// The largest share (percent): a tenth when the colour was said as "a small accent", else all of it.
+    public var largestCoverage: Double = 100
     public var since: String?
     public var until: String?
     public var camera: String?
@@ -94,11 +96,15 @@ public struct GridQuery: Equatable, Sendable {
             // A colour picker's value arrives as "#rrggbb"; a hand-typed one may lack the "#".
             let target = ColourTarget(parsing: text)
                 ?? (text.count == 6 && text.allSatisfy(\.isHexDigit) ? ColourTarget(parsing: "#" + text) : nil)
-            guard let target else {
-                throw .invalid("colour: " + ColourTarget.whyNot(text))
+            // Or said as words, as `gallery search` takes them: "orange as a small accent".
+            let phrase = target == nil ? ColourPhrase(parsing: text) : nil
+            guard let target = target ?? phrase?.target else {
+                throw .invalid("colour: " + ColourPhrase.whyNot(text))
             }
             colourText = text
             colour = target
+            accentOnly = phrase?.accentOnly == true
+            if phrase?.small == true { largestCoverage = ColourPhrase.smallAccentPercent }
         }
         if let accent = parameters["accent"] {
             switch accent.lowercased() {
@@ -140,6 +146,9 @@ public struct GridQuery: Equatable, Sendable {
         // Said, not ignored while the form still shows them filled in.
         if accentOnly && colour == nil { throw .invalid("accent: “as the accent” needs a colour to match: choose one, or untick it.") }
         if minimumCoverage > 0 && colour == nil { throw .invalid("coverage: “at least” a share of the picture needs a colour to measure: choose one.") }
+        if minimumCoverage > largestCoverage {
+            throw .invalid("coverage: at least \(Self.number(minimumCoverage))% is more than a small accent's \(Self.number(largestCoverage))%: no photo is both.")
+        }
         if let page = parameters["page"] {
             guard let value = Int(page), (1...Self.lastPage).contains(value) else {
                 throw .invalid("page: takes a whole number from 1 to \(Self.lastPage).")

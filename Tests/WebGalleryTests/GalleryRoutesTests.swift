@@ -74,12 +74,25 @@ final class GalleryRoutesTests: XCTestCase {
             ("/?colour=grey&sort=date", ["bus.jpg"]),
             ("/?camera=&since=&colour=", ["sea.jpg", "snow.jpg", "bus.jpg"]),
             ("/?camera=%20canon%20", ["bus.jpg"]),
+            // The colour said as words, as `gallery search` takes it: sea's blue accent covers 30%, bus's red 10%.
+            ("/?colour=blue%20as%20the%20accent", ["sea.jpg"]),
+            ("/?colour=blue%20as%20a%20small%20accent", []),
+            ("/?colour=red%20as%20a%20small%20accent", ["bus.jpg"]),
+            ("/?colour=grey%20as%20the%20accent", []),
         ]
         for (uri, expected) in cases {
             try await get(uri) { response in
                 XCTAssertEqual(response.status, .ok, uri)
                 XCTAssertEqual(Self.photoLinks(response.text), expected, uri)
             }
+        }
+    }
+
+    func testAColourSaidAsWordsTicksAsTheAccentAndKeepsTheWords() async throws {
+        try await get("/?colour=blue%20as%20a%20small%20accent") { response in
+            XCTAssertEqual(response.status, .ok)
+            XCTAssertTrue(response.text.contains(#"name="colour" value="blue as a small accent""#), response.text)
+            XCTAssertTrue(response.text.contains(#"name="accent" value="on" checked"#))
         }
     }
 
@@ -217,6 +230,8 @@ final class GalleryRoutesTests: XCTestCase {
             ("/photos/0", "A photo&#39;s id is a whole number from 1"),
             ("/photos/1/variants/other", "A variant is show or hide"),
             ("/?coverage=100.5&colour=red", "coverage: takes a percentage"),
+            ("/?colour=red%20as%20a%20small%20accent&coverage=20", "coverage: at least 20% is more than a small accent&#39;s 10%: no photo is both."),
+            ("/?colour=red%20as%20a%20huge%20accent", "is not a colour search showhide understands"),
         ]
         for (uri, message) in cases {
             try await get(uri) { response in
