@@ -115,12 +115,6 @@ public protocol PhotoCatalogue: Sendable {
 
 extension PhotoCatalogue {
     public var isReadOnly: Bool { false }
-
-    /// Whether some photo has this content, its colours analysed.
-    public func containsPhoto(withSHA256 sha256: String) throws -> Bool { try content(withSHA256: sha256) == .photo }
-
-    /// Whether some variant showhide made has this content.
-    public func containsVariant(withSHA256 sha256: String) throws -> Bool { try content(withSHA256: sha256) == .variant }
 }
 
 /// What a backup copied.

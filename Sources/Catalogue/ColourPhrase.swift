@@ -14,6 +14,13 @@ public struct ColourPhrase: Equatable, Sendable {
     /// What "small" means, as Docs/Usage.md has it: at most a tenth of the photo.
     public static let smallAccentPercent = 10.0
 
+    /// The largest share of the photo (percent) the phrase lets the colour cover.
+    public var largestCoverage: Double { small ? Self.smallAccentPercent : 100 }
+
+    private static let articles: Set<String> = ["a", "an", "the"]
+    /// The words a phrase says besides its colour.
+    private static let phraseWords = articles.union(["as", "accent", "small"])
+
     public init?(parsing text: String) {
         let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         guard let (colourWords, accentOnly, small) = Self.split(words), !colourWords.isEmpty else { return nil }
@@ -33,12 +40,12 @@ public struct ColourPhrase: Equatable, Sendable {
         let small = rest.last == "small"
         if let asIndex = rest.lastIndex(of: "as") {
             var said = Array(rest[(asIndex + 1)...])
-            if said.first.map(["a", "an", "the"].contains) == true { said.removeFirst() }
+            if said.first.map(articles.contains) == true { said.removeFirst() }
             guard said == (small ? ["small"] : []) else { return nil }
             return (Array(rest[..<asIndex]), true, small)
         }
         // "a small orange accent", "orange accent"
-        if rest.first.map(["a", "an", "the"].contains) == true { rest.removeFirst() }
+        if rest.first.map(articles.contains) == true { rest.removeFirst() }
         let smallFirst = rest.first == "small"
         if smallFirst { rest.removeFirst() }
         return (rest, true, smallFirst)
@@ -48,7 +55,7 @@ public struct ColourPhrase: Equatable, Sendable {
     public static func whyNot(_ text: String) -> String {
         let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.contains("accent") || words.contains("as") || words.contains("small") else { return ColourTarget.whyNot(text) }
-        let colour = words.prefix { !["as", "accent", "small", "a", "an", "the"].contains($0) }.joined(separator: " ")
+        let colour = words.prefix { !phraseWords.contains($0) }.joined(separator: " ")
         if !colour.isEmpty, ColourTarget(parsing: colour) == nil { return ColourTarget.whyNot(colour) }
         return "'\(text.prefix(60))' is not a colour search showhide understands: say a colour (orange, #1f5aa6), "
             + "'orange as the accent' or 'orange as a small accent'."

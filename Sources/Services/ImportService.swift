@@ -416,27 +416,15 @@ public struct ImportService: Sendable {
             forgottenVariants += detached.forgottenVariants
             if let content = detached.forgottenContent { forgottenContents.insert(content) }
         }
-        // The photos whose files now hold another content while another file of the batch holds theirs (two
-        // names swapped, or a file renamed over another): moved there, keeping their ids, not forgotten. Such
-        // a photo waits at a path no file has until its content is placed; one still waiting at the end is let go.
-        var movingAway: [String: PhotoID] = [:]
-        var parked: [PhotoID] = []
-        /// The path now holds other content: the photo it held is let go, or waits when it is moving away.
-        func letGo(_ path: String, _ writer: any CatalogueWriting) throws -> DetachedPath {
-            guard let id = movingAway[path], try writer.photoID(atPath: path) == id else { return try writer.detachPath(path) }
-            try writer.movePhoto(id, to: Self.waitingPath(id), stamp: FileStamp(size: 0, modifiedAtNanoseconds: 0))
-            parked.append(id)
-            return DetachedPath(held: false)
-        }
         /// The path now holds new content: its failure, and the photo it held, are let go.
         func release(_ file: FoundFile, _ writer: any CatalogueWriting) throws {
             try writer.clearFailure(atPath: file.path)
-            let detached = try letGo(file.path, writer)
+            let detached = try writer.detachPath(file.path)
             if detached.held { outcome.changed += 1 }
             forget(detached)
         }
         try catalogue.write { writer in
-            movingAway = try Self.photosMovingAway(in: batch, writer: writer)
+            let waiting = try Self.parkPhotosMovingAway(in: batch, writer: writer)
             for (file, examination) in batch {
                 var examination = examination
                 // Left out before, changed since: whatever it is now is decided below.
@@ -465,15 +453,13 @@ public struct ImportService: Sendable {
                         outcome.failures.append(failure)
                     }
                 case let .knownContent(sha256):
-                    forget(try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome,
-                                                 movingAway: movingAway, letGo: letGo))
+                    forget(try placeKnownContent(sha256, file: file, writer: writer, now: now, summary: &outcome))
                 case let .photo(facts, thumbnail):
                     if let existing = try writer.photo(withSHA256: facts.sha256) {
                         // Known content examined in full: a photo catalogued before colours were analysed.
                         if let colours = facts.colours { try writer.setColours(colours, of: existing.id) }
                         newThumbnails[facts.sha256] = thumbnail
-                        forget(try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome,
-                                                     movingAway: movingAway, letGo: letGo))
+                        forget(try placeKnownContent(facts.sha256, file: file, writer: writer, now: now, summary: &outcome))
                     } else {
                         try release(file, writer)
                         try writer.insertPhoto(path: file.path, stamp: file.stamp, facts: facts, importedAt: now)
@@ -482,9 +468,9 @@ public struct ImportService: Sendable {
                     }
                 }
             }
-            // Each photo that waited was placed where its content is, a file of this batch; were one not, it is let go,
-            // as it would have been, rather than left at a path no file has.
-            for id in parked where try writer.photoID(atPath: Self.waitingPath(id)) == id {
+            // A waiting photo is placed where its content is, a file of this batch, unless that file was its own
+            // duplicate already: then it is let go from the path no file has, onto the duplicate.
+            for id in waiting where try writer.photoID(atPath: Self.waitingPath(id)) == id {
                 forget(try writer.detachPath(Self.waitingPath(id)))
                 outcome.changed += 1
             }
@@ -516,9 +502,12 @@ public struct ImportService: Sendable {
     /// Where a photo waits, within one batch's transaction, for the file its content moved to: no file's path.
     static func waitingPath(_ id: PhotoID) -> String { "waiting for its file:\(id)" }
 
-    /// The photos whose own files now hold another content found in this batch, while another of its files
-    /// holds theirs, by that own path. Only content the catalogue knew is looked up: nothing for a new library.
-    static func photosMovingAway(in batch: [(FoundFile, Examination)], writer: any CatalogueWriting) throws -> [String: PhotoID] {
+    /// The photos whose own files now hold another content found in this batch while another of its files
+    /// holds theirs (two names swapped, a file renamed over another), moved to `waitingPath`: their files are
+    /// then free for the content they hold now, and each photo is placed, as a photo whose file is gone,
+    /// where its content is, keeping its id. Only content the catalogue knew is looked up: nothing for a new library.
+    /// - Returns: the photos moved so.
+    static func parkPhotosMovingAway(in batch: [(FoundFile, Examination)], writer: any CatalogueWriting) throws -> [PhotoID] {
         var contentNow: [String: String] = [:]
         for (file, examination) in batch {
             switch examination {
@@ -527,23 +516,21 @@ public struct ImportService: Sendable {
             default: break
             }
         }
-        var moving: [String: PhotoID] = [:]
+        var moving: Set<PhotoID> = []
         for (file, examination) in batch {
             guard case let .knownContent(sha256) = examination, let location = try writer.photo(withSHA256: sha256),
                   location.path != file.path, let other = contentNow[location.path], other != sha256 else { continue }
-            moving[location.path] = location.id
+            moving.insert(location.id)
         }
-        return moving
+        let waiting = moving.sorted()
+        for id in waiting { try writer.movePhoto(id, to: waitingPath(id), stamp: FileStamp(size: 0, modifiedAtNanoseconds: 0)) }
+        return waiting
     }
 
     /// A file whose content the catalogue has: the same file touched, a moved file, or a duplicate.
-    /// - Parameters:
-    ///   - movingAway: the photos whose files now hold other content of the batch, by path (`photosMovingAway`).
-    ///   - letGo: lets the path's earlier photo go, or has it wait when it is moving away.
     /// - Returns: what forgetting the path's earlier photo took with it, when the path held another content.
     private func placeKnownContent(_ sha256: String, file: FoundFile, writer: any CatalogueWriting,
-                                   now: Date, summary: inout ImportSummary, movingAway: [String: PhotoID],
-                                   letGo: (String, any CatalogueWriting) throws -> DetachedPath) throws -> DetachedPath {
+                                   now: Date, summary: inout ImportSummary) throws -> DetachedPath {
         guard let existing = try writer.photo(withSHA256: sha256) else { return DetachedPath(held: false) }
         try writer.clearFailure(atPath: file.path)
         let catalogued = try writer.photoID(atPath: file.path)
@@ -552,10 +539,10 @@ public struct ImportService: Sendable {
             summary.unchanged += 1
             return DetachedPath(held: false)
         }
-        let detached = try letGo(file.path, writer)
+        let detached = try writer.detachPath(file.path)
         if detached.held { summary.changed += 1 }
-        // Its file gone, or holding another content now (names swapped): the photo moves here.
-        if movingAway[existing.path] == existing.id || !fileSystem.exists(existing.path) {
+        // Its file gone, or waiting for this one (`parkPhotosMovingAway`): the photo moves here.
+        if !fileSystem.exists(existing.path) {
             try writer.movePhoto(existing.id, to: file.path, stamp: file.stamp)
             summary.moved += 1
         } else {

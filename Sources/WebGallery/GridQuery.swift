@@ -104,7 +104,7 @@ public struct GridQuery: Equatable, Sendable {
             colourText = text
             colour = target
             accentOnly = phrase?.accentOnly == true
-            if phrase?.small == true { largestCoverage = ColourPhrase.smallAccentPercent }
+            largestCoverage = phrase?.largestCoverage ?? 100
         }
         if let accent = parameters["accent"] {
             switch accent.lowercased() {

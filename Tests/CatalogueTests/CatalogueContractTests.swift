@@ -24,13 +24,13 @@ struct CatalogueContract {
         XCTAssertEqual(try catalogue.write { try $0.photo(withSHA256: PhotoFacts.sample(sha: "a").sha256) },
                        PhotoLocation(id: id, path: "/p/a.jpg"))
         XCTAssertEqual(try catalogue.write { try $0.photoID(atPath: "/p/a.jpg") }, id)
-        XCTAssertFalse(try catalogue.containsPhoto(withSHA256: PhotoFacts.sample(sha: "a").sha256), "not analysed yet")
+        XCTAssertNil(try catalogue.content(withSHA256: PhotoFacts.sample(sha: "a").sha256), "not analysed yet")
         XCTAssertNil(try catalogue.knownStamps()["/p/a.jpg"], "an import must read it again")
         XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [id])
 
         try catalogue.write { try $0.setColours(.greyWithRed, of: id) }
 
-        XCTAssertTrue(try catalogue.containsPhoto(withSHA256: PhotoFacts.sample(sha: "a").sha256))
+        XCTAssertEqual(try catalogue.content(withSHA256: PhotoFacts.sample(sha: "a").sha256), .photo)
         XCTAssertEqual(try catalogue.knownStamps()["/p/a.jpg"], stamp(10))
         XCTAssertEqual(try catalogue.photo(id: id)?.facts.colours?.accent?.name, .red)
         XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [])
@@ -106,7 +106,7 @@ struct CatalogueContract {
         try catalogue.write { try $0.removePhoto(id) }
         XCTAssertNil(try catalogue.photo(id: id))
         XCTAssertEqual(try catalogue.allVariants(), [], "a photo's variants go with it")
-        XCTAssertFalse(try catalogue.containsPhoto(withSHA256: PhotoFacts.sample(sha: "d").sha256))
+        XCTAssertNil(try catalogue.content(withSHA256: PhotoFacts.sample(sha: "d").sha256))
         XCTAssertThrowsError(try catalogue.recordVariant(variant("show", "{\"hue\":10}", "/l/late.jpg")),
                              "a variant made while its photo was removed") { error in
             XCTAssertEqual(error as? CatalogueError, .photoGone(id: id))

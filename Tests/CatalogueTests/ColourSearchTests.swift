@@ -131,7 +131,7 @@ final class ColourSearchTests: XCTestCase {
             try writer.insertPhoto(path: "/old.jpg", stamp: stamp, facts: .sample(sha: "a", colours: nil), importedAt: day)
         }
         XCTAssertEqual(try catalogue.knownStamps(), [:])
-        XCTAssertFalse(try catalogue.containsPhoto(withSHA256: String(repeating: "a", count: 64)))
+        XCTAssertNil(try catalogue.content(withSHA256: String(repeating: "a", count: 64)))
     }
 
     func testPhotosAnalysedByEarlierRulesAreNotKnownSoTheNextImportAnalysesThemAgain() throws {
@@ -141,7 +141,7 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertEqual(try catalogue.knownStamps().count, 1)
         try catalogue.writer.write { try $0.execute(sql: "UPDATE photo_colour SET analysis_version = 1") }
         XCTAssertEqual(try catalogue.knownStamps(), [:])
-        XCTAssertFalse(try catalogue.containsPhoto(withSHA256: String(repeating: "a", count: 64)))
+        XCTAssertNil(try catalogue.content(withSHA256: String(repeating: "a", count: 64)))
     }
 
     func testTheKindOfSceneIsStoredAndAnUnknownKindIsACorruptRow() throws {

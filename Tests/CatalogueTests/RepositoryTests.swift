@@ -115,8 +115,8 @@ final class RepositoryTests: XCTestCase {
             XCTAssertEqual(try writer.photoID(atPath: "/copy.jpg"), id)
             XCTAssertNil(try writer.photoID(atPath: "/other.jpg"))
         }
-        XCTAssertTrue(try catalogue.containsPhoto(withSHA256: String(repeating: "a", count: 64)))
-        XCTAssertFalse(try catalogue.containsPhoto(withSHA256: String(repeating: "b", count: 64)))
+        XCTAssertEqual(try catalogue.content(withSHA256: String(repeating: "a", count: 64)), .photo)
+        XCTAssertNil(try catalogue.content(withSHA256: String(repeating: "b", count: 64)))
     }
 
     func testKnownStampsCoverPhotosAndDuplicates() throws {

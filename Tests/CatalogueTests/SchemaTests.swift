@@ -202,8 +202,8 @@ final class SchemaTests: XCTestCase {
             XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [1, 2], version)
             XCTAssertEqual(bus.facts.exif?.orientation, .right)
             XCTAssertEqual(bus.variants.map(\.path), ["/lib/variants/show.jpg"])
-            XCTAssertTrue(try catalogue.containsVariant(withSHA256: String(format: "%064d", 3)), "\(version): a variant's content is found (0011)")
-            XCTAssertFalse(try catalogue.containsVariant(withSHA256: String(format: "%064d", 1)), "\(version): a photo's is not a variant's")
+            XCTAssertEqual(try catalogue.content(withSHA256: String(format: "%064d", 3)), .variant, "\(version): a variant's content is found (0011)")
+            XCTAssertNotEqual(try catalogue.content(withSHA256: String(format: "%064d", 1)), .variant, "\(version): a photo's is not a variant's")
             try catalogue.write { try $0.recordLeftOut(path: "/p/renamed-show.jpg", stamp: FileStamp(size: 3, modifiedAtNanoseconds: 4)) }
             XCTAssertEqual(try catalogue.leftOutStamps(), ["/p/renamed-show.jpg": FileStamp(size: 3, modifiedAtNanoseconds: 4)], "\(version) (0012)")
             XCTAssertEqual(try catalogue.photo(id: 2)?.path, "/p/é \"quoted\".png")

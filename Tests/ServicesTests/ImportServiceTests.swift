@@ -512,6 +512,24 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertFalse(catalogue.allPhotos.contains { !$0.path.hasPrefix("/") }, "no photo left at a path no file has")
     }
 
+    func testAPhotoWhoseFileNowHoldsAnotherAndWhoseCopyWasTouchedKeepsItsIdAtTheCopy() async throws {
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
+        files["/lib/copy.jpg"] = files["/lib/a.jpg"]
+        _ = try await importLibrary()
+        let a = try XCTUnwrap(photo(at: "/lib/a.jpg"))
+        XCTAssertEqual(a.duplicatePaths, ["/lib/copy.jpg"])
+
+        // Its own file now holds another photo; the copy, touched, still holds its content.
+        files["/lib/a.jpg"] = FakePhoto.data(seed: "another photo")
+        files.setStamp(FileStamp(size: 43, modifiedAtNanoseconds: 7), for: "/lib/copy.jpg")
+        let summary = try await importLibrary()
+
+        XCTAssertEqual(summary.imported, 1)
+        XCTAssertEqual(photo(at: "/lib/copy.jpg")?.id, a.id, "the copy is its file now")
+        XCTAssertEqual(catalogue.allPhotos.count, 2)
+        XCTAssertFalse(catalogue.allPhotos.contains { !$0.path.hasPrefix("/") }, "no photo left at a path no file has")
+    }
+
     func testAPictureShowhideMarkedIsLeftOutWhereverItIsAndWhateverItsSize() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         // A show picture exported smaller and renamed, moved away from its manifest: no catalogue holds its

@@ -267,18 +267,31 @@ final class LocalFileSystemTests: XCTestCase {
 
 /// The fake answers as the real file system does where the services rely on it.
 final class FakeFileSystemContractTests: XCTestCase {
+    /// What `removeFolderIfEmpty` answers, step by step, on `files` with its folders under `root`: the same
+    /// scenario for the real file system and the fake.
+    static func removals(on files: any FileSystem, under root: String) throws -> [Bool] {
+        try files.writeAtomically(Data([1]), to: root + "/a/m.jpg")
+        try files.writeAtomically(Data([2]), to: root + "/a/b/n.jpg")
+        var answers = [
+            files.removeFolderIfEmpty(root + "/a"),        // it holds a file and a folder
+            files.removeFolderIfEmpty(root + "/a/m.jpg"),  // a file is no folder
+            files.removeFolderIfEmpty(root + "/never"),    // a folder never made is not there to remove
+        ]
+        try files.remove(root + "/a/b/n.jpg")
+        answers += [files.removeFolderIfEmpty(root + "/a/b"), files.removeFolderIfEmpty(root + "/a/b")]  // once, then gone
+        try files.remove(root + "/a/m.jpg")
+        answers.append(files.removeFolderIfEmpty(root + "/a"))
+        return answers
+    }
+
     func testOnlyAFolderThatHeldAFileAndHoldsNoneIsRemovedAndOnlyOnce() throws {
-        let files = FakeFileSystem(files: ["/a/m.jpg": Data([1])])
-        files["/a/b/n.jpg"] = Data([2])
-        XCTAssertFalse(files.removeFolderIfEmpty("/a"), "it holds a file and a folder")
-        XCTAssertFalse(files.removeFolderIfEmpty("/a/m.jpg"), "a file is no folder")
-        XCTAssertFalse(files.removeFolderIfEmpty("/never"), "a folder never made is not there to remove")
-        try files.remove("/a/b/n.jpg")
-        XCTAssertTrue(files.removeFolderIfEmpty("/a/b"))
-        XCTAssertFalse(files.removeFolderIfEmpty("/a/b"), "gone")
-        try files.remove("/a/m.jpg")
-        XCTAssertTrue(files.removeFolderIfEmpty("/a"))
-        XCTAssertEqual(files.removedFolders, ["/a/b", "/a"])
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-contract-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let real = try Self.removals(on: LocalFileSystem(), under: root)
+        let fake = FakeFileSystem()
+        XCTAssertEqual(try Self.removals(on: fake, under: "/lib"), real, "the fake answers as the real one")
+        XCTAssertEqual(real, [false, false, false, true, false, true])
+        XCTAssertEqual(fake.removedFolders, ["/lib/a/b", "/lib/a"])
     }
 }
 

@@ -204,10 +204,9 @@ struct ExportCommand: EnvironmentCommand {
             query.limit = nil
             let within = within ?? ColourSearch.defaultWithin
             let accentOnly = accent || colour?.accentOnly == true
-            let largest = colour?.small == true ? ColourPhrase.smallAccentPercent / 100 : 1
             var matches = try catalogue.search(ColourSearch(target: target, accentOnly: true, within: within,
                                                             minimumCoverage: accentOnly ? (minCoverage ?? 0) / 100 : 0,
-                                                            maximumCoverage: largest, filters: query))
+                                                            maximumCoverage: (colour?.largestCoverage ?? 100) / 100, filters: query))
             if !accentOnly {
                 let share = (minCoverage ?? Self.defaultMinimumCoverage) / 100
                 var seen = Set(matches.map(\.photo.id))

@@ -61,7 +61,7 @@ struct SearchCommand: EnvironmentCommand {
     var accentOnly: Bool { accent || colour.accentOnly }
 
     /// The largest share, in percent: --max-coverage, and a tenth when the accent is said to be small.
-    var largestCoverage: Double { colour.small ? min(maxCoverage, ColourPhrase.smallAccentPercent) : maxCoverage }
+    var largestCoverage: Double { min(maxCoverage, colour.largestCoverage) }
 
     func validate() throws {
         switch (words.isEmpty, colourOption) {
@@ -78,7 +78,7 @@ struct SearchCommand: EnvironmentCommand {
         guard (0...100).contains(minCoverage) else { throw ValidationError("--min-coverage takes a percentage from 0 to 100.") }
         guard (0...100).contains(maxCoverage) else { throw ValidationError("--max-coverage takes a percentage from 0 to 100.") }
         guard minCoverage <= largestCoverage else {
-            let largest = colour.small && largestCoverage < maxCoverage ? "a small accent's \(ColourArgument.percent(largestCoverage))"
+            let largest = largestCoverage < maxCoverage ? "a small accent's \(ColourArgument.percent(largestCoverage))"
                 : "--max-coverage \(ColourArgument.percent(maxCoverage))"
             throw ValidationError("--min-coverage \(ColourArgument.percent(minCoverage)) is above \(largest): no share is both.")
         }
