@@ -494,6 +494,47 @@ let reachable = training.indices.filter { photo in
     training[photo].accents.contains("none") || candidates.contains { $0.photo == photo && training[photo].accents.contains(name($0, chosen.names)) }
 }
 print("\nphotos whose labelled accent is among their candidates (or none): \(reachable.count) of \(training.count)")
+
+// MARK: How the judgement grows with labels
+
+/// The whole judgement, cross-validated as above with the chosen λ, thresholds and names, but each fold's
+/// models fitted on only a share of the photos it may learn from (a fresh shuffle for each fold, by a fixed
+/// generator). Where agreement still climbs at the full share, more labelled photos would raise it: what
+/// limits the eye is then its labels as much as its features (Docs/Quality.md, thirty-sixth session).
+print("\n## Learning curve: the whole judgement with each fold's models fitted on a share of its photos (photos agreeing, of \(training.count) × \(repeats))")
+do {
+    var shuffleState: UInt64 = 20_261_129
+    func nextShuffle() -> UInt64 {
+        shuffleState = shuffleState &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return shuffleState >> 33
+    }
+    for share in [0.3, 0.5, 0.7, 0.9, 1.0] {
+        var agreed = 0, busyAgreed = 0, busyHeld = 0, scenesWrong = 0
+        for held in heldOut {
+            var pool = training.indices.filter { !held.contains($0) }
+            for index in stride(from: pool.count - 1, to: 0, by: -1) { pool.swapAt(index, Int(nextShuffle() % UInt64(index + 1))) }
+            let learning = Array(pool.prefix(Int((Double(pool.count) * share).rounded())))
+            let scene = SceneModels(colourTarget: sceneModel("chart", photos: learning, lambda: chartChoice.lambda, threshold: chartChoice.threshold),
+                                    busy: sceneModel("busy", photos: learning, lambda: busyChoice.lambda, threshold: busyChoice.threshold))
+            let fitModel = accentModel(photos: Set(learning), lambda: chosen.lambda, threshold: chosen.threshold, names: chosen.names)
+            for photo in held {
+                let agrees = training[photo].accents.contains(accent(photo, fitModel, scene, chosen.names))
+                if agrees { agreed += 1 }
+                if training[photo].inspiration == "busy" {
+                    busyHeld += 1
+                    if agrees { busyAgreed += 1 }
+                }
+                let labelled: SceneKind = training[photo].inspiration == "busy" ? .busy : (training[photo].inspiration == "chart" ? .colourTarget : .ordinary)
+                if scene.kind(scenes[photo]) != labelled { scenesWrong += 1 }
+            }
+        }
+        let photos = Int((Double(training.count - training.count / folds) * share).rounded())
+        print(String(format: "%3.0f%% (about %d photos): %.1f agree (%.1f%%), of the busy scenes %.0f%%; scenes judged wrongly %.1f a repeat", share * 100, photos,
+                     Double(agreed) / Double(repeats), 100 * Double(agreed) / Double(training.count * repeats),
+                     100 * Double(busyAgreed) / Double(max(busyHeld, 1)), Double(scenesWrong) / Double(repeats)))
+    }
+}
+
 if ProcessInfo.processInfo.environment["SHOWHIDE_FIT_VERBOSE"] == "1" {
     for photo in training.indices {
         let own = candidates.filter { $0.photo == photo }.map { ($0, finalAccent.probability($0.features.vector)) }.sorted { $0.1 > $1.1 }
