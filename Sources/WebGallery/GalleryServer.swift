@@ -314,11 +314,9 @@ public struct GalleryServer: Sendable {
         Response(status: .notModified, headers: [.eTag: tag, .cacheControl: briefly])
     }
 
-    /// An entity tag of `data`: FNV-1a over its bytes (names a version, guards nothing).
+    /// An entity tag of `data`: the first half of its SHA-256, as the catalogue names content.
     static func tag(of data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "\"" + String(hash, radix: 16) + "\""
+        "\"" + CryptoHasher().sha256(data).prefix(32) + "\""
     }
 
     /// What a `Range` header asks of `count` bytes: one range (`bytes=a-b`, `bytes=a-`, `bytes=-n`), none

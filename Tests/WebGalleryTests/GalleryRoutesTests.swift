@@ -428,7 +428,9 @@ final class GalleryRoutesTests: XCTestCase {
         }
         try await get("/photos/\(id)/thumbnail", headers: [.ifNoneMatch: "\"other\""]) { response in
             XCTAssertEqual(response.status, .ok)
+            XCTAssertEqual(response.headers[.eTag], GalleryServer.tag(of: Data(buffer: response.body)), "the tag names the bytes sent")
         }
+        XCTAssertEqual(GalleryServer.tag(of: Data("abc".utf8)), "\"ba7816bf8f01cfea414140de5dae2223\"", "half of SHA-256, as content is named")
 
         let original = try fixture.fileSystem.contents(of: "/photos/bus.jpg")
         let originalTag = try await fixture.test { client in
