@@ -157,8 +157,25 @@ struct ObjectMask: Sendable {
         Self.growIntoShade(&kept, growable: &growable, raster: raster, averaged: averaged, distances: distances,
                            window: Float(parameters.tolerance + SplashParameters.objectGrowth), chroma: growChroma, saturation: growSaturation)
         // The object's dull margins: pixels in the window with colour (over the gate), a few steps out.
-        var frontier = (0..<count).filter { kept[$0] }
-        for _ in 0..<ObjectMask.marginSteps {
+        kept = Self.withDullMargins(kept, distances: distances, window: window, width: width, height: height)
+        kept = ObjectCut.refine(kept, seeds: clearSeeds, raster: raster, image: image)
+        kept = Self.withoutPiecesTheFrameCuts(kept, width: width, height: height)
+        let fade = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
+        // It carries on only from the object's own colour (what growth could reach), not from a ring
+        // of the ground the cut kept with it.
+        let carried = Self.carriedOn(fade, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, averaged: averaged,
+                                     shadeDistances: shadeDistances, parameters: parameters)
+        weights = Self.eased(carried, raster: raster,
+                             reach: LineReach(rasterSide: max(raster.width, raster.height), pictureSide: max(image.width, image.height)))
+    }
+
+    /// `kept` with the object's dull margins: the pixels whose hue distance (`distances`, 360 for grey) is
+    /// within `window`, up to `marginSteps` steps out, each step to an 8-neighbour and through margin
+    /// pixels only.
+    static func withDullMargins(_ kept: [Bool], distances: [Float], window: Float, width: Int, height: Int) -> [Bool] {
+        var kept = kept
+        var frontier = kept.indices.filter { kept[$0] }
+        for _ in 0..<marginSteps {
             var next: [Int] = []
             for index in frontier {
                 forEachNeighbour(of: index, width: width, height: height) { neighbour in
@@ -170,15 +187,7 @@ struct ObjectMask: Sendable {
             }
             frontier = next
         }
-        kept = ObjectCut.refine(kept, seeds: clearSeeds, raster: raster, image: image)
-        kept = Self.withoutPiecesTheFrameCuts(kept, width: width, height: height)
-        let fade = Self.faded(Self.softened(kept, width: width, height: height), kept: kept, raster: raster)
-        // It carries on only from the object's own colour (what growth could reach), not from a ring
-        // of the ground the cut kept with it.
-        let carried = Self.carriedOn(fade, from: zip(kept, growable).map { $0 && $1 }, kept: kept, raster: raster, averaged: averaged,
-                                     shadeDistances: shadeDistances, parameters: parameters)
-        weights = Self.eased(carried, raster: raster,
-                             reach: LineReach(rasterSide: max(raster.width, raster.height), pictureSide: max(image.width, image.height)))
+        return kept
     }
 
     /// The largest change (CIE76 ΔE) between neighbouring pixels of the raster averaged over 3 × 3 that

@@ -100,6 +100,33 @@ final class ObjectMaskTests: XCTestCase {
         }
     }
 
+    /// A red object (columns 0–5, kept as grown) with a dull margin beyond it of a hue 25° off (in the
+    /// margins' wider window, not in growth's), 6 columns of it and then grey; in rows 6–11 a grey column (7)
+    /// interrupts it. The margin is kept two raster pixels out from the object, a shaded edge or a fold, and
+    /// only through pixels of the margin: the dull ground of the hue lying on beyond is not the object.
+    func testTheDullMarginTakesAShadedEdgeBesideTheObjectButNotTheDullGroundBeyondIt() {
+        let width = 16, height = 12
+        var image = TestImage.solid(.black, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let colour = x < 6 ? LCh(l: 50, c: 55, h: 30)
+                    : x < 12 && !(y >= 6 && x == 7) ? LCh(l: 45, c: 20, h: 55) : LCh(l: 50, c: 0, h: 0)
+                image[x, y] = colour.lab.rgba
+            }
+        }
+        let raster = LabRaster(image, longSide: 256)
+        let parameters = SplashParameters(hue: 30, method: .object)
+        // The margins' window, as the mask takes it: the tolerance, the object's growth and half the feather.
+        let window = Float(parameters.tolerance + SplashParameters.objectGrowth + parameters.feather / 2)
+        let grown = (0..<raster.count).map { $0 % width < 6 }
+        let kept = ObjectMask.withDullMargins(grown, distances: ObjectMask.hueDistances(raster, parameters: parameters),
+                                              window: window, width: width, height: height)
+        for index in kept.indices {
+            let x = index % width, y = index / width
+            XCTAssertEqual(kept[index], x < 8 && !(y >= 6 && x == 7), "(\(x), \(y))")
+        }
+    }
+
     /// A strip of 256 columns, 8 rows, of `colour(x, y)`, grown into shade from its columns `lit` towards
     /// hue `hue`: the share of each column's pixels grown into.
     private func shadeGrownShares(lit: Range<Int>, hue: Double, colour: (Int, Int) -> LCh) -> [Double] {
