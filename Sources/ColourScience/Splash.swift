@@ -243,7 +243,7 @@ public struct Splash: Sendable {
     /// place × 256 + its colour's code from the table. Well inside a kept region every pixel is the
     /// object and keeps its colour (a shaded side, a dark border) unless it is another colour; towards the
     /// region's edge its own colour decides again, so the ground beside the object is not kept with it.
-    private static let regionTable: [UInt8] = (0..<65_536).map { index in
+    static let regionTable: [UInt8] = (0..<65_536).map { index in
         let region = index >> 8, (weight, allowed) = decoded(UInt8(index & 0xFF))
         let inside = Int((smoothstep((Double(region) - 64) / 128) * 255).rounded())
         return UInt8(((weight * (255 - inside) + allowed * inside + 127) / 255 * region + 127) / 255)

@@ -415,6 +415,37 @@ final class ObjectMaskTests: XCTestCase {
         XCTAssertFalse(result[29 * width + 38], "a piece of 6% goes")
     }
 
+    /// A pixel's weight in an object splash, from the region weight read back at its place and its
+    /// colour's code: grey (no weight of its own, allowed inside a region), a dull shade of the hue (half
+    /// its weight) and another colour (a blue stud on red armour). Deep inside a region, from three
+    /// quarters of its weight on, every colour but another is kept as wholly as the region; towards its
+    /// edge, up to a quarter, each pixel's own colour decides (grey stays grey); between, a blend that
+    /// never keeps grey more than the region.
+    func testDeepInsideARegionEveryColourIsKeptAndTowardsItsEdgeEachPixelsOwnColourDecides() {
+        func weight(region: Int, code: UInt8) -> Int { Int(Splash.regionTable[region << 8 | Int(code)]) }
+        let grey = Splash.weightCodes, shade = Splash.weightCodes + (255 - Splash.weightCodes) / 2, other: UInt8 = 0
+        let shadeWeight = Splash.decoded(shade).weight
+        XCTAssertEqual(Splash.decoded(grey).weight, 0)
+        XCTAssertEqual(Splash.decoded(other).allowed, 0)
+        var previous = 0
+        for region in 0...255 {
+            XCTAssertEqual(weight(region: region, code: other), 0, "another colour, region \(region)")
+            let greyWeight = weight(region: region, code: grey)
+            XCTAssertLessThanOrEqual(greyWeight, region, "region \(region)")
+            XCTAssertGreaterThanOrEqual(greyWeight, previous, "grey is kept more the deeper inside, region \(region)")
+            previous = greyWeight
+            if region >= 192 {
+                XCTAssertEqual(greyWeight, region, "deep inside, grey is the object: region \(region)")
+                XCTAssertEqual(weight(region: region, code: shade), region, "deep inside, the shade is the object: region \(region)")
+            }
+            if region <= 64 {
+                XCTAssertEqual(greyWeight, 0, "at the edge, grey stays grey: region \(region)")
+                XCTAssertEqual(weight(region: region, code: shade), shadeWeight * region / 255, accuracy: 1,
+                               "at the edge, the shade by its own weight: region \(region)")
+            }
+        }
+    }
+
     func testTheRegionMapIsReadBackBilinearlyDownAsWellAsAcross() {
         // A red disc on grey at twice the raster's size: each picture row lies between two raster rows.
         var image = Scene.texturedGrey(width: 512, height: 384)
