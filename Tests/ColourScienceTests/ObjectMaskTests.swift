@@ -65,6 +65,51 @@ final class ObjectMaskTests: XCTestCase {
         }
     }
 
+    /// On a flat grey, a blurred ground of the object's colour (a soft blob whose steps are all under ΔE 8,
+    /// the steepest ΔE 7.5), an object of the colour with a sharp edge (a disc) and one whose edge is faint
+    /// (ΔE 9.4: a square on a patch of a hue just outside the tolerance). Only the photo's steps tell the
+    /// blob from the objects: its colour is theirs.
+    func testABlurredGroundOfTheColourSeedsNothingWhileAnObjectWithAFaintEdgeIsKept() {
+        let width = 256, height = 128
+        let colour = LCh(l: 50, c: 40, h: 30), grey = LCh(l: 60, c: 0, h: 0), ground = LCh(l: 50, c: 40, h: 43)
+        func distance(_ x: Int, _ y: Int, from centre: (x: Double, y: Double)) -> Double {
+            ((Double(x) - centre.x) * (Double(x) - centre.x) + (Double(y) - centre.y) * (Double(y) - centre.y)).squareRoot()
+        }
+        let blob = (x: 40.0, y: 64.0), disc = (x: 120.0, y: 64.0)
+        let faint = (x: 196..<220, y: 52..<76)
+        var image = TestImage.solid(.black, width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                // The blob: wholly the colour within 12 pixels of its centre, mixed into the grey over 6 more.
+                let share = min(1, max(0, (18 - distance(x, y, from: blob)) / 6))
+                let (from, to) = (grey.lab, colour.lab)
+                var lab = Lab(l: from.l + (to.l - from.l) * share, a: from.a + (to.a - from.a) * share, b: from.b + (to.b - from.b) * share)
+                if distance(x, y, from: disc) <= 14 { lab = colour.lab }
+                if (176..<240).contains(x) && (32..<96).contains(y) { lab = (faint.x.contains(x) && faint.y.contains(y) ? colour : ground).lab }
+                image[x, y] = lab.rgba
+            }
+        }
+        // The scene as described: the blob's steps (4-neighbours, on the raster) and the faint edge's.
+        let raster = LabRaster(image, longSide: 256)
+        func step(_ first: Int, _ second: Int) -> Float {
+            let dl = raster.l[first] - raster.l[second], da = raster.a[first] - raster.a[second], db = raster.b[first] - raster.b[second]
+            return (dl * dl + da * da + db * db).squareRoot()
+        }
+        var steepest: Float = 0
+        for y in 0..<height - 1 {
+            for x in 0..<80 { steepest = max(steepest, step(y * width + x, y * width + x + 1), step(y * width + x, (y + 1) * width + x)) }
+        }
+        XCTAssertEqual(Double(steepest), 7.5, accuracy: 0.3, "the blob's steepest step")
+        XCTAssertEqual(Double(step(64 * width + 195, 64 * width + 196)), 9.4, accuracy: 0.5, "the faint edge")
+        let mask = ObjectMask(image, parameters: SplashParameters(hue: 30, method: .object))
+        func weights(_ inside: (Int, Int) -> Bool) -> [Int] {
+            (0..<width * height).filter { inside($0 % width, $0 / width) }.map { Int(mask.weights[$0]) }
+        }
+        XCTAssertEqual(weights { distance($0, $1, from: blob) < 18 }.max(), 0, "the blurred ground stays grey")
+        XCTAssertGreaterThan(weights { distance($0, $1, from: disc) <= 12 }.min()!, 240, "the sharp object is kept")
+        XCTAssertGreaterThan(weights { faint.x.contains($0) && faint.y.contains($1) }.min()!, 200, "the object with a faint edge is kept")
+    }
+
     /// Growth into shade on a strip (columns, left to right): a darker, duller ground of a like hue across an edge (0–31),
     /// an orange darkening and turning towards red as it goes left in smooth steps (32–159), its lit end
     /// kept (128–159), a lemon beside it, lighter (160–191), and grey beyond (192–255); under the
