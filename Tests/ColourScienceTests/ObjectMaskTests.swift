@@ -217,6 +217,28 @@ final class ObjectMaskTests: XCTestCase {
         XCTAssertEqual(shares[0..<110].max(), 0, "the lighter surface")
     }
 
+    /// Two strips grown into shade from their lit columns 192–255 (`shadeGrownShares`). The first darkens
+    /// steadily to the left (L* 70 → 30) and dulls (C* 50 → 30), but wobbles on its way as grain does after
+    /// averaging: every 8 columns three columns 2 lighter, about 1.4 over the darkest pixel before them on
+    /// the averaged raster. The second darkens to L* 30 at column 128, then lightens slowly to the left (a
+    /// quarter of a unit a column) into a lighter surface of its hue: a red hat's shadow beside its wearer's
+    /// hair. Growth takes the wobbles for noise and crosses the whole shaded side; out of the shadow it
+    /// climbs only as far as a rise as small (1.5), never to one of twice that (3).
+    func testGrowthIntoShadeTakesWobblesAsSmallAsNoiseButClimbsOutOfAShadowNoFurther() {
+        let wobbly = shadeGrownShares(lit: 192..<256, hue: 40) { x, _ in
+            let wobble = x < 192 && (2...4).contains(x % 8) ? 2.0 : 0
+            return LCh(l: 30 + 40 * Double(min(x, 192)) / 192 + wobble, c: 30 + 20 * Double(min(x, 192)) / 192, h: 40)
+        }
+        XCTAssertEqual(wobbly[0..<192].min(), 1, "the whole shaded side: \(wobbly)")
+        let climb = shadeGrownShares(lit: 192..<256, hue: 40) { x, _ in
+            let lightness = x >= 128 ? 30 + 20 * Double(x - 128) / 64 : 30 + 15 * Double(128 - x) / 64
+            return LCh(l: x < 64 ? 60 : lightness, c: 40, h: 40)
+        }
+        // L* 31.5 at column 121.6, 33 at column 115.2.
+        XCTAssertEqual(climb[122..<192].min(), 1, "up to a rise of 1.5 out of the shadow: \(climb)")
+        XCTAssertEqual(climb[0..<116].max(), 0, "not as far as a rise of 3: \(climb)")
+    }
+
     func testAnEdgeStandsOutOfAFlatGroundButNotOfAGrainAsStrongAsItself() {
         func meanDistinctness(grain: Bool) -> Double {
             let scene = edgeScene(grain: grain)
