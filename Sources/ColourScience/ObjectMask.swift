@@ -34,7 +34,7 @@ struct ObjectMask: Sendable {
     /// scored the same (Docs/Quality.md) and cost 14% more.
     static let longSide = 256
     /// How many raster pixels beyond the grown regions their dull margins reach (shaded edges and
-    /// folds, duller than growth allows): about 1.5% of the long side.
+    /// folds, duller than growth allows): under 1% of the long side.
     static let marginSteps = 2
     /// A piece of the object cut by the frame's edge and smaller than this share of its largest piece
     /// is dropped.
