@@ -39,6 +39,18 @@ final class BinaryTests: XCTestCase {
         XCTAssertEqual(full.errors, "showhide: cannot write the output: no space left on device\n", "no trap, no stack")
     }
 
+    func testAnErrorOutputThatCannotBeWrittenLosesTheMessageNotTheStatus() throws {
+        let library = directory.appendingPathComponent("library").path
+        let missing = directory.appendingPathComponent("missing").path
+        for (arguments, status) in [(["gallery", "list", "--frob"], Int32(64)), (["gallery", "import", missing, "--library", library], 66)] {
+            for redirection in ["2> /dev/full", "2>&-"] {
+                let result = try binary.run(arguments, launcher: ["/bin/sh", "-c", #"exec "$0" "$@" "# + redirection])
+                XCTAssertEqual(result.reason, .exit, "\(arguments) \(redirection): no trap")
+                XCTAssertEqual(result.status, status, "\(arguments) \(redirection)")
+            }
+        }
+    }
+
     func testHelpListsTheCommands() throws {
         let result = try run(["--help"])
         XCTAssertEqual(result.status, 0)

@@ -35,7 +35,10 @@ extension ShowHideCommand {
         // Photos are decoded and processed one after another, each into buffers of the same sizes:
         // the allocator keeps freed memory for the next photo instead of faulting fresh pages in.
         _ = sh_allocator_keep_freed_memory()
-        let code = await run(CommandLine.arguments.dropFirst().map { $0 }) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        // Written as every diagnostic is: a standard error that cannot be written (closed, a full disk) loses
+        // the message, not the status (FileHandle's own write traps).
+        let errors = FileDescriptorOutput(descriptor: STDERR_FILENO)
+        let code = await run(CommandLine.arguments.dropFirst().map { $0 }) { errors.write($0 + "\n") }
         Foundation.exit(code.rawValue)
     }
 
