@@ -61,24 +61,25 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         }
     }
 
-    /// `openPool` opens the file; a parameter so that tests can make it fail as another process can.
+    /// `openPool` opens the file; a parameter so that tests can make it fail as another process can, and
+    /// `seconds` reads a monotonic clock, so that they can say how long a try took.
     convenience init(creatingIn libraryDirectory: String, path: String, schemaMayBeNew: Bool = true,
                      openPool: (String) throws -> DatabasePool = { try DatabasePool(path: $0, configuration: SQLiteCatalogue.configuration()) },
-                     pause: () -> Void = { usleep(100_000) }) throws {
+                     pause: () -> Void = { usleep(100_000) }, seconds: () -> Double = { ProcessInfo.processInfo.systemUptime }) throws {
         do {
             try FileManager.default.createDirectory(atPath: libraryDirectory, withIntermediateDirectories: true)
         } catch {
             throw CatalogueError.cannotCreateDirectory(path: libraryDirectory, reason: error.plainDescription)
         }
         let pool: DatabasePool
-        var attempts = 0
+        let start = seconds()
         while true {
             do {
                 pool = try openPool(path)
                 break
-            } catch let error where Self.isPassing(error) && attempts < Self.openAttempts {
-                // Wait here instead, as long in all as the busy timeout.
-                attempts += 1
+            } catch let error where Self.isPassing(error) && seconds() - start < Self.busyTimeout {
+                // Wait here instead, as long in all as the busy timeout: a try that itself waited the busy
+                // timeout out (another process holds the catalogue) is not tried again.
                 pause()
             } catch {
                 throw CatalogueError(error, path: path)
@@ -162,13 +163,13 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         }
     }
 
-    /// Tries at opening a catalogue another process holds busy, 0.1 s apart: the busy timeout's 30 s.
-    static let openAttempts = 300
+    /// How long a command waits for another process's transaction before it says the catalogue is busy (69).
+    static let busyTimeout: Double = 30
 
     static func configuration() -> Configuration {
         var configuration = Configuration()
         // Another showhide process may be writing: wait for it rather than fail.
-        configuration.busyMode = .timeout(30)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             // 64 MiB of page cache per connection: the colour grid and indexes of a large library stay in memory.
             try db.execute(sql: "PRAGMA cache_size = -65536")

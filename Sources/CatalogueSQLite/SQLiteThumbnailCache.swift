@@ -122,7 +122,7 @@ public final class SQLiteThumbnailCache: ThumbnailCache, @unchecked Sendable {
         var configuration = Configuration()
         configuration.readonly = readOnly
         // An import and the gallery may both write: wait rather than fail.
-        configuration.busyMode = .timeout(30)
+        configuration.busyMode = .timeout(SQLiteCatalogue.busyTimeout)
         configuration.prepareDatabase { db in
             // As the catalogue: WAL commits without a sync each; a cache loses at most its last rows to a power cut.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }

@@ -386,6 +386,27 @@ final class SchemaTests: XCTestCase {
                                                      pause: { XCTFail("no pause for \(wrong)") }))
             XCTAssertEqual(tries, 1)
         }
+        // Failing at once, it is tried again 0.1 s apart for as long as the busy timeout, then said busy.
+        var now = 0.0, tries = 0
+        XCTAssertThrowsError(try SQLiteCatalogue(creatingIn: directory.path, path: path, openPool: { _ in
+            tries += 1
+            throw DatabaseError(resultCode: .SQLITE_BUSY)
+        }, pause: { now += 0.1 }, seconds: { now })) { error in
+            XCTAssertEqual(error as? CatalogueError, .busy(path: path))
+        }
+        XCTAssertEqual(Double(tries), SQLiteCatalogue.busyTimeout / 0.1, accuracy: 2)
+        // Busy after waiting the busy timeout out (another process holds the catalogue in a transaction):
+        // said at once, not waited for again and again.
+        now = 0
+        tries = 0
+        XCTAssertThrowsError(try SQLiteCatalogue(creatingIn: directory.path, path: path, openPool: { _ in
+            tries += 1
+            now += SQLiteCatalogue.busyTimeout
+            throw DatabaseError(resultCode: .SQLITE_BUSY)
+        }, pause: { XCTFail("no pause after a busy timeout") }, seconds: { now })) { error in
+            XCTAssertEqual(error as? CatalogueError, .busy(path: path))
+        }
+        XCTAssertEqual(tries, 1)
         XCTAssertTrue(SQLiteCatalogue.isPassing(NSError(domain: NSPOSIXErrorDomain, code: Int(ENOENT))))
         XCTAssertFalse(SQLiteCatalogue.isPassing(NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))))
     }
