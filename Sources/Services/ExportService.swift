@@ -217,9 +217,12 @@ public struct ExportService: Sendable {
     private let catalogue: any PhotoCatalogue
     private let clock: any WallClock
     private let variantMaker: any VariantMaking
+    /// The library's own variants folder: a variant is read from there only (`variantFile(recordedAt:inVariants:)`).
+    private let variantsDirectory: String
 
     public init(fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding, exifReader: any ExifReading,
-                hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock, variantMaker: any VariantMaking) {
+                hasher: any ContentHashing, catalogue: any PhotoCatalogue, clock: any WallClock, variantMaker: any VariantMaking,
+                libraryDirectory: String) {
         self.fileSystem = fileSystem
         self.decoder = decoder
         self.encoder = encoder
@@ -228,6 +231,7 @@ public struct ExportService: Sendable {
         self.catalogue = catalogue
         self.clock = clock
         self.variantMaker = variantMaker
+        self.variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
     }
 
     public static let manifestName = "manifest.json"
@@ -397,10 +401,13 @@ public struct ExportService: Sendable {
                           bytes: photo.stamp.size)
         }
         guard let spec = VariantSpec.spec(for: photo, kind: kind, options: options.processing) else { return nil }
-        let made = (try? catalogue.variant(spec)) ?? nil
-        return Source(path: made?.path, format: photo.facts.format.variantFormat, pixelSize: made?.pixelSize ?? photo.facts.pixelSize,
+        // A row naming another library's file (a copy or a restored backup) has no file here: it is made again.
+        let made = ((try? catalogue.variant(spec)) ?? nil).flatMap { variant in
+            fileSystem.variantFile(recordedAt: variant.path, inVariants: variantsDirectory).map { (path: $0, variant: variant) }
+        }
+        return Source(path: made?.path, format: photo.facts.format.variantFormat, pixelSize: made?.variant.pixelSize ?? photo.facts.pixelSize,
                       parameters: VariantSpec.parameterValues(ofKey: spec.key), method: spec.splash.method.rawValue,
-                      bytes: made?.fileSize ?? photo.stamp.size, mark: ShowhidePictureMark.packet(kind.rawValue))
+                      bytes: made?.variant.fileSize ?? photo.stamp.size, mark: ShowhidePictureMark.packet(kind.rawValue))
     }
 
     /// About what a photo's pixel weighs once written as `format`, as measured on 40 photos of colour-dev2

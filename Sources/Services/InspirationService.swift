@@ -62,17 +62,20 @@ public struct InspirationService: Sendable {
     private let encoder: any ImageEncoding
     private let catalogue: any PhotoCatalogue
     private let variantMaker: any VariantMaking
+    /// The library's own variants folder: a variant is read from there only (`variantFile(recordedAt:inVariants:)`).
+    private let variantsDirectory: String
 
     /// Thumbnails are at most this many pixels on the long side: a page of hundreds stays light.
     public static let thumbnailSize = 512
 
     public init(fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
-                catalogue: any PhotoCatalogue, variantMaker: any VariantMaking) {
+                catalogue: any PhotoCatalogue, variantMaker: any VariantMaking, libraryDirectory: String) {
         self.fileSystem = fileSystem
         self.decoder = decoder
         self.encoder = encoder
         self.catalogue = catalogue
         self.variantMaker = variantMaker
+        self.variantsDirectory = VariantSpec.directory(inLibrary: libraryDirectory)
     }
 
     /// Every photo of `query` with an accent, ranked as `rank` ranks them, read from the catalogue
@@ -206,7 +209,8 @@ public struct InspirationService: Sendable {
             for kind in SplashMode.allCases {
                 guard let spec = VariantSpec.spec(for: photo, kind: kind, options: processing),
                       let variant = (try? catalogue.variant(spec)) ?? nil,
-                      let path = thumbnail(of: variant.path, as: "\(photo.id)-\(kind.rawValue).jpg", pageDirectory, folder,
+                      let file = fileSystem.variantFile(recordedAt: variant.path, inVariants: variantsDirectory),
+                      let path = thumbnail(of: file, as: "\(photo.id)-\(kind.rawValue).jpg", pageDirectory, folder,
                                            mark: ShowhidePictureMark.packet(kind.rawValue)) else { continue }
                 if kind == .show { images.show = path } else { images.hide = path }
             }

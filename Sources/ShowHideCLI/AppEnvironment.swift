@@ -145,12 +145,12 @@ public struct AppEnvironment: Sendable {
     func exportService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ExportService {
         ExportService(fileSystem: fileSystem, decoder: decoder, encoder: encoder, exifReader: exifReader, hasher: hasher,
                       catalogue: catalogue, clock: clock,
-                      variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory))
+                      variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory), libraryDirectory: libraryDirectory)
     }
 
     func inspirationService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> InspirationService {
         InspirationService(fileSystem: fileSystem, decoder: decoder, encoder: encoder, catalogue: catalogue,
-                           variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory))
+                           variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory), libraryDirectory: libraryDirectory)
     }
 
     func protectedFiles(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ProtectedFiles {

@@ -71,14 +71,14 @@ final class ExportServiceTests: XCTestCase {
     let catalogue = FakeCatalogue()
     let clock = FakeClock()
 
-    func processing() -> ProcessingService {
+    func processing(library: String = "/library") -> ProcessingService {
         ProcessingService(fileSystem: files, decoder: codec, encoder: encoder, exifReader: FakeExifReader(), hasher: CryptoHasher(),
-                          catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(), libraryDirectory: "/library")
+                          catalogue: catalogue, clock: clock, jobRunner: InlineJobRunner(), libraryDirectory: library)
     }
 
-    func service(exifReader: any ExifReading = FakeExifReader(), maker: (any VariantMaking)? = nil) -> ExportService {
+    func service(exifReader: any ExifReading = FakeExifReader(), maker: (any VariantMaking)? = nil, library: String = "/library") -> ExportService {
         ExportService(fileSystem: files, decoder: codec, encoder: encoder, exifReader: exifReader, hasher: CryptoHasher(),
-                      catalogue: catalogue, clock: clock, variantMaker: maker ?? processing())
+                      catalogue: catalogue, clock: clock, variantMaker: maker ?? processing(library: library), libraryDirectory: library)
     }
 
     func importPhotos(_ photos: [String: Data]) async throws -> [CataloguedPhoto] {
@@ -325,6 +325,28 @@ final class ExportServiceTests: XCTestCase {
         // Another format: what that format makes of the pixels (40 × 30), not the JPEG's bytes.
         XCTAssertEqual(exporter.estimate([bus], options: ExportOptions(variants: [.original], format: .png)).bytes, 1200)
         XCTAssertEqual(exporter.estimate([bus], options: ExportOptions(variants: [.original], format: .webp, quality: 80)).bytes, 120)
+    }
+
+    /// A copy of the catalogue in another library folder (or a backup restored there) names the first
+    /// library's variant files: they are that library's, so here the variant is still to make, is made in
+    /// this library's own folder, and that is what is exported.
+    func testAVariantRecordedInAnotherLibrarysFolderIsMadeHereAndNeverReadThere() async throws {
+        let photos = try await twoPhotos()
+        _ = try await service().export(photos, options: ExportOptions(), to: FolderDestination(directory: "/first", fileSystem: files))
+        let original = try XCTUnwrap(catalogue.variants.first { $0.kind == "show" }).path
+        XCTAssertTrue(original.hasPrefix("/library/variants/"), original)
+        let bus = try XCTUnwrap(photos.first { $0.path.hasSuffix("bus.jpg") })
+
+        let copy = service(maker: UnexpectedVariantMaker(), library: "/copy")
+        XCTAssertEqual(copy.estimate([bus], options: ExportOptions()).variantsToMake, 1, "no file of it in this library")
+        files.resetReads()
+        let summary = try await service(library: "/copy").export([bus], options: ExportOptions(),
+                                                                to: FolderDestination(directory: "/second", fileSystem: files))
+        XCTAssertEqual(summary.madeVariants, 1)
+        XCTAssertFalse(files.readPaths.contains(original), "the first library's file is not read")
+        let made = try XCTUnwrap(catalogue.variants.first { $0.kind == "show" }).path
+        XCTAssertTrue(made.hasPrefix("/copy/variants/"), made)
+        XCTAssertEqual(files["/second/2021-06-01_bus_show.jpg"], files[made])
     }
 
     func testFormatAndMaximumSizeReencodeAtTheQuality() async throws {

@@ -121,7 +121,7 @@ final class InspirationServiceTests: XCTestCase {
         for photo in library { files[photo.path] = FakePhoto.data(width: 1200, height: 900, seed: photo.path) }
         let maker = FakeVariantMaker(files: files, catalogue: catalogue)
         let service = InspirationService(fileSystem: files, decoder: FakePhotoCodec(), encoder: encoder, catalogue: catalogue,
-                                         variantMaker: maker)
+                                         variantMaker: maker, libraryDirectory: "/library")
         let entries = InspirationService.rank(library, limit: 2)
 
         let pictures = try await service.pictures(for: entries, pageDirectory: "/site", folder: "page_files")
@@ -143,11 +143,28 @@ final class InspirationServiceTests: XCTestCase {
         let catalogue = FakeCatalogue()
         for photo in library { files[photo.path] = FakePhoto.data(width: 1200, height: 900, seed: photo.path) }
         let service = InspirationService(fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(), catalogue: catalogue,
-                                         variantMaker: UnexpectedVariantMaker())
+                                         variantMaker: UnexpectedVariantMaker(), libraryDirectory: "/library")
         let pictures = try await service.pictures(for: InspirationService.rank(library, limit: 1), pageDirectory: "/site", folder: "f",
                                                   makingMissing: false)
         XCTAssertEqual(pictures.values.map(\.original), ["f/2-original.jpg"])
         XCTAssertNil(pictures.values.first?.show, "none made, none shown")
+    }
+
+    /// A copy of the catalogue in another library folder names the first library's variant files: a page
+    /// made there shows no show or hide picture it cannot make (read-only), not the other library's.
+    func testAVariantRecordedInAnotherLibrarysFolderIsNotShown() async throws {
+        let files = FakeFileSystem()
+        let catalogue = FakeCatalogue()
+        for photo in library { files[photo.path] = FakePhoto.data(width: 1200, height: 900, seed: photo.path) }
+        _ = try await FakeVariantMaker(files: files, catalogue: catalogue).process(library, options: ProcessingOptions(), progress: SilentProgress())
+        let service = InspirationService(fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(), catalogue: catalogue,
+                                         variantMaker: UnexpectedVariantMaker(), libraryDirectory: "/copy")
+        files.resetReads()
+        let pictures = try await service.pictures(for: InspirationService.rank(library, limit: 1), pageDirectory: "/site", folder: "f",
+                                                  makingMissing: false)
+        XCTAssertEqual(pictures.values.map(\.original), ["f/2-original.jpg"])
+        XCTAssertNil(pictures.values.first?.show, "the first library's show picture is not this one's")
+        XCTAssertFalse(files.readPaths.contains { $0.hasPrefix("/library/") }, "\(files.readPaths)")
     }
 
     func testAnEntryWhoseFileIsGoneHasNoPictures() async throws {
@@ -155,7 +172,7 @@ final class InspirationServiceTests: XCTestCase {
         files.expectedMissing = ["/photos/2.jpg"]
         let catalogue = FakeCatalogue()
         let service = InspirationService(fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(), catalogue: catalogue,
-                                         variantMaker: FakeVariantMaker(files: files, catalogue: catalogue))
+                                         variantMaker: FakeVariantMaker(files: files, catalogue: catalogue), libraryDirectory: "/library")
         let pictures = try await service.pictures(for: InspirationService.rank(library, limit: 1), pageDirectory: "/site", folder: "f")
         XCTAssertEqual(pictures, [:])
     }
