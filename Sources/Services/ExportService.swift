@@ -142,6 +142,8 @@ public struct ExportSummary: Sendable {
     public var seconds = 0.0
     /// Stopped by Ctrl-C: a folder keeps the files written and a manifest of them; an archive is not written.
     public var interrupted = false
+    /// Every photo failed and no earlier export's manifest was there: no zip or folder was made.
+    public var madeNothing = false
 
     public var written: [ExportedFile] { files.filter { !$0.kept } }
     public var kept: [ExportedFile] { files.filter(\.kept) }
@@ -333,7 +335,9 @@ public struct ExportService: Sendable {
                 }
             }
             progress.finish()
-            if options.dryRun || (summary.interrupted && !destination.keepsAPart) {
+            // Every photo failed: a zip or a folder of an empty manifest would be no export.
+            summary.madeNothing = !options.dryRun && !summary.interrupted && summary.files.isEmpty && previous.isEmpty
+            if options.dryRun || (summary.interrupted && !destination.keepsAPart) || summary.madeNothing {
                 // Nothing was written, or an archive cut short: what was started is taken away.
                 destination.abandon()
             } else {

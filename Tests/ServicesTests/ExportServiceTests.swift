@@ -502,6 +502,33 @@ final class ExportServiceTests: XCTestCase {
         XCTAssertEqual(summary.failures.map(\.path), ["/photos/bus.jpg"])
         XCTAssertEqual(summary.written.map(\.file), ["undated_fog_original.jpg"])
         XCTAssertTrue(destination.finished)
+        XCTAssertFalse(summary.madeNothing)
+    }
+
+    /// Every photo failed: no zip or folder holding an empty manifest is made. Into a folder an earlier
+    /// export filled, its manifest is written again, listing what it did.
+    func testAnExportWhosePhotosAllFailMakesNoDestination() async throws {
+        let photos = try await twoPhotos()
+        let bus = try XCTUnwrap(photos.first { $0.path.hasSuffix("bus.jpg") })
+        try files.remove("/photos/bus.jpg")
+        files.expectedMissing = ["/photos/bus.jpg"]
+        let destination = SpyDestination()
+
+        let summary = try await service().export([bus], options: ExportOptions(variants: [.original]), to: destination)
+
+        XCTAssertEqual(summary.failures.map(\.path), ["/photos/bus.jpg"])
+        XCTAssertTrue(summary.madeNothing)
+        XCTAssertTrue(destination.abandoned)
+        XCTAssertFalse(destination.finished)
+        XCTAssertEqual(destination.files, [:], "no manifest of nothing")
+
+        let fog = try XCTUnwrap(photos.first { $0.path.hasSuffix("fog.jpg") })
+        _ = try await service().export([fog], options: ExportOptions(variants: [.original]), to: FolderDestination(directory: "/out", fileSystem: files))
+        let again = try await service().export([bus], options: ExportOptions(variants: [.original]),
+                                               to: FolderDestination(directory: "/out", fileSystem: files))
+        XCTAssertFalse(again.madeNothing, "the folder holds an earlier export")
+        let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(manifest.map(\.file), ["undated_fog_original.jpg"], "the earlier export's file still listed")
     }
 
     func testProgressCountsOnlyThePhotosTheExportGoesOnWith() async throws {

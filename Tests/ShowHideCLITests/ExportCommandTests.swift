@@ -156,6 +156,16 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(json["written"] as? Int, 0, "a script is not told of files in a zip taken away")
         XCTAssertEqual((json["files"] as? [Any])?.count, 0)
         XCTAssertEqual(json["interrupted"] as? Bool, true)
+
+        // Every photo failed: the zip was not made, and the summary says so.
+        spy.output.clear()
+        spy.errors.clear()
+        var failed = ExportSummary()
+        failed.failures = [(photoID: 3, path: "/lib/gone.jpg", reason: "no such file or directory")]
+        failed.madeNothing = true
+        try ExportPresenter(console: spy.console).present(failed, destination: "/z/set.zip", dryRun: false, asJSON: false, keepsAPart: false)
+        XCTAssertEqual(spy.output.lines, ["exported no file (/z/set.zip not made), made 0 variants, kept 0, without an accent 0, failed 1 in 0.00 s"])
+        XCTAssertEqual(spy.errors.lines, ["failed: photo 3 /lib/gone.jpg: no such file or directory"])
     }
 
     func testSizesReadAsTheEstimateSaidThem() throws {

@@ -61,6 +61,7 @@ struct ExportPresenter {
         }
         let exported = takenAway
             ? "exported no file to \(destination) (it held \(counted(summary.written.count, "file")) when interrupted), "
+            : summary.madeNothing ? "exported no file (\(destination) not made), "
             : "exported \(counted(summary.written.count, "file")) (\(Self.size(Int64(summary.bytesWritten)))) to \(destination), "
         console.print(exported
                       + "made \(counted(summary.madeVariants, "variant")), kept \(summary.kept.count), "
