@@ -160,7 +160,8 @@ extension RGBA {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// Parses "#RRGGBB", "RRGGBB", "#RGB" or "rgb(r, g, b)"; nil for anything else.
+    /// Parses "#RRGGBB", "RRGGBB", "#RGB" or "rgb(r, g, b)"; nil for anything else. Three hex digits need
+    /// their "#": bare, they are words as often as colours ("bad", "fed", "add").
     public init?(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if trimmed.hasPrefix("rgb(") && trimmed.hasSuffix(")") {
@@ -170,7 +171,7 @@ extension RGBA {
             return
         }
         var digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
-        if digits.count == 3 { digits = digits.map { "\($0)\($0)" }.joined() }
+        if digits.count == 3 && trimmed.hasPrefix("#") { digits = digits.map { "\($0)\($0)" }.joined() }
         guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
         self.init(red: UInt8(value >> 16), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }

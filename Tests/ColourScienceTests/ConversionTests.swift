@@ -69,7 +69,7 @@ final class ConversionTests: XCTestCase {
         XCTAssertEqual(RGBA(parsing: "1F5AA6"), RGBA(red: 0x1F, green: 0x5A, blue: 0xA6))
         XCTAssertEqual(RGBA(parsing: "#f00"), .red)
         XCTAssertEqual(RGBA(parsing: "rgb(10, 20, 30)"), RGBA(red: 10, green: 20, blue: 30))
-        for bad in ["#12345", "#GG0000", "rgb(1,2)", "rgb(1,2,300)", "red", ""] {
+        for bad in ["#12345", "#GG0000", "rgb(1,2)", "rgb(1,2,300)", "red", "", "bad", "f00"] {
             XCTAssertNil(RGBA(parsing: bad), bad)
         }
         XCTAssertEqual(RGBA(red: 0x1F, green: 0x5A, blue: 0xA6).hex, "#1F5AA6")
