@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: C libraries from Debian
@@ -109,6 +110,7 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "Mustache", package: "swift-mustache")]
         ),
 
@@ -161,7 +163,8 @@ let package = Package(
         .testTarget(name: "WebGalleryTests", dependencies: ["WebGallery", "GalleryJSON", "Services", "Catalogue", "CatalogueSQLite",
                                                             "ColourScience", "Imaging", "TestSupport",
                                                             .product(name: "HummingbirdTesting", package: "hummingbird"),
-                                                            .product(name: "HTTPTypes", package: "swift-http-types")]),
+                                                            .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ArchivesTests", dependencies: ["Archives", "Services", "TestSupport",
                                                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(

@@ -173,7 +173,7 @@ extension ColourTarget {
             return "\(quoted) is not a colour: rgb(r,g,b) takes three whole numbers from 0 to 255, such as rgb(31,90,166)."
         }
         if typed.count == 3 && typed.allSatisfy(\.isHexDigit) {
-            return "\(quoted) is not a colour: three hex digits need their # ('#\(typed)', quoted for the shell), as a word could be meant."
+            return "\(quoted) is not a colour: three hex digits need their # (#\(typed)), as a word could be meant."
         }
         if typed.hasPrefix("#") || (typed.count >= 3 && typed.allSatisfy(\.isHexDigit)) {
             return "\(quoted) is not a colour: #RRGGBB takes six hex digits (#1F5AA6), #RGB three (#F00)."

@@ -171,7 +171,7 @@ public struct AppEnvironment: Sendable {
                       variantMaker: processingService(catalogue: catalogue, libraryDirectory: libraryDirectory),
                       exporter: GalleryZipExporter(environment: self, catalogue: catalogue, libraryDirectory: libraryDirectory),
                       thumbnailCache: openThumbnailCache(libraryDirectory),
-                      libraryDirectory: libraryDirectory, settings: settings)
+                      libraryDirectory: libraryDirectory, settings: settings, log: { [console] in console.warn($0) })
     }
 
     func importService(catalogue: any PhotoCatalogue, libraryDirectory: String) -> ImportService {

@@ -18,6 +18,8 @@ struct GalleryGuard: RouterMiddleware {
     /// started), or nil while it can: pages of a deleted catalogue would show what is no longer there,
     /// and variants made would be recorded in a file nobody can open.
     var libraryGone: @Sendable () -> String? = { nil }
+    /// Where a request that failed is said (`GalleryServer.say`).
+    var say: @Sendable (String) -> Void = { _ in }
 
     static let tokenCookie = "showhide_token"
 
@@ -118,9 +120,14 @@ struct GalleryGuard: RouterMiddleware {
         default:
             (.internalServerError, "Something went wrong on the server; its log says what.")
         }
-        let line = "\(request.method) \(request.uri.path): \(status.code) \(error.plainDescription)"
-        if status.code >= 500 { context.logger.error("\(line)") } else { context.logger.notice("\(line)") }
+        say(Self.logLine(request, status: status, message: message, error: error))
         return errorPage(status, message, api: api, back: Self.back(from: request, refusing: status == .badRequest ? message : nil))
+    }
+
+    /// What the server's log says of a request that failed: what the page said, or for a fault of the
+    /// server (5xx, whose page says only that) the error in words.
+    static func logLine(_ request: Request, status: HTTPResponse.Status, message: String, error: any Error) -> String {
+        "\(request.method) \(request.uri.path): \(status.code) \(status.code >= 500 ? error.plainDescription : message)"
     }
 
     /// A grid or an inspiration page refused for one parameter ("colour: …"): the same page without it,

@@ -5,6 +5,7 @@ import GalleryJSON
 import HTTPTypes
 import Hummingbird
 import Imaging
+import Logging
 import NIOCore
 import Services
 
@@ -61,6 +62,8 @@ public struct GalleryServer: Sendable {
     let thumbnails: ThumbnailStore
     let workingCopies = WorkingCopies()
     let libraryDirectory: String
+    /// Where the server's log goes: standard error.
+    let log: @Sendable (String) -> Void
     public let settings: GallerySettings
     let pages = GalleryPages()
 
@@ -69,7 +72,9 @@ public struct GalleryServer: Sendable {
 
     public init(catalogue: any PhotoCatalogue, fileSystem: any FileSystem, decoder: any ImageDecoding, encoder: any ImageEncoding,
                 clock: any WallClock, variantMaker: (any VariantMaking)?, exporter: (any GalleryExporting)? = nil,
-                thumbnailCache: any ThumbnailCache, libraryDirectory: String, settings: GallerySettings = GallerySettings()) {
+                thumbnailCache: any ThumbnailCache, libraryDirectory: String, settings: GallerySettings = GallerySettings(),
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.log = log
         self.catalogue = catalogue
         self.clock = clock
         self.variantMaker = variantMaker
@@ -94,7 +99,7 @@ public struct GalleryServer: Sendable {
             guard wasThere, !fileSystem.exists(catalogueFile) else { return nil }
             return "The library \(libraryDirectory) was moved or deleted while the gallery ran: stop it (Ctrl-C) and start it where the library is now."
         }
-        router.middlewares.add(GalleryGuard(settings: settings, pages: pages, libraryGone: libraryGone))
+        router.middlewares.add(GalleryGuard(settings: settings, pages: pages, libraryGone: libraryGone, say: { self.say($0) }))
         router.get("/") { request, _ in try self.grid(request) }
         router.get("/inspire") { request, _ in try self.inspiration(request) }
         router.get("/photos/:id") { request, context in try self.photoPage(try Self.id(context), request: request) }
@@ -135,10 +140,14 @@ public struct GalleryServer: Sendable {
     /// - Parameter onRunning: called with the port once the server listens (0 asks for any free port).
     public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
         removeAbandonedDownloads()
+        // The framework's own log says only what goes wrong, in the gallery's lines (not its labels and ids).
+        var logger = Logger(label: "showhide serve") { _ in GalleryLogHandler(say: { self.say($0) }) }
+        logger.logLevel = .warning
         let application = Application(
             router: router(),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) }
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger
         )
         do {
             try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
@@ -150,6 +159,17 @@ public struct GalleryServer: Sendable {
         } catch is SocketAddressError {
             throw GalleryServerError.cannotListen(host: host, port: port, reason: "not an address this computer can listen on")
         }
+    }
+
+    /// Says `text` in the server's log, after the time of day.
+    func say(_ text: String) {
+        log(Self.timeOfDay(clock.now()) + " " + text)
+    }
+
+    /// `14:06:36`, in this computer's time zone.
+    static func timeOfDay(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 
     // MARK: Pages

@@ -78,7 +78,7 @@ final class ColourSearchTests: XCTestCase {
         XCTAssertNil(ColourTarget(parsing: "organge"))
         // Three bare hex digits are as often a word: 'bad' is no #BBAADD.
         XCTAssertNil(ColourTarget(parsing: "bad"))
-        XCTAssertEqual(ColourTarget.whyNot("bad"), "'bad' is not a colour: three hex digits need their # ('#bad', quoted for the shell), as a word could be meant.")
+        XCTAssertEqual(ColourTarget.whyNot("bad"), "'bad' is not a colour: three hex digits need their # (#bad), as a word could be meant.")
         XCTAssertEqual(ColourTarget(parsing: "#bad"), .colour(Lab(RGBA(red: 0xBB, green: 0xAA, blue: 0xDD))))
         XCTAssertEqual(editDistance("organge", "orange"), 1)
     }

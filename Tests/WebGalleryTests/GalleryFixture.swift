@@ -21,6 +21,8 @@ final class GalleryFixture: @unchecked Sendable {
     var ids: [String: PhotoID] = [:]
     let variantMaker = VariantMakerSpy()
     let thumbnails = FakeThumbnailCache()
+    /// The server's log, line by line.
+    let log = LoggedLines()
 
     init() throws {
         catalogue = try SQLiteCatalogue.inMemory()
@@ -61,7 +63,7 @@ final class GalleryFixture: @unchecked Sendable {
 
     func server(_ settings: GallerySettings = GallerySettings()) -> GalleryServer {
         GalleryServer(catalogue: catalogue, fileSystem: fileSystem, decoder: decoder, encoder: encoder, clock: FakeClock(), variantMaker: variantMaker, thumbnailCache: thumbnails, libraryDirectory: library,
-                      settings: settings)
+                      settings: settings, log: { [log] in log.append($0) })
     }
 
     /// Runs `body` against the gallery's router, no socket.
@@ -70,6 +72,15 @@ final class GalleryFixture: @unchecked Sendable {
                                _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         try await Application(router: server(settings).router()).test(.router, body)
     }
+}
+
+/// Lines written from any thread.
+final class LoggedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+    var lines: [String] { lock.withLock { stored } }
 }
 
 /// Records what "Make variants" asked for; fails the test when it was not expected.

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Imaging
+import Logging
 import Services
 import TestSupport
 @testable import WebGallery
@@ -344,6 +345,24 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertEqual(response.status, .notFound)
             XCTAssertTrue(response.text.contains("There is no page at this address."))
         }
+    }
+
+    /// The server's log says of a request that failed what its page said, after the time of day: no
+    /// framework's labels, request ids or Swift values.
+    func testTheLogSaysWhatFailedInTheWordsOfItsPage() async throws {
+        try await get("/photos/abc") { XCTAssertEqual($0.status, .badRequest) }
+        try await get("/no/such/page") { XCTAssertEqual($0.status, .notFound) }
+        let time = GalleryServer.timeOfDay(FakeClock().now())
+        XCTAssertEqual(fixture.log.lines, [time + " GET /photos/abc: 400 A photo's id is a whole number from 1, as the grid links it.",
+                                           time + " GET /no/such/page: 404 There is no page at this address."])
+        XCTAssertEqual(GalleryServer.timeOfDay(Calendar.current.date(from: DateComponents(year: 2026, month: 11, day: 29, hour: 9, minute: 5,
+                                                                                           second: 7))!), "09:05:07")
+        let said = LoggedLines()
+        var logger = Logger(label: "framework") { _ in GalleryLogHandler(say: { said.append($0) }) }
+        logger.logLevel = .warning
+        logger.info("Server started")
+        logger.error("cannot accept a connection", metadata: ["hb.request.id": "12"])
+        XCTAssertEqual(said.lines, ["cannot accept a connection"], "the framework's warnings and errors, its words alone")
     }
 
     func testAnAVIFOriginalIsServedAsAVIFAndAHEICAsHEIF() async throws {
