@@ -117,6 +117,7 @@ final class CheckCommandTests: XCTestCase {
         }
         XCTAssertTrue(spy.output.lines.contains("  missing: photo 1 /lib/blue.jpg"), spy.output.text)
         XCTAssertTrue(spy.output.lines.contains("  stray: /library/variants/zz/leftover.jpg"), spy.output.text)
+        XCTAssertTrue(spy.output.lines.contains("variants: 0 without a file, 1 stray file"), spy.output.text)
         XCTAssertNotNil(files["/library/variants/zz/leftover.jpg"])
         spy.output.clear()
 

@@ -75,7 +75,7 @@ struct CheckPresenter {
             say("  missing: photo \(photo.id) \(photo.path)" + copies)
         }
         for photo in report.changedPhotos { say("  changed: photo \(photo.id) \(photo.path) (import it again)") }
-        say("variants: \(report.variantsWithoutFiles.count) without a file, \(report.strayVariantFiles.count) stray files")
+        say("variants: \(report.variantsWithoutFiles.count) without a file, \(counted(report.strayVariantFiles.count, "stray file"))")
         for variant in report.variantsWithoutFiles {
             let elsewhere = report.recordedElsewhere.contains(variant.path)
                 ? " (recorded in another library's folder, whose file is that library's: this one has none)" : ""
