@@ -111,7 +111,7 @@ final class AnalyseCommandTests: XCTestCase {
             XCTAssertEqual(status, ExitStatus.someFilesFailed)
         }
         XCTAssertEqual(spy.errors.lines.count, 1)
-        XCTAssertTrue(spy.errors.lines[0].hasPrefix("failed: /lib/red.jpg: cannot read the file"), spy.errors.text)
+        XCTAssertTrue(spy.errors.lines[0].hasPrefix("failed: photo 2 /lib/red.jpg: cannot read the file"), spy.errors.text)
 
         do {
             try await AnalyseCommand.parse(["9"]).run(in: environment())

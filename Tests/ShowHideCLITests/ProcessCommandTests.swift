@@ -103,6 +103,12 @@ final class ProcessCommandTests: XCTestCase {
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
         XCTAssertEqual(json["photos"] as? Int, 1)
         XCTAssertEqual((json["failures"] as? [[String: String]])?.first?["reason"], "the file is gone: import its new place, or forget it with showhide gallery remove 2")
+        spy.errors.clear()
+        await assertExits(with: ExitStatus.someFilesFailed, "the file is missing: exit 1") {
+            try await ProcessCommand.parse(["2"]).run(in: environment())
+        }
+        XCTAssertEqual(spy.errors.lines, ["failed: photo 2 /lib/red.jpg: the file is gone: import its new place, or forget it with showhide gallery remove 2"],
+                       "the photo by its id, as export says it")
     }
 
     func testAnExportFromAReadOnlyCatalogueIsRefusedOnlyWhenItWouldMakeVariants() async throws {

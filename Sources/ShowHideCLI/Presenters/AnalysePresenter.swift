@@ -38,7 +38,7 @@ struct AnalysePresenter {
             console.print("photo \(change.photoID): accent \(change.before?.rawValue ?? "none") → \(change.after?.rawValue ?? "none")")
         }
         for failure in summary.failures {
-            console.warn("failed: \(failure.path): \(failure.reason)")
+            console.warn("failed: photo \(failure.photoID) \(failure.path): \(failure.reason)")
         }
         if summary.thumbnailsMade > 0 { console.print("made \(counted(summary.thumbnailsMade, "missing thumbnail"))") }
         if summary.analysed == 0 && summary.failures.isEmpty {

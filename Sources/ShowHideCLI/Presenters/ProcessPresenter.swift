@@ -37,7 +37,7 @@ struct ProcessPresenter {
             console.warn("skipped: photo \(skipped.photoID): \(skipped.reason)")
         }
         for failure in summary.failures {
-            console.warn("failed: \(failure.path): \(failure.reason)")
+            console.warn("failed: photo \(failure.photoID) \(failure.path): \(failure.reason)")
         }
         // Variants and photos each said as what they are: "made 20 variants of 26 photos, skipped 16" read as 26 photos given variants.
         let madeFor = Set(summary.made.map(\.photoID)).count
