@@ -90,6 +90,9 @@ public struct PhotoInspector: Sendable {
                 throw .unreadable(path: path, reason: "the name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not), "
                                   + "so it cannot be opened by it: rename the file")
             }
+            if error.posixErrorCode == EISDIR {
+                throw .unreadable(path: path, reason: "it is a folder: inspect reads photo files, and showhide gallery import imports a folder")
+            }
             throw .unreadable(path: path, reason: error.plainDescription)
         }
         return try inspect(data, path: path)

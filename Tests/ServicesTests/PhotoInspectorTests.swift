@@ -126,4 +126,13 @@ final class PhotoInspectorTests: XCTestCase {
         XCTAssertEqual(try LocalFileSystem().contents(of: url.path), Data("abc".utf8))
         XCTAssertThrowsError(try LocalFileSystem().contents(of: url.path + "-missing"))
     }
+
+    func testAFolderIsSaidToBeOneWithTheCommandThatImportsIt() throws {
+        let inspector = PhotoInspector(fileSystem: LocalFileSystem(), decoder: FakePhotoCodec(), exifReader: StubExifReader())
+        let folder = FileManager.default.temporaryDirectory.path
+        XCTAssertThrowsError(try inspector.inspect(path: folder)) { error in
+            XCTAssertEqual(error as? PhotoError,
+                           .unreadable(path: folder, reason: "it is a folder: inspect reads photo files, and showhide gallery import imports a folder"))
+        }
+    }
 }
