@@ -99,11 +99,17 @@ struct TerminalText {
         }
     }
 
-    /// `text` cut to `width` columns by dropping its middle: "IMG_2024…0001.jpg".
+    /// `text` cut to `width` columns by dropping its middle: "IMG_2024…0001.jpg". A path keeps its file's
+    /// name whole when that leaves a column of the folders: "/w…/truncated-trunc50.png", not "/work/sha…runc50.png".
     static func elided(_ text: String, to width: Int) -> String {
         let text = escaped(text)
         guard Self.width(text) > width, width >= 3 else { return text }
-        let tail = (width - 1) / 2, head = width - 1 - tail
+        var tail = (width - 1) / 2
+        if let slash = text.lastIndex(of: "/") {
+            let name = Self.width(String(text[slash...]))
+            if name > tail && name <= width - 2 { tail = name }
+        }
+        let head = width - 1 - tail
         return String(leading(text, columns: head)) + "…" + String(leading(String(text.reversed()), columns: tail).reversed())
     }
 
