@@ -37,6 +37,9 @@ final class BinaryTests: XCTestCase {
         let full = try binary.run(["gallery", "list", "--library", library], launcher: ["/bin/sh", "-c", #"exec "$0" "$@" > /dev/full"#])
         XCTAssertEqual(full.status, 74)
         XCTAssertEqual(full.errors, "showhide: cannot write the output: no space left on device\n", "no trap, no stack")
+        let help = try binary.run(["gallery", "--help"], launcher: ["/bin/sh", "-c", #"exec "$0" "$@" > /dev/full"#])
+        XCTAssertEqual(help.status, 74, "the help too")
+        XCTAssertEqual(help.errors, "showhide: cannot write the output: no space left on device\n")
     }
 
     func testAnErrorOutputThatCannotBeWrittenLosesTheMessageNotTheStatus() throws {

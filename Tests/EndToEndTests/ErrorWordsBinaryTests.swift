@@ -43,7 +43,7 @@ final class ErrorWordsBinaryTests: XCTestCase {
                           saying: "photo0.jpg: the file is gone: import its new place, or forget it with showhide gallery remove 1")
         try assertInWords(["inspect", directory.path + "/nonexistent.jpg"], status: 1,
                           saying: "nonexistent.jpg: cannot read the file: no such file or directory")
-        try assertInWords(["inspect", photos.path], status: 1, saying: "cannot read the file: is a directory")
+        try assertInWords(["inspect", photos.path], status: 1, saying: "it is a folder: inspect reads photo files, and showhide gallery import imports a folder")
         try assertInWords(["gallery", "list", "--library", blocker], status: 69,
                           saying: "the library \(blocker) is a file, not a folder")
         try assertInWords(["inspire", "--html", blocker + "/page.html", "--library", library], status: 73,

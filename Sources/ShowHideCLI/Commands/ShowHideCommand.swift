@@ -43,7 +43,9 @@ extension ShowHideCommand {
     }
 
     /// Runs the command named by `arguments`; what goes wrong goes to `warn`. Returns the exit status.
-    static func run(_ arguments: [String], warn: (String) -> Void) async -> ExitCode {
+    /// Help, the version and completion scripts go to `say` (standard output, whose failure is said and ends the process, 74).
+    static func run(_ arguments: [String], warn: (String) -> Void,
+                    say: (String) -> Void = { FileDescriptorOutput(descriptor: STDOUT_FILENO).write($0 + "\n") }) async -> ExitCode {
         let arguments = LibraryArgument.movedToSubcommand(arguments)
         if let unknown = CommandNames.unknown(in: arguments) ?? OptionNames.unknownShort(in: arguments) {
             warn(unknown)
@@ -59,7 +61,7 @@ extension ShowHideCommand {
                 warn(unknown)
                 return ExitStatus.usage
             }
-            return reportParsing(error, warn: warn)
+            return reportParsing(error, warn: warn, say: say)
         }
         do {
             if var command = command as? any AsyncParsableCommand {
@@ -72,7 +74,7 @@ extension ShowHideCommand {
         } catch let error as ExitCode {
             return error
         } catch let error where error is CleanExit || error is ValidationError || isArgumentParsers(error) {
-            return reportParsing(error, warn: warn)
+            return reportParsing(error, warn: warn, say: say)
         } catch {
             warn("showhide: \(error.plainDescription)")
             return ExitStatus.of(error)
@@ -85,11 +87,11 @@ extension ShowHideCommand {
     }
 
     /// Help, version and usage errors as ArgumentParser words them.
-    private static func reportParsing(_ error: any Error, warn: (String) -> Void) -> ExitCode {
+    private static func reportParsing(_ error: any Error, warn: (String) -> Void, say: (String) -> Void) -> ExitCode {
         let code = exitCode(for: error)
         let message = fullMessage(for: error)
         if !message.isEmpty {
-            if code == ExitStatus.success { print(message) } else { warn(message) }
+            if code == ExitStatus.success { say(message) } else { warn(message) }
         }
         return code
     }
