@@ -38,6 +38,17 @@ public struct WalkProblem: Equatable, Sendable {
     }
 }
 
+/// A file as the system knows it, whatever its name: its device and inode.
+public struct FileIdentity: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+}
+
 /// The file system as services see it, so tests can hand them a fake.
 public protocol FileSystem: Sendable {
     /// The whole contents of the file at `path`.
@@ -60,6 +71,9 @@ public protocol FileSystem: Sendable {
     /// The size and modification time of the regular file at `path`, links followed; nil when there is
     /// none (gone, or a folder now), without walking anything.
     func stamp(of path: String) -> FileStamp?
+    /// Which file `path` names now, links followed: another file put in its place (a backup copied over
+    /// it) is another identity, whatever its size and time; nil when there is none.
+    func identity(of path: String) -> FileIdentity?
     /// `path` with every symbolic link in it followed, so that two spellings of one file compare equal;
     /// as written where nothing of it exists.
     func resolvingLinks(_ path: String) -> String
@@ -162,6 +176,12 @@ public struct LocalFileSystem: FileSystem {
         var info = stat()
         guard stat(path, &info) == 0, Walker.isRegular(info) else { return nil }
         return Walker.stamp(info)
+    }
+
+    public func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     public func resolvingLinks(_ path: String) -> String {

@@ -13,6 +13,14 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
 
     private let lock = NSLock()
     private var files: [String: Data]
+    /// Each file put at a path is another file (`identity(of:)`), as a rename over it makes one.
+    private var identities: [String: UInt64] = [:]
+    private var nextIdentity: UInt64 = 0
+
+    private func newIdentity(for path: String) {
+        nextIdentity += 1
+        identities[path] = nextIdentity
+    }
     private var reads: [String] = []
     /// Paths that may be asked for and are expected to be missing.
     public var expectedMissing: Set<String> = []
@@ -78,6 +86,10 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
                           problems: walkProblems)
     }
 
+    public func identity(of path: String) -> FileIdentity? {
+        lock.withLock { files[path] == nil ? nil : FileIdentity(device: 1, inode: identities[path] ?? 0) }
+    }
+
     public func stamp(of path: String) -> FileStamp? {
         lock.withLock { files[path].map { stamps[path] ?? Self.stamp(for: $0) } }
     }
@@ -100,6 +112,7 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     public func writeAtomically(_ data: Data, to path: String) throws {
         lock.withLock {
             files[path] = data
+            newIdentity(for: path)
             Self.addFolders(of: path, to: &folders)
             writes.append(path)
             privatePaths.remove(path)
@@ -112,6 +125,7 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
     public func writePrivately(_ data: Data, to path: String) throws {
         lock.withLock {
             files[path] = data
+            newIdentity(for: path)
             Self.addFolders(of: path, to: &folders)
             writes.append(path)
             privatePaths.insert(path)
@@ -160,7 +174,10 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         set {
             lock.withLock {
                 files[path] = newValue
-                if newValue != nil { Self.addFolders(of: path, to: &folders) }
+                if newValue != nil {
+                    newIdentity(for: path)
+                    Self.addFolders(of: path, to: &folders)
+                }
             }
         }
     }

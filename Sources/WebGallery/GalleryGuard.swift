@@ -35,6 +35,7 @@ struct GalleryGuard: RouterMiddleware {
             if let refusal = refusal(of: request) {
                 response = refusal
             } else if let gone = libraryGone() {
+                say(Self.logLine(request, status: .serviceUnavailable, said: gone))
                 response = errorPage(.serviceUnavailable, gone, api: request.uri.path.hasPrefix("/api/"))
             } else {
                 response = try await next(request, context)
@@ -118,17 +119,20 @@ struct GalleryGuard: RouterMiddleware {
             // A download that could not be written in the library folder: the reason, in words.
             (.internalServerError, error.plainDescription)
         default:
-            (.internalServerError, "Something went wrong on the server; its log says what.")
+            (.internalServerError, Self.serverFault)
         }
-        say(Self.logLine(request, status: status, message: message, error: error))
+        // A fault of the server (5xx), whose page says only that, is logged as the error in words.
+        say(Self.logLine(request, status: status, said: status.code >= 500 && message == Self.serverFault ? error.plainDescription : message))
         return errorPage(status, message, api: api, back: Self.back(from: request, refusing: status == .badRequest ? message : nil))
     }
 
-    /// What the server's log says of a request that failed: what the page said, or for a fault of the
-    /// server (5xx, whose page says only that) the error in words.
-    static func logLine(_ request: Request, status: HTTPResponse.Status, message: String, error: any Error) -> String {
-        "\(request.method) \(request.uri.path): \(status.code) \(status.code >= 500 ? error.plainDescription : message)"
+    /// What the server's log says of a request that failed.
+    static func logLine(_ request: Request, status: HTTPResponse.Status, said: String) -> String {
+        "\(request.method) \(request.uri.path): \(status.code) \(said)"
     }
+
+    /// The page of a fault of the server, which says no more.
+    static let serverFault = "Something went wrong on the server; its log says what."
 
     /// A grid or an inspiration page refused for one parameter ("colour: …"): the same page without it,
     /// so that "Back" keeps the other filters. Anything else goes back to the photos.

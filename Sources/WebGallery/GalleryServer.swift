@@ -92,12 +92,21 @@ public struct GalleryServer: Sendable {
     public func router() -> Router<BasicRequestContext> {
         // HTTP asks HEAD wherever GET works: each GET route answers it too, without the body.
         let router = Router(options: .autoGenerateHeadEndpoints)
-        // A catalogue there when the gallery started and gone since: the library was moved or deleted.
+        // A catalogue there when the gallery started and gone since: the library was moved or deleted. Another
+        // file in its place (a backup restored): the gallery still has the one it opened, deleted, where what
+        // it shows is out of date and what it changes is lost.
         let catalogueFile = LibraryFolder.path(LibraryFolder.catalogue, inLibrary: libraryDirectory)
-        let wasThere = fileSystem.exists(catalogueFile)
+        let opened = fileSystem.identity(of: catalogueFile)
         let libraryGone: @Sendable () -> String? = { [fileSystem, libraryDirectory] in
-            guard wasThere, !fileSystem.exists(catalogueFile) else { return nil }
-            return "The library \(libraryDirectory) was moved or deleted while the gallery ran: stop it (Ctrl-C) and start it where the library is now."
+            guard let opened else { return nil }
+            guard let now = fileSystem.identity(of: catalogueFile) else {
+                return "The library \(libraryDirectory) was moved or deleted while the gallery ran: stop it (Ctrl-C) and start it where the library is now."
+            }
+            guard now == opened else {
+                return "The catalogue of \(libraryDirectory) was replaced while the gallery ran (a backup restored?): "
+                    + "stop the gallery (Ctrl-C) and start it again to show the catalogue there now."
+            }
+            return nil
         }
         router.middlewares.add(GalleryGuard(settings: settings, pages: pages, libraryGone: libraryGone, say: { self.say($0) }))
         router.get("/") { request, _ in try self.grid(request) }

@@ -56,6 +56,27 @@ final class GallerySafetyTests: XCTestCase {
                 XCTAssertTrue(response.text.contains("\"status\" : 503") || response.text.contains("\"status\":503"), response.text)
             }
         }
+        XCTAssertTrue(fixture.log.lines.last?.hasSuffix("GET /api/photos: 503 The library /library was moved or deleted while the gallery ran: "
+                                                        + "stop it (Ctrl-C) and start it where the library is now.") == true, "\(fixture.log.lines)")
+    }
+
+    /// A backup restored over the catalogue while the gallery runs: the gallery still has the file it opened,
+    /// deleted, where what it shows is out of date and what it changes is lost. It says so, and serves nothing.
+    func testACatalogueReplacedWhileTheGalleryRunsIsSaidNotServed() async throws {
+        try fixture.fileSystem.writeAtomically(Data("SQLite".utf8), to: "/library/catalogue.sqlite")
+        let router = fixture.server().router()
+        let files = fixture.fileSystem
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/photos/1", method: .get) { XCTAssertEqual($0.status, .ok) }
+            try files.writeAtomically(Data("SQLite".utf8), to: "/library/catalogue.sqlite")
+            try await client.execute(uri: "/photos/1", method: .get) { response in
+                XCTAssertEqual(response.status, .serviceUnavailable)
+                XCTAssertTrue(response.text.contains("The catalogue of /library was replaced while the gallery ran (a backup restored?)"), response.text)
+            }
+            try await client.execute(uri: "/api/photos/1/subject", method: .post, headers: ExportRouteTests.sameOrigin) { response in
+                XCTAssertEqual(response.status, .serviceUnavailable, "no change made to the file it opened")
+            }
+        }
     }
 
     func testEveryResponseCarriesTheSecurityHeaders() async throws {
