@@ -77,15 +77,18 @@ public final class SQLiteThumbnailCache: ThumbnailCache, @unchecked Sendable {
         }
     }
 
-    /// Reads in a transaction; nil when there is no cache to read.
+    /// Reads in a transaction; nil when there is no cache to read. An absent cache is not made to be read
+    /// (`gallery check` changes nothing): it holds nothing.
     private func reading<T>(_ body: (Database) throws -> T) throws -> T? {
-        guard let database = try database() else { return nil }
+        guard isOpen || FileManager.default.fileExists(atPath: path), let database = try database() else { return nil }
         do {
             return try database.read(body)
         } catch {
             throw CatalogueError(error, path: path)
         }
     }
+
+    private var isOpen: Bool { lock.withLock { opened != nil } }
 
     private func database() throws -> (any DatabaseWriter)? {
         lock.lock()

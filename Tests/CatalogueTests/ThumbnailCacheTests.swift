@@ -22,6 +22,8 @@ final class ThumbnailCacheTests: XCTestCase {
         let cache = SQLiteThumbnailCache(libraryDirectory: folder.path)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cacheFile), "nothing is made before it is used")
         XCTAssertNil(try cache.jpeg(forSHA256: red))
+        XCTAssertEqual(try cache.keptSHA256s(), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cacheFile), "nor to be read: an absent cache holds nothing (gallery check changes nothing)")
         try cache.keep([red: Data("red jpeg".utf8), blue: Data("blue jpeg".utf8)])
         try cache.keep([red: Data("another".utf8)])
         XCTAssertEqual(cache.path, cacheFile)
