@@ -327,6 +327,11 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             throw CatalogueError.cannotWriteBackup(path: path, reason: "that is the catalogue itself, which a copy cannot replace "
                 + "while it is open; name a file outside the library folder")
         }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw CatalogueError.cannotWriteBackup(path: path, reason: "that is a folder; name the file to write in it, such as "
+                + (path as NSString).appendingPathComponent("catalogue-backup.sqlite"))
+        }
         if !replacing && FileManager.default.fileExists(atPath: path) { throw CatalogueError.backupExists(path: path) }
         Self.removeAbandonedBackups(of: path)
         let temporary = path + "." + UUID().uuidString + ".partial"

@@ -138,6 +138,12 @@ extension CatalogueStateBinaryTests {
         let missing = try binary.run(["gallery", "backup", nowhere, "--library", library])
         XCTAssertEqual(missing.status, 73)
         XCTAssertEqual(missing.errors, "showhide: cannot write the backup \(nowhere): the folder \(directory.path)/no/such/folder does not exist\n")
+        for overwrite in [[], ["--overwrite"]] {
+            let folder = try binary.run(["gallery", "backup", directory.path, "--library", library] + overwrite)
+            XCTAssertEqual(folder.status, 73)
+            XCTAssertEqual(folder.errors, "showhide: cannot write the backup \(directory.path): that is a folder; name the file to write in it, "
+                           + "such as \(directory.path)/catalogue-backup.sqlite\n", "said the same, --overwrite or not")
+        }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".partial") }
         XCTAssertEqual(leftovers, [])
     }
