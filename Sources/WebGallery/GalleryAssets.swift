@@ -107,7 +107,9 @@ enum GalleryAssets {
       };
       controls.addEventListener("input", () => {
         clearTimeout(timer);
-        timer = setTimeout(update, 120);
+        // With no picture on the page to redraw (these settings splash nothing), the page is asked for with
+        // the new ones, once the controls rest: another candidate may have a picture to show.
+        timer = document.querySelector("img[data-splash]") ? setTimeout(update, 120) : setTimeout(() => controls.submit(), 400);
       });
       controls.addEventListener("submit", (event) => {
         // With no picture on the page to redraw (the accent has nothing to splash), the page itself is asked for.

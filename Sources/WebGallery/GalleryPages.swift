@@ -131,6 +131,7 @@ struct GalleryPages: Sendable {
         let splashable = fileState != .gone && VariantSpec.splash(for: photo, options: splash.processing()) != nil
         context["fileThere"] = fileState != .gone
         context["splashable"] = splashable
+        context["nothingToSplash"] = VariantSpec.nothingToSplash(splash.processing().target, scene: photo.facts.colours?.scene ?? .ordinary)
         let parameters = splash.queryString
         context["splashQuery"] = parameters.isEmpty ? "" : "?" + parameters
         context["canMakeVariants"] = canMakeVariants && splashable
@@ -155,6 +156,7 @@ struct GalleryPages: Sendable {
                 context["accent"] = ["hex": accent.hex, "name": accent.name.rawValue, "percent": Self.percent(accent.coverage)]
             }
             context["scene"] = colours.scene == .ordinary || colours.accent != nil ? nil : colours.scene.rawValue
+            context["noColourStandsOut"] = colours.scene == .ordinary && colours.accent == nil
             context["subjectChosen"] = colours.subjectChosen
             context["candidates"] = colours.candidates.enumerated().map { index, candidate -> [String: Any] in
                 ["rank": index + 1, "hex": candidate.hex, "name": candidate.name.rawValue, "percent": Self.percent(candidate.coverage),

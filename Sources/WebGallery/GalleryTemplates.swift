@@ -67,7 +67,7 @@ enum GalleryTemplates {
     {{#splashable}}<figure><img src="/photos/{{id}}/splash/show{{splashQuery}}" alt="{{name}}, show" data-splash="show"><figcaption>show</figcaption></figure>
     <figure><img src="/photos/{{id}}/splash/hide{{splashQuery}}" alt="{{name}}, hide" data-splash="hide"><figcaption>hide</figcaption></figure>{{/splashable}}
     </div>
-    {{#fileThere}}{{^splashable}}<p class="hint">Nothing to splash with these settings: the photo has no such colour. Choose another candidate below.</p>{{/splashable}}{{/fileThere}}
+    {{#fileThere}}{{^splashable}}<p class="hint">Nothing to splash with these settings: {{nothingToSplash}}.{{#hasCandidates}} Choose a candidate to keep below.{{/hasCandidates}}</p>{{/splashable}}{{/fileThere}}
     <form class="splash-controls" method="get" action="/photos/{{id}}" data-photo="{{id}}">
     <label>keep <select name="candidate">{{#targets}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/targets}}</select></label>
     <label>mode <select name="mode">{{#modes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/modes}}</select></label>
@@ -90,6 +90,7 @@ enum GalleryTemplates {
     {{#dominant}}<div><dt>dominant</dt><dd><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span></dd></div>{{/dominant}}
     {{#accent}}<div><dt>accent</dt><dd><span class="dot" style="background: {{hex}}"></span>{{name}} <span class="hex">{{hex}}</span> {{percent}}{{#subjectChosen}} · chosen by you{{/subjectChosen}}</dd></div>{{/accent}}
     {{#scene}}<div><dt>scene</dt><dd>{{scene}}: no accent worth a splash</dd></div>{{/scene}}
+    {{#noColourStandsOut}}<div><dt>accent</dt><dd>none: no colour stands out</dd></div>{{/noColourStandsOut}}
     </dl>
     {{#hasCandidates}}<h2>Accent candidates</h2>{{/hasCandidates}}
     <ol class="candidates">{{#candidates}}<li{{#isAccent}} class="chosen"{{/isAccent}}><span class="dot" style="background: {{hex}}"></span><strong>{{name}}</strong> <span class="hex">{{hex}}</span>{{#isAccent}} · the accent{{/isAccent}}

@@ -287,7 +287,9 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertTrue(html.contains(#"href="/photos/\#(id)/original""#))
         }
         try await get("/photos/\(fixture.ids["snow"]!)") { response in
-            XCTAssertTrue(response.text.contains("Nothing to splash with these settings"), "a photo without an accent says so")
+            XCTAssertTrue(response.text.contains("Nothing to splash with these settings: no accent colour (no colour stands out).</p>"),
+                          "a photo without an accent says so, and offers no candidate it has not: \(response.text)")
+            XCTAssertTrue(response.text.contains("<dt>accent</dt><dd>none: no colour stands out</dd>"), "as gallery show says it")
             XCTAssertTrue(response.text.contains("No show and hide variants made yet."))
             XCTAssertFalse(response.text.contains("data-splash"))
             XCTAssertFalse(response.text.contains("Make variants"))
