@@ -216,7 +216,26 @@ public struct InspirationService: Sendable {
             }
             result[photo.id] = images
         }
+        removeEarlierPictures(keeping: result, in: (pageDirectory as NSString).appendingPathComponent(folder), folder: folder)
         return result
+    }
+
+    /// The pictures an earlier page wrote into `directory` that this one does not show (`<id>-original.jpg`,
+    /// `-show`, `-hide`; any other file there is left): a page of 3 photos written over one of 12 left 36.
+    private func removeEarlierPictures(keeping pictures: [PhotoID: InspirationImages], in directory: String, folder: String) {
+        let kept = Set(pictures.values.flatMap { [$0.original, $0.show, $0.hide].compactMap { $0 } }
+            .map { (directory as NSString).appendingPathComponent(($0 as NSString).lastPathComponent) })
+        for file in fileSystem.walk([directory]).files where !kept.contains(file.path) && Self.isPagePicture(file.path, in: directory) {
+            try? fileSystem.remove(file.path)
+        }
+    }
+
+    /// Whether `path` is named as a page's picture is, directly in `directory`.
+    static func isPagePicture(_ path: String, in directory: String) -> Bool {
+        guard (path as NSString).deletingLastPathComponent == directory else { return false }
+        let name = (path as NSString).lastPathComponent
+        guard let dash = name.firstIndex(of: "-"), Int64(name[..<dash]) != nil else { return false }
+        return ["-original.jpg", "-show.jpg", "-hide.jpg"].contains(String(name[dash...]))
     }
 
     /// A JPEG of at most `thumbnailSize` pixels, upright, written under the page's folder; nil when

@@ -138,6 +138,23 @@ final class InspirationServiceTests: XCTestCase {
         XCTAssertEqual(marks.sorted(), ["hide", "hide", "none", "none", "show", "show"])
     }
 
+    /// A page written again over an earlier one, with fewer photos: the earlier page's other pictures go,
+    /// and any other file in the folder stays.
+    func testAPageWrittenAgainLeavesNoPictureOfTheEarlierOne() async throws {
+        let files = FakeFileSystem()
+        let catalogue = FakeCatalogue()
+        for photo in library { files[photo.path] = FakePhoto.data(width: 1200, height: 900, seed: photo.path) }
+        let service = InspirationService(fileSystem: files, decoder: FakePhotoCodec(), encoder: RecordingEncoder(), catalogue: catalogue,
+                                         variantMaker: FakeVariantMaker(files: files, catalogue: catalogue), libraryDirectory: "/library")
+        _ = try await service.pictures(for: InspirationService.rank(library, limit: 2), pageDirectory: "/site", folder: "page_files")
+        files["/site/page_files/notes.txt"] = Data("mine".utf8)
+        files["/site/page_files/9-original.jpg.bak"] = Data("mine".utf8)
+        _ = try await service.pictures(for: InspirationService.rank(library, limit: 1), pageDirectory: "/site", folder: "page_files")
+        XCTAssertEqual(Set(files.walk(["/site/page_files"]).files.map(\.path)),
+                       ["/site/page_files/2-original.jpg", "/site/page_files/2-show.jpg", "/site/page_files/2-hide.jpg",
+                        "/site/page_files/notes.txt", "/site/page_files/9-original.jpg.bak"])
+    }
+
     func testAReadOnlyCatalogueMakesNoVariantForThePage() async throws {
         let files = FakeFileSystem()
         let catalogue = FakeCatalogue()
