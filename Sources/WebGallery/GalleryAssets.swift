@@ -73,7 +73,10 @@ enum GalleryAssets {
     .reason { color: #cdd3da; margin: 4px 0 8px; }
     .alike { font-size: 13px; color: var(--dim); margin: 8px 0 0; }
     .alike img { width: 72px; height: 54px; display: inline-block; vertical-align: middle; margin-left: 4px; }
-    @media (max-width: 700px) { .bar, .filters, .grid, main.photo, main.inspiration { padding-left: 12px; padding-right: 12px; } .entries li { flex-direction: column; } }
+    @media (max-width: 700px) { .bar, .filters, .grid, main.photo, main.inspiration { padding-left: 12px; padding-right: 12px; } .entries li { flex-direction: column; }
+      .grid { grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px; }
+      .pictures { grid-template-columns: repeat(2, 1fr); gap: 8px; }
+      .splash-controls { position: sticky; bottom: 0; background: var(--ground); padding: 8px 0; margin: 0; border-top: 1px solid var(--line); z-index: 1; } }
     """
 
     /// The tab's icon: a grey disc with one red dot, a show picture in small.
