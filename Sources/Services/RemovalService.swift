@@ -17,6 +17,11 @@ public struct RemovalSummary: Sendable {
     /// Variant files that could not be deleted (the rows are gone; `gallery check --repair` removes
     /// such stray files later), with the reason.
     public var variantFilesLeft: [(path: String, reason: String)] = []
+    /// A dry run: what would be forgotten, with nothing written or deleted (`moved` then names the paths
+    /// the photo would still have, of which the catalogue takes the first recorded).
+    public var dryRun = false
+    /// In a dry run, the variant files that would be deleted.
+    public var variantFilesToDelete = 0
 
     public init() {}
 }
@@ -39,13 +44,19 @@ public struct RemovalService: Sendable {
         self.thumbnails = thumbnails
     }
 
-    /// Removes these photos (as `catalogue.photo(id:)` returns them, with their variants).
-    public func remove(_ photos: [CataloguedPhoto]) throws -> RemovalSummary {
+    /// Removes these photos (as `catalogue.photo(id:)` returns them, with their variants); with `dryRun`,
+    /// says what would go and changes nothing.
+    public func remove(_ photos: [CataloguedPhoto], dryRun: Bool = false) throws -> RemovalSummary {
+        var summary = RemovalSummary()
+        summary.dryRun = dryRun
+        summary.removed = photos.map { ($0.id, $0.path) }
+        if dryRun {
+            summary.variantFilesToDelete = variantFiles(of: photos).count
+            return summary
+        }
         try catalogue.write { writer in
             for photo in photos { try writer.removePhoto(photo.id) }
         }
-        var summary = RemovalSummary()
-        summary.removed = photos.map { ($0.id, $0.path) }
         deleteFiles(of: photos, into: &summary)
         return summary
     }
@@ -54,8 +65,8 @@ public struct RemovalService: Sendable {
     /// (as `catalogue.photo(id:)` returns them): their paths there are forgotten; a photo with a
     /// duplicate path elsewhere moves to it and keeps its variants (the copies outside are still
     /// photos); a photo with none elsewhere is removed.
-    public func remove(_ photos: [CataloguedPhoto], within paths: [String]) throws -> RemovalSummary {
-        try forget(photos, why: "its path there forgotten with its folder") { candidate in
+    public func remove(_ photos: [CataloguedPhoto], within paths: [String], dryRun: Bool = false) throws -> RemovalSummary {
+        try forget(photos, why: "its path there forgotten with its folder", dryRun: dryRun) { candidate in
             paths.contains { path(candidate, isWithin: $0) }
         }
     }
@@ -63,33 +74,43 @@ public struct RemovalService: Sendable {
     /// Forgets every path whose file is gone, of the photos `scope` holds (all of them by default): a
     /// photo whose file is gone moves to a duplicate that still exists, and is removed when none
     /// does; a gone duplicate path is forgotten.
-    public func removeMissing(in scope: PhotoQuery = PhotoQuery(sort: .imported)) throws -> RemovalSummary {
+    public func removeMissing(in scope: PhotoQuery = PhotoQuery(sort: .imported), dryRun: Bool = false) throws -> RemovalSummary {
         let photos = try catalogue.photos(matching: scope).compactMap { try catalogue.photo(id: $0.id) }
-        return try forget(photos, why: "its file was gone") { !fileSystem.exists($0) }
+        return try forget(photos, why: "its file was gone", dryRun: dryRun) { !fileSystem.exists($0) }
     }
 
     /// Forgets the paths of `photos` that `forgotten` names, in one transaction: a photo whose own
     /// path goes moves to a duplicate path that stays (its content is still there), and is removed
     /// when none does; then the removed photos' variant files are deleted.
-    private func forget(_ photos: [CataloguedPhoto], why: String, _ forgotten: (String) -> Bool) throws -> RemovalSummary {
+    private func forget(_ photos: [CataloguedPhoto], why: String, dryRun: Bool = false, _ forgotten: (String) -> Bool) throws -> RemovalSummary {
         var summary = RemovalSummary()
         summary.why = why
+        summary.dryRun = dryRun
         var gone: [CataloguedPhoto] = []
         var moved: [PhotoID] = []
+        // What goes, decided once: written, or in a dry run only said.
+        let plan = photos.map { photo in (photo: photo, duplicates: photo.duplicatePaths.filter(forgotten), own: forgotten(photo.path)) }
+        for (photo, duplicates, own) in plan {
+            summary.forgottenDuplicates += duplicates
+            guard own else { continue }
+            if duplicates.count < photo.duplicatePaths.count {
+                moved.append(photo.id)
+                if dryRun { summary.moved.append((photo.id, photo.duplicatePaths.filter { !duplicates.contains($0) }.joined(separator: ", "))) }
+            } else {
+                summary.removed.append((photo.id, photo.path))
+                gone.append(photo)
+            }
+        }
+        if dryRun {
+            summary.variantFilesToDelete = variantFiles(of: gone).count
+            return summary
+        }
+        let staying = Set(moved)
         try catalogue.write { writer in
-            for photo in photos {
-                let duplicates = photo.duplicatePaths.filter(forgotten)
+            for (photo, duplicates, own) in plan {
                 for path in duplicates { try writer.detachPath(path) }
-                summary.forgottenDuplicates += duplicates
-                guard forgotten(photo.path) else { continue }
-                if duplicates.count < photo.duplicatePaths.count {
-                    try writer.detachPath(photo.path)
-                    moved.append(photo.id)
-                } else {
-                    try writer.removePhoto(photo.id)
-                    summary.removed.append((photo.id, photo.path))
-                    gone.append(photo)
-                }
+                guard own else { continue }
+                if staying.contains(photo.id) { try writer.detachPath(photo.path) } else { try writer.removePhoto(photo.id) }
             }
         }
         summary.moved = try moved.compactMap { id in try catalogue.photo(id: id).map { (id, $0.path) } }
@@ -97,10 +118,13 @@ public struct RemovalService: Sendable {
         return summary
     }
 
+    /// The files, in this library, of these photos' variants (a copied library's rows may still name the original's).
+    private func variantFiles(of photos: [CataloguedPhoto]) -> [String] {
+        photos.flatMap(\.variants).compactMap { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) }
+    }
+
     private func deleteFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
-        // Only this library's files: a copied library's rows may still name the original's.
-        let outcome = fileSystem.removeVariantFiles(photos.flatMap(\.variants).compactMap { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) },
-                                                   inVariants: variantsDirectory)
+        let outcome = fileSystem.removeVariantFiles(variantFiles(of: photos), inVariants: variantsDirectory)
         summary.variantFilesDeleted = outcome.removed
         summary.variantFilesLeft = outcome.left
         // A cache the gallery can fill again: one that cannot be written leaves strays `check --repair` takes away.

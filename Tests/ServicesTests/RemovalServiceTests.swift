@@ -59,6 +59,21 @@ final class RemovalServiceTests: XCTestCase {
         let living = c.duplicatePaths[0]
         files[d.duplicatePaths[0]] = nil                   // a gone duplicate: forgotten, the photo stays
 
+        // A dry run first: the same decisions, said; nothing written or deleted.
+        let writesBefore = files.writtenPaths.count
+        let dry = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").removeMissing(dryRun: true)
+        XCTAssertTrue(dry.dryRun)
+        XCTAssertEqual(dry.removed.map(\.id), [a.id])
+        XCTAssertEqual(dry.moved.map(\.id), [c.id])
+        XCTAssertEqual(dry.moved.map(\.path), [living], "the path it would keep")
+        XCTAssertEqual(dry.forgottenDuplicates, [d.duplicatePaths[0]])
+        XCTAssertEqual(dry.variantFilesToDelete, 1)
+        XCTAssertEqual(dry.variantFilesDeleted, 0)
+        XCTAssertEqual(Set(catalogue.allPhotos.map(\.id)), [a.id, b.id, c.id, d.id], "nothing forgotten")
+        XCTAssertEqual(try catalogue.photo(id: d.id)?.duplicatePaths.count, 1)
+        XCTAssertNotNil(files["/library/variants/\(a.id)/show.jpg"], "nothing deleted")
+        XCTAssertEqual(files.writtenPaths.count, writesBefore)
+
         let summary = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").removeMissing()
 
         XCTAssertEqual(summary.removed.map(\.id), [a.id])

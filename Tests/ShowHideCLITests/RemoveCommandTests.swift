@@ -37,6 +37,24 @@ final class RemoveCommandTests: XCTestCase {
         XCTAssertEqual(catalogue.allPhotos.map(\.id), [2])
     }
 
+    /// A dry run says what would go, and the catalogue and files are as they were.
+    func testADryRunSaysWhatWouldGoAndChangesNothing() throws {
+        try RemoveCommand.parse(["--in", "/lib", "--dry-run"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["would remove photo 1: /lib/a.jpg", "would remove photo 2: /lib/b.jpg",
+                                          "would remove 2 photos and 0 variant files; nothing was changed"])
+        XCTAssertEqual(catalogue.allPhotos.map(\.id), [1, 2])
+        spy.output.clear()
+        try RemoveCommand.parse(["1", "--dry-run", "--json"]).run(in: environment())
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["dryRun"] as? Bool, true)
+        XCTAssertEqual((json["removed"] as? [[String: Any]])?.map { $0["path"] as? String }, ["/lib/a.jpg"])
+        spy.output.clear()
+        files["/lib/b.jpg"] = nil
+        try RemoveCommand.parse(["--missing", "--dry-run"]).run(in: environment())
+        XCTAssertEqual(spy.output.lines, ["would remove photo 2: /lib/b.jpg", "would remove 1 photo and 0 variant files; nothing was changed"])
+        XCTAssertEqual(catalogue.allPhotos.map(\.id), [1, 2], "nothing forgotten")
+    }
+
     func testMissingFilesAsJSON() throws {
         files["/lib/b.jpg"] = nil
         try RemoveCommand.parse(["--missing", "--json"]).run(in: environment())

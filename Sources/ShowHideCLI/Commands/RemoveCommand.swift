@@ -24,6 +24,9 @@ struct RemoveCommand: EnvironmentCommand {
 
     @OptionGroup var scope: ScopeOptions
 
+    @Flag(name: .long, help: "Say what would be forgotten, and change nothing.")
+    var dryRun = false
+
     @Flag(name: .long, help: "Print the summary as JSON.")
     var json = false
 
@@ -43,14 +46,14 @@ struct RemoveCommand: EnvironmentCommand {
         let query = scope.query(in: environment, sort: .imported)
         let summary: RemovalSummary
         if missing {
-            summary = try service.removeMissing(in: query)
+            summary = try service.removeMissing(in: query, dryRun: dryRun)
         } else if ids.isEmpty {
             let photos = try catalogue.photos(matching: query).compactMap { try catalogue.photo(id: $0.id) }
             scope.sayPathsThatAreNowhere(in: environment, catalogue: catalogue)
             // A folder's paths are forgotten; its photos' copies elsewhere stay photos.
-            summary = query.paths.isEmpty ? try service.remove(photos) : try service.remove(photos, within: query.paths)
+            summary = query.paths.isEmpty ? try service.remove(photos, dryRun: dryRun) : try service.remove(photos, within: query.paths, dryRun: dryRun)
         } else {
-            summary = try service.remove(try ids.map { try environment.photo(id: $0, in: catalogue) })
+            summary = try service.remove(try ids.map { try environment.photo(id: $0, in: catalogue) }, dryRun: dryRun)
         }
         try RemovePresenter(console: environment.console).present(summary, asJSON: json)
     }

@@ -13,6 +13,8 @@ struct RemovePresenter {
         var forgottenDuplicates: [String]
         var variantFilesDeleted: Int
         var variantFilesLeft: [FailureJSON]
+        var dryRun: Bool
+        var variantFilesToDelete: Int
     }
 
     struct PhotoPathJSON: Encodable {
@@ -27,7 +29,16 @@ struct RemovePresenter {
                 moved: summary.moved.map { PhotoPathJSON(id: $0.id, path: $0.path) },
                 forgottenDuplicates: summary.forgottenDuplicates,
                 variantFilesDeleted: summary.variantFilesDeleted,
-                variantFilesLeft: summary.variantFilesLeft.map { FailureJSON(path: $0.path, reason: $0.reason) })))
+                variantFilesLeft: summary.variantFilesLeft.map { FailureJSON(path: $0.path, reason: $0.reason) },
+                dryRun: summary.dryRun, variantFilesToDelete: summary.variantFilesToDelete)))
+            return
+        }
+        if summary.dryRun {
+            for photo in summary.removed { console.print("would remove photo \(photo.id): \(photo.path)") }
+            for photo in summary.moved { console.print("would keep photo \(photo.id) at its other path \(photo.path) (\(summary.why))") }
+            for path in summary.forgottenDuplicates { console.print("would forget duplicate path \(path) (\(summary.why))") }
+            console.print("would remove \(counted(summary.removed.count, "photo")) and \(counted(summary.variantFilesToDelete, "variant file")); "
+                          + "nothing was changed")
             return
         }
         for photo in summary.removed { console.print("removed photo \(photo.id): \(photo.path)") }
