@@ -15,6 +15,8 @@ public struct VariantJSON: Encodable {
     public var params: [String: Double]
     /// "object" or "hue": how the splash chose what keeps its colour.
     public var method: String
+    /// When it was made, as the table shows it (ISO 8601, UTC).
+    public var createdAt: String
 
     public init(_ variant: Variant) {
         photo = variant.photoID
@@ -24,5 +26,6 @@ public struct VariantJSON: Encodable {
         height = variant.pixelSize.height
         params = VariantSpec.parameterValues(ofKey: variant.parameters)
         method = VariantSpec.method(ofKey: variant.parameters)
+        createdAt = ISO8601.string(variant.createdAt)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalogue
 import Foundation
+import GalleryJSON
 import Imaging
 import Services
 @testable import ShowHideCLI
@@ -66,6 +67,8 @@ final class VariantsCommandTests: XCTestCase {
         try VariantsCommand.parse(["--json"]).run(in: environment())
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [[String: Any]])
         XCTAssertEqual(json.map { $0["path"] as? String }, ["/library/variants/new.jpg"])
+        XCTAssertEqual(json.first?["createdAt"] as? String, ISO8601.string(try XCTUnwrap(catalogue.allVariants().first).createdAt),
+                       "when it was made, as the table shows it")
     }
 
     func testNoVariantsAndAnUnknownId() throws {
@@ -73,7 +76,9 @@ final class VariantsCommandTests: XCTestCase {
         try catalogue.write { try $0.removeVariant(atPath: "/library/variants/new.jpg") }
         spy.output.clear()
         try VariantsCommand.parse([]).run(in: environment())
-        XCTAssertEqual(spy.errors.lines.last, "No variants have been made.")
+        XCTAssertEqual(spy.errors.lines.last, "No variants have been made yet: `showhide gallery process` makes them.")
+        try VariantsCommand.parse(["1"]).run(in: environment())
+        XCTAssertEqual(spy.errors.lines.last, "Photo 1 has no variants yet: `showhide gallery process 1` makes them.", "the photo asked about, named")
         XCTAssertThrowsError(try VariantsCommand.parse(["9"]).run(in: environment())) { error in
             XCTAssertEqual(error as? ExitCode, ExitStatus.notFound)
         }

@@ -41,7 +41,7 @@ struct VariantsCommand: EnvironmentCommand {
                 (variant.path, environment.fileSystem.variantFile(recordedAt: variant.path, inVariants: folder)
                     ?? variant.path + " (no file of it in this library)")
             }, uniquingKeysWith: { first, _ in first })
-            try presenter.present(variants, asJSON: json, files: files)
+            try presenter.present(variants, asJSON: json, files: files, photos: ids)
         }
     }
 }

@@ -12,14 +12,22 @@ struct VariantsPresenter {
         var filesLeft: [FailureJSON]
     }
 
-    /// - Parameter files: the file shown for each recorded path (this library's, or the path said as having none).
-    func present(_ variants: [Variant], asJSON: Bool, files: [String: String] = [:]) throws {
+    /// - Parameters:
+    ///   - files: the file shown for each recorded path (this library's, or the path said as having none).
+    ///   - photos: the ids asked about, to name them when they have none.
+    func present(_ variants: [Variant], asJSON: Bool, files: [String: String] = [:], photos: [Int64] = []) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(variants.map(VariantJSON.init)))
             return
         }
         guard !variants.isEmpty else {
-            console.warn("No variants have been made.")
+            let ids = photos.map(String.init)
+            let said = switch ids.count {
+            case 0: "No variants have been made yet"
+            case 1: "Photo \(ids[0]) has no variants yet"
+            default: "Photos \(ids.joined(separator: ", ")) have no variants yet"
+            }
+            console.warn("\(said): `\((["showhide gallery process"] + ids).joined(separator: " "))` makes them.")
             return
         }
         var table = TextTable(headers: ["PHOTO", "KIND", "SIZE", "MADE WITH", "CREATED", "FILE"], fits: [.keep, .keep, .keep, .wrap, .keep, .elide])
