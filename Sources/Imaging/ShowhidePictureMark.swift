@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// What tells a picture showhide made — a show or hide picture, an export of one made smaller or in
 /// another format, an inspiration page's — from a photo, wherever it is copied, renamed or moved: an XMP
 /// packet with a property in showhide's own namespace. Import leaves such a file out, as it leaves out
@@ -17,24 +23,9 @@ public enum ShowhidePictureMark {
 
     /// Whether a file's XMP packet marks it as a picture showhide made.
     public static func marks(_ packet: String?) -> Bool {
-        guard var text = packet else { return false }
-        // Asked of every new photo with XMP, some of whose packets are large: a plain scan of the bytes, where
+        // Asked of every new photo with XMP, some of whose packets are large: the C library's search, where
         // Foundation's `contains` and the standard library's `firstRange(of:)` each cost 1–3% of an import.
-        return text.withUTF8 { bytes in
-            let wanted = namespaceBytes, count = wanted.count
-            guard bytes.count >= count else { return false }
-            var start = 0
-            while start <= bytes.count - count {
-                if bytes[start] == wanted[0] {
-                    var matched = 1
-                    while matched < count && bytes[start + matched] == wanted[matched] { matched += 1 }
-                    if matched == count { return true }
-                }
-                start += 1
-            }
-            return false
-        }
+        // (A packet is text: a NUL in one would end the search there, never in a packet showhide wrote.)
+        packet?.withCString { strstr($0, namespace) != nil } ?? false
     }
-
-    private static let namespaceBytes = Array(namespace.utf8)
 }

@@ -181,7 +181,7 @@ public struct LocalFileSystem: FileSystem {
     public func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return FileIdentity(info)
     }
 
     public func resolvingLinks(_ path: String) -> String {
@@ -299,26 +299,27 @@ public struct LocalFileSystem: FileSystem {
     }
 }
 
+extension FileIdentity {
+    init(_ info: stat) {
+        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}
+
 /// Recursive walk with loop detection by device and inode.
 private struct Walker {
-    struct Identity: Hashable {
-        var device: UInt64
-        var inode: UInt64
-    }
-
     var result = WalkResult()
-    var walked = Set<Identity>()
+    var walked = Set<FileIdentity>()
     /// Folders and files reached through a symbolic link inside a folder walked: walked after every
     /// real path, so that a photo is found by its own path and a link to a folder of the same walk
     /// adds nothing (it used to claim the folder's photos for its own path, whichever name sorted first).
-    var links: [(path: String, ancestors: Set<Identity>)] = []
+    var links: [(path: String, ancestors: Set<FileIdentity>)] = []
 
     mutating func problem(_ path: String, _ reason: String) {
         result.problems.append(WalkProblem(path: path, reason: reason))
     }
 
-    mutating func walkDirectory(_ path: String, info: stat, ancestors: Set<Identity>) {
-        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    mutating func walkDirectory(_ path: String, info: stat, ancestors: Set<FileIdentity>) {
+        let identity = FileIdentity(info)
         if ancestors.contains(identity) {
             problem(path, "symbolic link loop: this folder contains itself")
             return
@@ -377,7 +378,7 @@ private struct Walker {
     }
 
     /// A folder's entry: walked when a folder, listed when a file, said when neither can be reached.
-    mutating func visit(_ child: String, ancestors inside: Set<Identity>) {
+    mutating func visit(_ child: String, ancestors inside: Set<FileIdentity>) {
         var childInfo = stat()
         guard stat(child, &childInfo) == 0 else {
             let failure = errno

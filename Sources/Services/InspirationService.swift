@@ -216,13 +216,13 @@ public struct InspirationService: Sendable {
             }
             result[photo.id] = images
         }
-        removeEarlierPictures(keeping: result, in: (pageDirectory as NSString).appendingPathComponent(folder), folder: folder)
+        removeEarlierPictures(keeping: result, in: (pageDirectory as NSString).appendingPathComponent(folder))
         return result
     }
 
     /// The pictures an earlier page wrote into `directory` that this one does not show (`<id>-original.jpg`,
     /// `-show`, `-hide`; any other file there is left): a page of 3 photos written over one of 12 left 36.
-    private func removeEarlierPictures(keeping pictures: [PhotoID: InspirationImages], in directory: String, folder: String) {
+    private func removeEarlierPictures(keeping pictures: [PhotoID: InspirationImages], in directory: String) {
         let kept = Set(pictures.values.flatMap { [$0.original, $0.show, $0.hide].compactMap { $0 } }
             .map { (directory as NSString).appendingPathComponent(($0 as NSString).lastPathComponent) })
         for file in fileSystem.walk([directory]).files where !kept.contains(file.path) && Self.isPagePicture(file.path, in: directory) {

@@ -121,8 +121,8 @@ struct GalleryGuard: RouterMiddleware {
         default:
             (.internalServerError, Self.serverFault)
         }
-        // A fault of the server (5xx), whose page says only that, is logged as the error in words.
-        say(Self.logLine(request, status: status, said: status.code >= 500 && message == Self.serverFault ? error.plainDescription : message))
+        // A fault of the server, whose page says only that, is logged as the error in words.
+        say(Self.logLine(request, status: status, said: message == Self.serverFault ? error.plainDescription : message))
         return errorPage(status, message, api: api, back: Self.back(from: request, refusing: status == .badRequest ? message : nil))
     }
 

@@ -93,18 +93,13 @@ public struct GridQuery: Equatable, Sendable {
     public init(query: String?) throws(GalleryRequestError) {
         let parameters = QueryParameters(query)
         if let text = parameters["colour"] ?? parameters["color"] {
-            // A colour picker's value arrives as "#rrggbb"; a hand-typed one may lack the "#".
-            let target = ColourTarget(parsing: text)
-                ?? (text.count == 6 && text.allSatisfy(\.isHexDigit) ? ColourTarget(parsing: "#" + text) : nil)
-            // Or said as words, as `gallery search` takes them: "orange as a small accent".
-            let phrase = target == nil ? ColourPhrase(parsing: text) : nil
-            guard let target = target ?? phrase?.target else {
-                throw .invalid("colour: " + ColourPhrase.whyNot(text))
-            }
+            // A colour picker's "#rrggbb", a hand-typed one without its "#", or words as `gallery search` takes
+            // them: "orange as a small accent".
+            guard let phrase = ColourPhrase(parsing: text) else { throw .invalid("colour: " + ColourPhrase.whyNot(text)) }
             colourText = text
-            colour = target
-            accentOnly = phrase?.accentOnly == true
-            largestCoverage = phrase?.largestCoverage ?? 100
+            colour = phrase.target
+            accentOnly = phrase.accentOnly
+            largestCoverage = phrase.largestCoverage
         }
         if let accent = parameters["accent"] {
             switch accent.lowercased() {

@@ -179,8 +179,8 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.elided("IMG_20240101_0001.jpg", to: 13), "IMG_20…01.jpg")
         XCTAssertEqual(TerminalText.elided("short.jpg", to: 13), "short.jpg")
         // A path keeps its file's name whole where it fits beside a column of the folders.
-        XCTAssertEqual(TerminalText.elided("/work/shared/photos/broken/truncated-trunc50.png", to: 25), "/w…/truncated-trunc50.png")
-        XCTAssertEqual(TerminalText.elided("/work/shared/photos/broken/truncated-trunc50.png", to: 21), "/work/shar…runc50.png",
+        XCTAssertEqual(TerminalText.elided("/home/me/Pictures/old-phone/truncated-trunc50.png", to: 25), "/h…/truncated-trunc50.png")
+        XCTAssertEqual(TerminalText.elided("/home/me/Pictures/old-phone/truncated-trunc50.png", to: 21), "/home/me/P…runc50.png",
                        "a name too long for it is cut as any text")
         XCTAssertEqual(TerminalText.wrapped("one vivid red subject (4% of the frame)", to: 14),
                        ["one vivid red", "subject (4% of", "the frame)"])

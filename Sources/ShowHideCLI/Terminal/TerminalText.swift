@@ -100,7 +100,7 @@ struct TerminalText {
     }
 
     /// `text` cut to `width` columns by dropping its middle: "IMG_2024…0001.jpg". A path keeps its file's
-    /// name whole when that leaves a column of the folders: "/w…/truncated-trunc50.png", not "/work/sha…runc50.png".
+    /// name whole when that leaves a column of the folders: "/h…/truncated-trunc50.png", not "/home/me/…runc50.png".
     static func elided(_ text: String, to width: Int) -> String {
         let text = escaped(text)
         guard Self.width(text) > width, width >= 3 else { return text }
