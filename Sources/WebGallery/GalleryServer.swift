@@ -366,7 +366,8 @@ public struct GalleryServer: Sendable {
             guard (spec[1].isEmpty || end != nil), start >= 0 else { return .whole }
             if let end, end < start { return .whole }
             guard start < count else { return .unsatisfiable }
-            return .part(start..<min(count, (end ?? count - 1) + 1))
+            // Clamped before the one is added: an end of Int.max would overflow, and a trap stops the server.
+            return .part(start..<(min(end ?? count - 1, count - 1) + 1))
         case let (nil, suffix?) where spec[0].isEmpty:
             guard suffix > 0, count > 0 else { return .unsatisfiable }
             return .part(max(0, count - suffix)..<count)

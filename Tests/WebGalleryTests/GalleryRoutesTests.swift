@@ -478,10 +478,16 @@ final class GalleryRoutesTests: XCTestCase {
             XCTAssertEqual(response.status, .rangeNotSatisfiable)
             XCTAssertEqual(response.headers[.contentRange], "bytes */\(original.count)")
         }
+        try await get("/photos/\(id)/original", headers: [.range: "bytes=2-\(Int.max)"]) { response in
+            XCTAssertEqual(response.status, .partialContent)
+            XCTAssertEqual(Data(buffer: response.body), original.dropFirst(2))
+        }
         XCTAssertEqual(GalleryServer.byteRange("bytes=0-1,4-5", of: 10), .whole, "several ranges: the whole")
         XCTAssertEqual(GalleryServer.byteRange("bytes=5-2", of: 10), .whole)
         XCTAssertEqual(GalleryServer.byteRange("bytes=8-20", of: 10), .part(8..<10))
         XCTAssertEqual(GalleryServer.byteRange("items=0-1", of: 10), .whole)
+        XCTAssertEqual(GalleryServer.byteRange("bytes=2-\(Int.max)", of: 10), .part(2..<10), "an end past any file: to the last byte")
+        XCTAssertEqual(GalleryServer.byteRange("bytes=-\(Int.max)", of: 10), .part(0..<10))
     }
 
     func testPicturesAreServedByIdWithTheirTypes() async throws {
