@@ -175,8 +175,13 @@ public struct VariantSpec: Equatable, Sendable {
     /// so renaming or moving an original does not lose its variants, and each parameter set has its own file.
     public func path(inVariants variantsDirectory: String, hasher: any ContentHashing) -> String {
         let keyHash = hasher.sha256(Data(key.utf8)).prefix(10)
-        return [String(sha256.prefix(2)), sha256, "\(kind.rawValue)-\(keyHash).\(format.fileExtension)"]
-            .reduce(variantsDirectory) { ($0 as NSString).appendingPathComponent($1) }
+        return (Self.folder(ofContent: sha256, inVariants: variantsDirectory) as NSString)
+            .appendingPathComponent("\(kind.rawValue)-\(keyHash).\(format.fileExtension)")
+    }
+
+    /// The folder of one content's variants: `<variants>/<first two hex of its hash>/<hash>`.
+    public static func folder(ofContent sha256: String, inVariants variantsDirectory: String) -> String {
+        [String(sha256.prefix(2)), sha256].reduce(variantsDirectory) { ($0 as NSString).appendingPathComponent($1) }
     }
 
     /// The catalogue's record of this variant, its file written to `path`.
