@@ -26,6 +26,10 @@ public final class ZipDestination: ExportDestination {
             if isFolder.boolValue {
                 throw ExportError.cannotWrite(path, "it is a folder; name the zip file, such as \((path as NSString).appendingPathComponent("photos.zip"))")
             }
+            // A pipe or a device (`--zip /dev/null`) is no file to replace, nor one to number beside.
+            if let kind = NotAFile.kind(at: path) {
+                throw ExportError.cannotWrite(path, "it is \(kind), not a file; name the zip file to write")
+            }
             switch onConflict {
             case .overwrite: break
             case .skip: throw ExportError.destinationExists(path)
@@ -42,11 +46,12 @@ public final class ZipDestination: ExportDestination {
             throw ExportError.cannotWrite(chosen, "\(folder) is a file, not a folder")
         }
         location = chosen
-        temporary = chosen + partialFileSuffix
+        // A name of its own: two exports to one zip at once must not write into, or delete, each other's.
+        temporary = chosen + "." + UUID().uuidString + partialFileSuffix
         self.modified = modified
         do {
             try files.createDirectory(atPath: (chosen as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try? files.removeItem(atPath: temporary)
+            Self.removeAbandonedArchives(of: chosen, now: modified)
             archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create, pathEncoding: nil)
         } catch {
             throw ExportError.cannotWrite(chosen, error.plainDescription)
@@ -93,11 +98,26 @@ public final class ZipDestination: ExportDestination {
     public func finish() throws {
         // Releasing the archive closes its file.
         archive = nil
-        do {
-            if FileManager.default.fileExists(atPath: location) { try FileManager.default.removeItem(atPath: location) }
-            try FileManager.default.moveItem(atPath: temporary, toPath: location)
-        } catch {
-            throw ExportError.cannotWrite(location, error.plainDescription)
+        // One rename over the old archive: at no moment is there neither (a removal, then a move, killed
+        // between the two, lost the old one), and a folder put there meanwhile is refused, not deleted.
+        guard rename(temporary, location) == 0 else { throw ExportError.cannotWrite(location, systemErrorReason(errno)) }
+    }
+
+    /// How old an earlier export's temporary archive must be to be taken for abandoned, not one being written.
+    static let abandonedArchiveAge: TimeInterval = 10 * 60
+
+    /// Takes away what earlier exports to `path` left when they were killed: `NAME.<UUID>.partial` (and the
+    /// `NAME.partial` of earlier versions), once older than an export takes.
+    static func removeAbandonedArchives(of path: String, now: Date) {
+        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return }
+        for candidate in names where candidate.hasPrefix(name + ".") && candidate.hasSuffix(partialFileSuffix) {
+            let middle = candidate.dropFirst(name.count + 1).dropLast(partialFileSuffix.count)
+            guard middle.isEmpty || UUID(uuidString: String(middle)) != nil else { continue }
+            let file = (folder as NSString).appendingPathComponent(candidate)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) > abandonedArchiveAge else { continue }
+            try? FileManager.default.removeItem(atPath: file)
         }
     }
 

@@ -84,6 +84,13 @@ public struct NotAFile: Error, Equatable, LocalizedError {
     public var kind: String
     public init(kind: String) { self.kind = kind }
     public var errorDescription: String? { "not a file but \(kind)" }
+
+    /// What `path` is when it is neither a file nor a folder (links followed), in words: "a named pipe",
+    /// "a socket", "a device"; nil otherwise, or when there is nothing there.
+    public static func kind(at path: String) -> String? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Walker.specialKind(info) : nil
+    }
 }
 
 /// A file that could not be read, with the system's reason ("no such file or directory").

@@ -40,7 +40,7 @@ final class ZipDestinationTests: XCTestCase {
         try zip.finish()
         XCTAssertEqual(zip.location, path)
         XCTAssertEqual(try entries(of: path), files)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".partial"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "/out"), ["set.zip"], "no temporary file left")
     }
 
     func testAnAbandonedArchiveLeavesNothing() throws {
@@ -66,6 +66,52 @@ final class ZipDestinationTests: XCTestCase {
         try overwrite.write(Data("new".utf8), as: "n.jpg")
         try overwrite.finish()
         XCTAssertEqual(try entries(of: path), ["n.jpg": Data("new".utf8)])
+    }
+
+    func testAPipeOrADeviceIsNoZipFileToNumberBesideOrReplace() throws {
+        // `--zip /dev/null --on-conflict overwrite` made /dev/null a file of 42 kB; without it, /dev/null_2 was written.
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let pipe = directory + "/photos.zip"
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+        for policy in [ConflictPolicy.unique, .overwrite, .skip] {
+            XCTAssertThrowsError(try ZipDestination(path: pipe, onConflict: policy, modified: Date())) { error in
+                XCTAssertEqual(error as? ExportError, .cannotWrite(pipe, "it is a named pipe, not a file; name the zip file to write"))
+            }
+        }
+        XCTAssertEqual(NotAFile.kind(at: pipe), "a named pipe", "still the pipe")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["photos.zip"])
+        XCTAssertEqual(NotAFile.kind(at: "/dev/null"), "a device")
+        XCTAssertNil(NotAFile.kind(at: directory))
+    }
+
+    func testTwoExportsToOneArchiveAtOnceEachWriteTheirOwnAndTheLastToFinishIsKept() throws {
+        let path = directory + "/set.zip"
+        let first = try ZipDestination(path: path, onConflict: .overwrite, modified: Date())
+        let second = try ZipDestination(path: path, onConflict: .overwrite, modified: Date())
+        try first.write(Data("one".utf8), as: "1.jpg")
+        try second.write(Data("two".utf8), as: "2.jpg")
+        try first.finish()
+        XCTAssertEqual(try entries(of: path), ["1.jpg": Data("one".utf8)])
+        try second.finish()
+        XCTAssertEqual(try entries(of: path), ["2.jpg": Data("two".utf8)], "renamed over the first: never a moment with neither")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["set.zip"])
+    }
+
+    func testWhatAKilledExportLeftIsTakenAwayByTheNextOnceItIsOld() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let old = ["set.zip.\(UUID().uuidString).partial", "set.zip.partial"], recent = "set.zip.\(UUID().uuidString).partial"
+        let others = ["set.zip.notes.partial", "other.zip.\(UUID().uuidString).partial"]
+        for name in old + [recent] + others {
+            let file = directory + "/" + name
+            try Data("half".utf8).write(to: URL(fileURLWithPath: file))
+            let age = name == recent ? 60.0 : ZipDestination.abandonedArchiveAge + 60
+            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-age)], ofItemAtPath: file)
+        }
+        let zip = try ZipDestination(path: directory + "/set.zip", onConflict: .unique, modified: now)
+        zip.abandon()
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: directory)), Set([recent] + others),
+                       "only this archive's own temporary files, and only those older than an export takes")
     }
 
     func testAFolderIsNoZipFileToNumberOrReplace() throws {
