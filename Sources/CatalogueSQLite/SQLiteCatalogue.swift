@@ -332,6 +332,12 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
             throw CatalogueError.cannotWriteBackup(path: path, reason: "that is a folder; name the file to write in it, such as "
                 + (path as NSString).appendingPathComponent("catalogue-backup.sqlite"))
         }
+        // A pipe or a device (`/dev/null`) is no file to replace: renamed over, it would be gone.
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw CatalogueError.cannotWriteBackup(path: path, reason: "that is not a file but a named pipe, a socket or a device; "
+                + "name the file to write the copy into")
+        }
         if !replacing && FileManager.default.fileExists(atPath: path) { throw CatalogueError.backupExists(path: path) }
         Self.removeAbandonedBackups(of: path)
         let temporary = path + "." + UUID().uuidString + ".partial"
@@ -350,17 +356,24 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         } catch let error as DatabaseError {
             throw CatalogueError(error, path: self.path)
         }
-        let (integrity, photos) = try copy.read { db in
-            (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0)
+        let integrity: [String], photos: Int
+        do {
+            (integrity, photos) = try copy.read { db in
+                (try String.fetchAll(db, sql: "PRAGMA integrity_check"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0)
+            }
+            try copy.close()
+        } catch let error as DatabaseError {
+            // The copy, not the catalogue, could not be read back: its disk, most often.
+            throw CatalogueError.cannotWriteBackup(path: path, reason: "the copy could not be read back to check it: "
+                + (error.resultCode == .SQLITE_FULL ? "the disk is full" : error.resultCode == .SQLITE_IOERR ? "input/output error"
+                    : "SQLite's code \(error.resultCode.rawValue)"))
         }
-        try copy.close()
         guard integrity == ["ok"] else {
             throw CatalogueError.cannotWriteBackup(path: path, reason: "the copy failed SQLite's integrity check: \(integrity.first ?? "")")
         }
         guard rename(temporary, path) == 0 else {
             throw CatalogueError.cannotWriteBackup(path: path, reason: systemErrorReason(errno))
         }
-        var info = stat()
         return CatalogueBackup(path: path, photos: photos, bytes: stat(path, &info) == 0 ? Int(info.st_size) : 0)
     }
 

@@ -18,12 +18,25 @@ public struct ProtectedFiles: Sendable {
     /// Why nothing may be written at `path` (an absolute path), in words; nil when something may.
     /// Links are followed: a link to the catalogue is the catalogue.
     public func reason(against path: String) throws -> String? {
-        let resolved = fileSystem.resolvingLinks(path)
+        try libraryReason(against: path) ?? photoReason(against: path, resolved: fileSystem.resolvingLinks(path))
+    }
+
+    /// Why nothing may be written at `path`, new or not: it is one of the library's own files, or in one of
+    /// its own folders (`variants/`, whose files no row records `gallery check --repair` deletes); nil
+    /// when it is not. Asks nothing of the catalogue.
+    public func libraryReason(against path: String) -> String? {
         let library = fileSystem.resolvingLinks(libraryDirectory)
-        if LibraryFolder.isOwn(resolved, inLibrary: library) {
-            return "it is one of the library's own files (\(library))"
-        }
-        return try photoReason(against: path, resolved: resolved)
+        guard LibraryFolder.isOwn(fileSystem.resolvingLinks(path), inLibrary: library) else { return nil }
+        return "it is one of the library's own files (\(library))"
+    }
+
+    /// Why no file may be written into `folder`: it is one of the library's own folders or inside one;
+    /// nil when files may be.
+    public func folderReason(against folder: String) -> String? {
+        let library = fileSystem.resolvingLinks(libraryDirectory)
+        // Any name in an own folder is own; in the library folder itself, a name like this one is the user's.
+        guard LibraryFolder.isOwn((fileSystem.resolvingLinks(folder) as NSString).appendingPathComponent("-"), inLibrary: library) else { return nil }
+        return "it is one of the library's own folders (\(library)), whose files showhide keeps and deletes"
     }
 
     /// Why nothing may be written at `path`: it is a catalogued photo's file (by its own path, as a

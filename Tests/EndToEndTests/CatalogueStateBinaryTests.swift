@@ -144,6 +144,25 @@ extension CatalogueStateBinaryTests {
             XCTAssertEqual(folder.errors, "showhide: cannot write the backup \(directory.path): that is a folder; name the file to write in it, "
                            + "such as \(directory.path)/catalogue-backup.sqlite\n", "said the same, --overwrite or not")
         }
+        let pipe = directory.appendingPathComponent("pipe").path
+        XCTAssertEqual(mkfifo(pipe, 0o600), 0)
+        for overwrite in [[], ["--overwrite"]] {
+            let run = try binary.run(["gallery", "backup", pipe, "--library", library] + overwrite)
+            XCTAssertEqual(run.status, 73)
+            XCTAssertEqual(run.errors, "showhide: cannot write the backup \(pipe): that is not a file but a named pipe, a socket or a device; "
+                           + "name the file to write the copy into\n")
+        }
+        var info = stat()
+        XCTAssertTrue(stat(pipe, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the pipe is still a pipe")
+        // The library's own files: the thumbnails written over, or a file in variants/ that check --repair deletes.
+        try Data("thumbs".utf8).write(to: URL(fileURLWithPath: library + "/thumbnails.sqlite"))
+        for (name, overwrite) in [("thumbnails.sqlite", ["--overwrite"]), ("variants/copy.sqlite", [])] {
+            let run = try binary.run(["gallery", "backup", library + "/" + name, "--library", library] + overwrite)
+            XCTAssertEqual(run.status, 73, name)
+            XCTAssertEqual(run.errors, "showhide: will not write over \(library)/\(name): it is one of the library's own files (\(library)); "
+                           + "name another file\n")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: library + "/thumbnails.sqlite")), Data("thumbs".utf8))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".partial") }
         XCTAssertEqual(leftovers, [])
     }

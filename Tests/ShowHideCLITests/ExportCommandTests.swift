@@ -318,6 +318,26 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertFalse(files.writtenPaths.contains { $0.contains(".d/") }, "no zip was started: \(files.writtenPaths)")
     }
 
+    func testNoExportWritesIntoTheLibrarysOwnFoldersOrUnderItsOwnNames() async throws {
+        // Written into variants/, an export was deleted by the next `gallery check --repair` as stray files.
+        files.links["/work/to-library"] = "/library"
+        for folder in ["/library/variants", "/library/variants/ab", "/work/to-library/variants", "/library/exports"] {
+            await assertExits(with: ExitStatus.cannotCreate, folder) {
+                try await ExportCommand.parse(["--all", "--to", folder]).run(in: environment())
+            }
+            XCTAssertTrue(spy.errors.text.contains("showhide: cannot write \(folder): it is one of the library's own folders (/library), "
+                                                   + "whose files showhide keeps and deletes; export to a folder of your own"), spy.errors.text)
+        }
+        XCTAssertEqual(files.writtenPaths.filter { !$0.hasPrefix("/library/variants/") || $0.contains("manifest") }, [], "nothing exported")
+        // Into the library folder itself, a file of the user's name is written; one named as the library's own is not.
+        await assertExits(with: ExitStatus.someFilesFailed, "the file named as the catalogue fails") {
+            try await ExportCommand.parse(["--all", "--to", "/library", "--template", "catalogue.sqlite", "--variant", "original"]).run(in: environment())
+        }
+        XCTAssertTrue(spy.errors.text.contains("will not write over /library/catalogue.sqlite.jpg: it is one of the library's own files (/library)"),
+                      spy.errors.text)
+        XCTAssertNil(files["/library/catalogue.sqlite.jpg"])
+    }
+
     func testAnExportIntoAPhotosFolderFailsTheFilesThatWouldReplaceAPhoto() async throws {
         let original = try XCTUnwrap(files["/lib/red.jpg"])
         await assertExits(with: ExitStatus.someFilesFailed, "a file that would replace a photo is a failure") {

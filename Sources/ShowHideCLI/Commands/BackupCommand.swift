@@ -35,9 +35,15 @@ struct BackupCommand: EnvironmentCommand {
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
         let path = environment.absolutePath(file)
-        // The catalogue's own files are refused by the backup itself, by inode too; a photo here.
-        if overwrite, let reason = try environment.protectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
-            .photoReason(against: path) {
+        // The catalogue's own files are refused by the backup itself, by inode too, in words of its own; the
+        // library's other files here (its thumbnails, a file in variants/ that check --repair would delete),
+        // and a photo when it would be written over.
+        let libraryDirectory = library.directory(in: environment)
+        let protected = environment.protectedFiles(catalogue: catalogue, libraryDirectory: libraryDirectory)
+        let resolved = environment.fileSystem.resolvingLinks(path)
+        let namesTheCatalogue = (resolved as NSString).deletingLastPathComponent == environment.fileSystem.resolvingLinks(libraryDirectory)
+            && (resolved as NSString).lastPathComponent.hasPrefix(LibraryFolder.catalogue)
+        if let reason = try namesTheCatalogue ? nil : overwrite ? protected.reason(against: path) : protected.libraryReason(against: path) {
             throw ProtectedFileError(path: path, reason: reason)
         }
         let backup = try catalogue.backup(to: path, replacing: overwrite)

@@ -168,6 +168,9 @@ struct ExportCommand: EnvironmentCommand {
         }
         do {
             let protected = environment.protectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
+            if let to, let reason = protected.folderReason(against: environment.absolutePath(to)) {
+                throw ExportError.cannotWrite(environment.absolutePath(to), reason + "; export to a folder of your own")
+            }
             let destination: any ExportDestination = if let to {
                 FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem, protected: protected)
             } else {
