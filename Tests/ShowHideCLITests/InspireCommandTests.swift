@@ -201,6 +201,17 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines, [])
     }
 
+    func testThePageIsNeverWrittenIntoTheLibrarysOwnFolders() async throws {
+        do {
+            try await InspireCommand.parse(["--html", "/library/variants/p.html"]).run(in: environment())
+            XCTFail("written where check --repair deletes it")
+        } catch let error as ProtectedFileError {
+            XCTAssertEqual(error, ProtectedFileError(path: "/library/variants/p.html", reason: "it is one of the library's own files (/library)"))
+            XCTAssertEqual(ExitStatus.of(error), ExitStatus.cannotCreate)
+        }
+        XCTAssertFalse(files.writtenPaths.contains { $0.contains("p.html") || $0.contains("p_files") }, "\(files.writtenPaths)")
+    }
+
     func testAPageWrittenBeforeIsReplaced() async throws {
         try await InspireCommand.parse(["--html", "p.html"]).run(in: environment())
         try await InspireCommand.parse(["--html", "p.html"]).run(in: environment())

@@ -84,6 +84,11 @@ struct InspireCommand: EnvironmentCommand {
         let picturesFolder = InspirationPageFiles.picturesFolder(of: page)
         let folder = (picturesFolder as NSString).lastPathComponent
         try InspirationPage.checkPlace(page: page, picturesFolder: picturesFolder, fileSystem: environment.fileSystem)
+        // In the library's variants/ folder, the next `gallery check --repair` would delete the page as stray files.
+        if let reason = environment.protectedFiles(catalogue: catalogue, libraryDirectory: library.directory(in: environment))
+            .libraryReason(against: page) {
+            throw ProtectedFileError(path: page, reason: reason)
+        }
         if catalogue.isReadOnly {
             environment.console.warn("showhide: the catalogue is read-only, so no variant can be made for the page: "
                                      + "it shows the show and hide pictures made already")
