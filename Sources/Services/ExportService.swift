@@ -609,8 +609,14 @@ public final class FolderDestination: ExportDestination {
         fileSystem.exists(path(name))
     }
 
+    /// - Throws: `ProtectedFileError` when the file there is a catalogued photo's own: it is no export to
+    ///   keep or list (an original exported into its own folder under its own name).
     public func existing(_ name: String) throws -> Data? {
-        contains(name) ? try fileSystem.contents(of: path(name)) : nil
+        guard contains(name) else { return nil }
+        if name != ExportService.manifestName, let reason = try protected?.photoReason(against: path(name)) {
+            throw ProtectedFileError(path: path(name), reason: reason)
+        }
+        return try fileSystem.contents(of: path(name))
     }
 
     public func size(of name: String) -> Int? {

@@ -208,7 +208,12 @@ public struct ImportService: Sendable {
         for manifest in manifests {
             guard let data = try? fileSystem.contents(of: manifest.path), let files = ExportService.manifestFiles(data) else { continue }
             let folder = (manifest.path as NSString).deletingLastPathComponent
-            pictures.formUnion(files.map { (folder as NSString).appendingPathComponent($0.file) }.filter(paths.contains))
+            // An original listed at its own path is the photo itself, which no export made (an earlier
+            // showhide listed a photo exported into its own folder as kept).
+            for file in files {
+                let path = (folder as NSString).appendingPathComponent(file.file)
+                if paths.contains(path) && !(file.variant == .original && file.originalPath == path) { pictures.insert(path) }
+            }
             // An original's content is a photo's: renamed, it is a duplicate.
             contents.formUnion(files.filter { $0.variant != .original }.map(\.sha256))
         }

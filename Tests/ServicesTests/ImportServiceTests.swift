@@ -162,15 +162,20 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(catalogue.allPhotos.first { $0.path == "/lib/copy/b.jpg" }?.facts.pixelSize, PixelSize(width: 10, height: 10))
     }
 
-    func testAPhotoLeftOutOfTheWalkButStillThereKeepsItsFile() async throws {
+    func testAPhotoAManifestListsAtItsOwnPathIsStillAPhoto() async throws {
         let photo = try await photoWithACopy(at: "/lib/album/a.jpg")
-        // An export written into its folder later lists a file of that name: the walk leaves it out, but it is there.
-        files["/lib/album/manifest.json"] = try JSONEncoder().encode([ExportedFile(file: "a.jpg", photo: photo.id, originalPath: "/lib/album/a.jpg",
-                                                                               variant: .original, parameters: nil, size: 1, width: 1,
-                                                                               height: 1, sha256: "")])
+        // An earlier showhide, exporting originals into their own folder, listed the photo's own file as kept.
+        let listed = [ExportedFile(file: "a.jpg", photo: photo.id, originalPath: "/lib/album/a.jpg", variant: .original, parameters: nil,
+                                   size: 1, width: 1, height: 1, sha256: "")]
+        files["/lib/album/manifest.json"] = try JSONEncoder().encode(listed)
         let again = try await importLibrary()
-        XCTAssertEqual(again.moved, 0)
+        XCTAssertEqual([again.moved, again.showhidePictures], [0, 0], "the photo itself, not an export to leave out")
         XCTAssertEqual(try catalogue.photo(id: photo.id)?.path, "/lib/album/a.jpg", "not moved to its copy: its own file is there")
+        // A new library imports it too: no export made it.
+        let fresh = FakeCatalogue()
+        let summary = try await ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(),
+                                              catalogue: fresh, clock: clock, jobRunner: jobRunner).importPhotos(from: ["/lib/album"])
+        XCTAssertEqual([summary.imported, summary.showhidePictures], [1, 0])
     }
 
     func testAKnownBadFileIsNotReadAgainUntilItChanges() async throws {

@@ -347,4 +347,16 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(files["/lib/red.jpg"], original)
         XCTAssertTrue(spy.errors.text.contains("will not write over /lib/red.jpg: it is the file of photo"), spy.errors.text)
     }
+
+    func testAnOriginalExportedIntoItsOwnFolderUnderItsOwnNameIsNoExportToKeepOrList() async throws {
+        // Listed as kept, the photo's own file was then left out of every import as a picture showhide made.
+        for policy in ["unique", "skip"] {
+            await assertExits(with: ExitStatus.someFilesFailed, policy) {
+                try await ExportCommand.parse(["--all", "--to", "/lib", "--template", "{name}", "--variant", "original",
+                                               "--on-conflict", policy]).run(in: environment())
+            }
+            XCTAssertTrue(spy.errors.text.contains("will not write over /lib/red.jpg: it is the file of photo"), spy.errors.text)
+            XCTAssertNil(files["/lib/manifest.json"], "\(policy): no manifest lists the photos as exports")
+        }
+    }
 }
