@@ -282,11 +282,13 @@ public struct ImportService: Sendable {
         summary.unchanged -= followed
 
         // Failures recorded under these folders whose files are gone since, and folders this walk read:
-        // nothing is left to fail.
-        let problemPaths = Set(walk.problems.map(\.path))
+        // nothing is left to fail. What the walk found or stumbled on again is there, though its path may
+        // name nothing to `stat` (a name that is not UTF-8, a path past PATH_MAX, a folder that may be
+        // listed but not entered).
+        let walkedPaths = Set(walk.files.map(\.path) + walk.problems.map(\.path))
         let stale = recordedFailures.filter { failed in
-            roots.contains { path(failed.path, isWithin: $0) }
-                && (!fileSystem.exists(failed.path) || (failed.stamp == nil && !problemPaths.contains(failed.path)))
+            roots.contains { path(failed.path, isWithin: $0) } && !walkedPaths.contains(failed.path)
+                && (failed.stamp == nil || !fileSystem.exists(failed.path))
         }.map(\.path)
         if !stale.isEmpty { try catalogue.write { writer in try stale.forEach(writer.clearFailure) } }
 

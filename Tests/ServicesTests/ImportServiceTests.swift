@@ -95,6 +95,12 @@ final class ImportServiceTests: XCTestCase {
         let second = try await importLibrary()
         XCTAssertEqual(second.failures, [])
         XCTAssertEqual(second.stillFailing.map(\.path), ["/lib/locked"])
+        // Its path names nothing `stat` finds (a name that is not UTF-8, a path past PATH_MAX), yet the walk
+        // meets it: it stays listed, and the next import says it is still failing, not a new failure (exit 1, 0, 1, …).
+        XCTAssertFalse(files.exists("/lib/locked"))
+        XCTAssertEqual(try catalogue.failures().map(\.path), ["/lib/locked"])
+        let again = try await importLibrary()
+        XCTAssertEqual([again.failures.count, again.stillFailing.count], [0, 1])
         files.walkProblems = [WalkProblem(path: "/lib/locked", reason: "input/output error")]
         let third = try await importLibrary()
         XCTAssertEqual(third.failures.map(\.reason), ["input/output error"], "another reason is a new failure")
