@@ -8,7 +8,12 @@ import GRDBSQLite
 struct ColourRepository {
     let db: Database
 
+    /// - Throws: `CatalogueError.photoGone` when no photo has `id` (removed by another command meanwhile).
     func set(_ colours: ColourAnalysis, of id: PhotoID) throws {
+        // Said in words, not as the foreign key's constraint, which would roll the whole batch back.
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE id = ?)", arguments: [id]) == true else {
+            throw CatalogueError.photoGone(id: id)
+        }
         for table in ["palette_entry", "photo_colour", "colour_name_weight", "accent_candidate"] {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE photo_id = ?").execute(arguments: [id])
         }

@@ -129,11 +129,20 @@ public struct AnalysisService: Sendable {
 
     private func store(_ batch: [(CataloguedPhoto, ColourAnalysis)], into summary: inout AnalysisSummary) throws {
         guard !batch.isEmpty else { return }
-        try catalogue.write { writer in
-            for (photo, colours) in batch { try writer.setColours(colours, of: photo.id) }
+        // A photo removed by another command meanwhile has nothing left to analyse; the rest of its batch is kept.
+        let gone = try catalogue.write { writer in
+            var gone: Set<PhotoID> = []
+            for (photo, colours) in batch {
+                do {
+                    try writer.setColours(colours, of: photo.id)
+                } catch CatalogueError.photoGone {
+                    gone.insert(photo.id)
+                }
+            }
+            return gone
         }
-        summary.analysed += batch.count
-        for (photo, colours) in batch {
+        summary.analysed += batch.count - gone.count
+        for (photo, colours) in batch where !gone.contains(photo.id) {
             // A subject the person chose stays theirs: its accent is what the catalogue says now, read back.
             let before = photo.facts.colours?.accent?.name
             let after = photo.facts.colours?.subjectChosen == true ? try catalogue.photo(id: photo.id)?.facts.colours?.accent?.name

@@ -241,6 +241,7 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
 
         /// A subject the person chose stays the accent, as the real catalogue keeps it apart from the analysis.
         func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws {
+            guard catalogue.state.photos[id] != nil else { throw CatalogueError.photoGone(id: id) }
             var colours = colours
             if let previous = catalogue.state.photos[id]?.facts.colours, previous.subjectChosen {
                 colours.accent = previous.accent

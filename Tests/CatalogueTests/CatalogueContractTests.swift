@@ -112,6 +112,10 @@ struct CatalogueContract {
             XCTAssertEqual(error as? CatalogueError, .photoGone(id: id))
         }
         XCTAssertEqual(try catalogue.allVariants(), [])
+        XCTAssertThrowsError(try catalogue.write { try $0.setColours(ColourAnalysis(palette: [], accent: nil), of: id) },
+                             "colours found while the photo was removed") { error in
+            XCTAssertEqual(error as? CatalogueError, .photoGone(id: id))
+        }
         XCTAssertEqual(try insert("/p/next.jpg", sha: "e"), id + 1,
                        "a removed photo's id is never given out again: an id from an old listing or export names no other photo")
     }

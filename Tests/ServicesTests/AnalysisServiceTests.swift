@@ -54,6 +54,20 @@ final class AnalysisServiceTests: XCTestCase {
         XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [])
     }
 
+    func testAPhotoRemovedWhileItIsAnalysedIsLeftOutAndTheRestOfItsBatchKept() async throws {
+        // Before, the foreign key failed the batch's transaction: nothing of it was kept, and the command stopped (69).
+        let photos = try await importAnalysedByEarlierRules(["a.jpg", "b.jpg", "c.jpg"])
+        let removed = try XCTUnwrap(photos.first { $0.path == "/photos/b.jpg" })
+        files.beforeRead = { [catalogue] path in
+            if path == removed.path { try? catalogue.write { try $0.removePhoto(removed.id) } }
+        }
+        let summary = try await service().analyse(photos, jobs: 1)
+        XCTAssertEqual(summary.analysed, 2)
+        XCTAssertEqual(summary.accentsChanged.map(\.photoID).sorted(), photos.map(\.id).filter { $0 != removed.id }.sorted())
+        XCTAssertNil(try catalogue.photo(id: removed.id))
+        XCTAssertEqual(try catalogue.photosNeedingAnalysis().map(\.id), [])
+    }
+
     func testAChosenSubjectIsNoAccentChangedAsItStaysTheAccent() async throws {
         let photos = try await importAnalysedByEarlierRules(["a.jpg"])
         try catalogue.write { try $0.chooseSubject(earlier.accent, of: photos[0].id, at: Date()) }
