@@ -39,9 +39,11 @@ public struct CheckReport: Sendable {
     /// Thumbnails of no catalogued content, by SHA-256; and files of the folder of thumbnails an earlier
     /// showhide kept (`thumbnails/`), by path.
     public var strayThumbnails: [String] = []
-    /// Why the thumbnail cache cannot be read (damaged), when it cannot: every thumbnail is then missing,
-    /// and a repair makes the cache anew.
+    /// Why the thumbnail cache cannot be read, when it cannot: every thumbnail is then missing.
     public var unreadableThumbnails: String?
+    /// Whether that is because its file is damaged, which a repair makes anew; a cache that is busy, on a
+    /// full disk or not this user's to read is left as it is.
+    public var thumbnailsDamaged = false
     /// With repair: what was removed (variant rows without files, stray files) and made.
     public var removedVariantRows = 0
     public var movedVariantRows = 0
@@ -118,6 +120,7 @@ public struct CatalogueCheck: Sendable {
             // (CatalogueError's own words for a damaged file are the catalogue's: a backup to restore.)
             if case let CatalogueError.damaged(path) = error {
                 report.unreadableThumbnails = "\(path) is damaged"
+                report.thumbnailsDamaged = true
             } else {
                 report.unreadableThumbnails = error.plainDescription
             }
@@ -179,16 +182,20 @@ public struct CatalogueCheck: Sendable {
                 report.removedStrayFiles += 1
             }
             fileSystem.removeFoldersLeftEmpty(by: report.strayVariantFiles, inVariants: variantsDirectory)
-            if report.unreadableThumbnails != nil { try thumbnails.cache.reset() }
+            // Only a damaged file is made anew: a busy one is another process's to use (a running serve).
+            if report.thumbnailsDamaged { try thumbnails.cache.reset() }
+            // A cache that cannot be read now takes no thumbnail either: none is made, each a decode for nothing.
+            let cacheUsable = report.unreadableThumbnails == nil || report.thumbnailsDamaged
             let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for problem in report.missingThumbnails {
+            for problem in report.missingThumbnails where cacheUsable {
                 // One that cannot be made (a file that no longer decodes) stays reported.
                 guard let photo = byID[problem.id], (try? thumbnails.thumbnail(of: photo)) != nil,
                       (try? thumbnails.cache.jpeg(forSHA256: photo.facts.sha256)) != nil else { continue }
                 report.madeThumbnails += 1
             }
             // Paths are the old folder's files; the rest are contents in the cache.
-            try thumbnails.cache.forget(Set(report.strayThumbnails.filter { !$0.hasPrefix("/") }))
+            let strayContents = Set(report.strayThumbnails.filter { !$0.hasPrefix("/") })
+            if !strayContents.isEmpty { try thumbnails.cache.forget(strayContents) }
             for path in report.strayThumbnails where path.hasPrefix("/") { try fileSystem.remove(path) }
             report.removedStrayThumbnails = report.strayThumbnails.count
         }

@@ -282,6 +282,10 @@ public final class FakeThumbnailCache: ThumbnailCache, @unchecked Sendable {
     private var stored: [String: Data] = [:]
     private var keeps = 0
     public var failing = false
+    /// What a failing cache throws: by default, what a damaged file makes it throw.
+    public var failure = CatalogueError.damaged(path: "/library/thumbnails.sqlite")
+    /// How many times `reset` was called.
+    public private(set) var resets = 0
 
     public init(_ stored: [String: Data] = [:]) {
         self.stored = stored
@@ -294,14 +298,14 @@ public final class FakeThumbnailCache: ThumbnailCache, @unchecked Sendable {
 
     public func jpeg(forSHA256 sha256: String) throws -> Data? {
         try lock.withLock {
-            if failing { throw CatalogueError.damaged(path: "/library/thumbnails.sqlite") }
+            if failing { throw failure }
             return stored[sha256]
         }
     }
 
     public func keep(_ jpegs: [String: Data]) throws {
         try lock.withLock {
-            if failing { throw CatalogueError.damaged(path: "/library/thumbnails.sqlite") }
+            if failing { throw failure }
             guard !jpegs.isEmpty else { return }
             keeps += 1
             stored.merge(jpegs) { kept, _ in kept }
@@ -310,20 +314,21 @@ public final class FakeThumbnailCache: ThumbnailCache, @unchecked Sendable {
 
     public func keptSHA256s() throws -> Set<String> {
         try lock.withLock {
-            if failing { throw CatalogueError.damaged(path: "/library/thumbnails.sqlite") }
+            if failing { throw failure }
             return Set(stored.keys)
         }
     }
 
     public func forget(_ sha256s: Set<String>) throws {
         try lock.withLock {
-            if failing { throw CatalogueError.damaged(path: "/library/thumbnails.sqlite") }
+            if failing { throw failure }
             for sha256 in sha256s { stored[sha256] = nil }
         }
     }
 
     public func reset() throws {
         lock.withLock {
+            resets += 1
             stored = [:]
             failing = false
         }

@@ -89,6 +89,22 @@ final class CatalogueCheckTests: XCTestCase {
         XCTAssertEqual(again.missingThumbnails, [])
     }
 
+    func testACacheThatIsBusyOrOnAFullDiskIsNotMadeAnewByARepair() async throws {
+        // Reset, it lost every thumbnail a running gallery or import had open, for a moment's lock.
+        _ = try await library()
+        cache.failing = true
+        for failure in [CatalogueError.busy(path: "/library/thumbnails.sqlite"), .diskFull(path: "/library/thumbnails.sqlite")] {
+            cache.failure = failure
+            let report = try check().run(repair: true)
+            XCTAssertEqual(report.unreadableThumbnails, failure.plainDescription)
+            XCTAssertFalse(report.thumbnailsDamaged)
+            XCTAssertEqual([cache.resets, report.madeThumbnails], [0, 0], "\(failure)")
+            XCTAssertTrue(cache.failing)
+        }
+        cache.failure = .damaged(path: "/library/thumbnails.sqlite")
+        XCTAssertTrue(try check().run(repair: false).thumbnailsDamaged)
+    }
+
     func testFindsEveryKindOfProblemAndChangesNothingUnlessAskedToRepair() async throws {
         let photos = try await library()
         try files.remove("/photos/a.jpg")

@@ -48,6 +48,13 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertEqual(thumbnails.jpegs.count, 2)
     }
 
+    func testThumbnailsThatCannotBeReadForAMomentAreNotPromisedARepair() throws {
+        thumbnails.failing = true
+        thumbnails.failure = .diskFull(path: "/library/thumbnails.sqlite")
+        try CheckCommand.parse([]).run(in: environment())
+        XCTAssertEqual(spy.output.lines.last, "  the thumbnails cannot be read: \(thumbnails.failure.plainDescription); check again once that is mended")
+    }
+
     /// What `gallery check ARGUMENTS` prints when it finds a problem (exit 1).
     func checkWithProblems(_ arguments: [String] = []) async -> String {
         spy.output.clear()

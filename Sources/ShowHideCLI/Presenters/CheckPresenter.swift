@@ -97,7 +97,7 @@ struct CheckPresenter {
         }
         say("thumbnails: \(report.missingThumbnails.count) missing, \(report.strayThumbnails.count) stray")
         if let reason = report.unreadableThumbnails {
-            say("  the thumbnails cannot be read: \(reason); --repair makes them anew")
+            say("  the thumbnails cannot be read: \(reason)" + (report.thumbnailsDamaged ? "; --repair makes them anew" : "; check again once that is mended"))
         }
         if report.madeThumbnails + report.removedStrayThumbnails > 0 {
             say("repaired: made \(counted(report.madeThumbnails, "thumbnail")), removed \(counted(report.removedStrayThumbnails, "stray thumbnail"))")
