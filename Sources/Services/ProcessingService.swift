@@ -70,8 +70,11 @@ public struct ProcessingSummary: Equatable, Sendable {
     public var seconds: Double = 0
     /// Stopped by Ctrl-C before every photo was done: what was made is kept.
     public var interrupted = false
-    /// Photos looked at: all of those asked for, unless interrupted.
+    /// Photos looked at: all of those asked for, unless interrupted or stopped.
     public var photosDone = 0
+    /// Why no more photos were started, when a variant could not be written for want of room: every
+    /// other photo would fail the same way.
+    public var stoppedForRoom: String?
 
     public init() {}
 
@@ -128,7 +131,8 @@ public struct ProcessingService: Sendable {
         var summary = ProcessingSummary()
         progress.update(completed: 0, total: photos.count)
         var completed = 0
-        try await jobRunner.forEach(photos, jobs: options.jobs, interruption: interruption,
+        let stop = StopWhenFull(interruption)
+        try await jobRunner.forEach(photos, jobs: options.jobs, interruption: stop,
                                     job: { self.attempt($0, options: options) }) { photo, result in
             switch result {
             case let .success(outcome):
@@ -137,18 +141,33 @@ public struct ProcessingService: Sendable {
                 if let reason = outcome.skipped { summary.skipped.append((photo.id, reason)) }
             case let .failure(failure):
                 summary.failures.append((photo.id, photo.path, failure.reason))
+                if ExportError.isFull(failure.reason) { stop.full(failure.reason) }
             }
             completed += 1
             progress.update(completed: completed, total: photos.count)
         }
         progress.finish()
-        summary.interrupted = completed < photos.count
+        summary.stoppedForRoom = stop.fullReason
+        summary.interrupted = completed < photos.count && stop.fullReason == nil
         summary.photosDone = completed
         summary.made.sort { ($0.photoID, $0.kind) < ($1.photoID, $1.kind) }
         summary.failures.sort { $0.photoID < $1.photoID }
         summary.skipped.sort { $0.photoID < $1.photoID }
         summary.seconds = clock.now().timeIntervalSince(start)
         return summary
+    }
+
+    /// The user's interruption, or a disk found full: no photo is started after either.
+    private final class StopWhenFull: Interruption, @unchecked Sendable {
+        private let interruption: any Interruption
+        private let lock = NSLock()
+        private var reason: String?
+
+        init(_ interruption: any Interruption) { self.interruption = interruption }
+
+        var isRequested: Bool { interruption.isRequested || fullReason != nil }
+        var fullReason: String? { lock.withLock { reason } }
+        func full(_ reason: String) { lock.withLock { self.reason = self.reason ?? reason } }
     }
 
     struct Outcome {

@@ -109,7 +109,15 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         return files[path] != nil || files.keys.contains { $0.hasPrefix(folder) }
     }
 
+    /// What every write throws, when set (a full disk).
+    public var writeFailure: (any Error & Sendable)? {
+        get { lock.withLock { failingWrites } }
+        set { lock.withLock { failingWrites = newValue } }
+    }
+    private var failingWrites: (any Error & Sendable)?
+
     public func writeAtomically(_ data: Data, to path: String) throws {
+        if let writeFailure { throw writeFailure }
         lock.withLock {
             files[path] = data
             newIdentity(for: path)

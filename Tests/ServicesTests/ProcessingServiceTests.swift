@@ -225,6 +225,26 @@ final class ProcessingServiceTests: XCTestCase {
         XCTAssertNotNil(files["/library/variants/ab/abc/show-1.jpg"])
     }
 
+    func testNoPhotoIsStartedOnceAVariantCannotBeWrittenForWantOfRoom() async throws {
+        // Before, each photo failed in turn, one line each, and a full disk was one failure among many.
+        var photos: [String: Data] = [:]
+        for index in 0..<4 { photos["/photos/\(index).jpg"] = FakePhoto.data(width: 8, height: 8, seed: "\(index)", colour: "#D01020") }
+        let catalogued = try await importPhotos(photos)
+        files.writeFailure = FileWriteError("cannot write /library/variants/x.jpg", reason: "no space left on device")
+        let summary = try await service().process(catalogued, options: ProcessingOptions(jobs: 1))
+        // The next photo is started as the first one's result comes in (import writes its batch meanwhile):
+        // it fails too, and none after it is started.
+        XCTAssertEqual(summary.failures.map(\.reason), Array(repeating: "cannot write /library/variants/x.jpg: no space left on device", count: 2))
+        XCTAssertEqual(summary.stoppedForRoom, "cannot write /library/variants/x.jpg: no space left on device")
+        XCTAssertEqual([summary.photosDone, summary.made.count], [2, 0])
+        XCTAssertFalse(summary.interrupted, "stopped by the disk, not by the user")
+
+        files.writeFailure = FileWriteError("cannot write /library/variants/x.jpg", reason: "input/output error")
+        let other = try await service().process(catalogued, options: ProcessingOptions(jobs: 1))
+        XCTAssertEqual([other.failures.count, other.photosDone], [4, 4], "another reason fails each photo alone")
+        XCTAssertNil(other.stoppedForRoom)
+    }
+
     func testPhotosAreProcessedInParallelAndProgressReachesTheEnd() async throws {
         var photos: [String: Data] = [:]
         for index in 0..<4 { photos["/photos/\(index).jpg"] = FakePhoto.data(width: 8, height: 8, seed: "\(index)", colour: "#D01020") }

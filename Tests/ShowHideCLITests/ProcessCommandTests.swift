@@ -94,6 +94,24 @@ final class ProcessCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines, ["2 photos in 0.00 s: made 2 variants of 1 photo, 0 variants already there, 1 photo skipped, 0 failed"])
     }
 
+    func testAFullDiskStopsTheRunWith69AndSaysToMakeRoom() async throws {
+        files.writeFailure = FileWriteError("cannot write /library/variants/x.jpg", reason: "no space left on device")
+        await assertExits(with: ExitStatus.unavailable, "the library's disk is full") {
+            try await ProcessCommand.parse(["2", "--jobs", "1"]).run(in: environment())
+        }
+        XCTAssertEqual(spy.errors.lines, [
+            "failed: photo 2 /lib/red.jpg: cannot write /library/variants/x.jpg: no space left on device",
+            "stopped: a variant could not be written (cannot write /library/variants/x.jpg: no space left on device), so no more photos were "
+                + "started; the variants made are kept (0 variants): make room, then run the same command to go on",
+        ])
+        spy.output.clear()
+        await assertExits(with: ExitStatus.unavailable, "said in JSON too") {
+            try await ProcessCommand.parse(["2", "--json"]).run(in: environment())
+        }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["stoppedForRoom"] as? String, "cannot write /library/variants/x.jpg: no space left on device")
+    }
+
     func testJSONSummaryAndFailures() async throws {
         files["/lib/red.jpg"] = nil
         files.expectedMissing = ["/lib/red.jpg"]

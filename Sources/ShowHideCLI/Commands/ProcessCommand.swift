@@ -86,6 +86,8 @@ struct ProcessCommand: EnvironmentCommand {
                                                 interruption: environment.listenForInterruption())
         try ProcessPresenter(console: environment.console).present(summary, photos: photos.count, asJSON: json)
         if summary.interrupted { throw ExitStatus.interrupted }
+        // The library's disk is full: a resource the whole command needs (as for the catalogue's).
+        if summary.stoppedForRoom != nil { throw ExitStatus.unavailable }
         if !summary.failures.isEmpty { throw ExitStatus.someFilesFailed }
     }
 }

@@ -17,6 +17,8 @@ struct ProcessPresenter {
         var failures: [FailureJSON]
         var seconds: Double
         var interrupted: Bool
+        /// Why no more photos were started (a full disk); absent otherwise.
+        var stoppedForRoom: String?
     }
 
     struct SkippedJSON: Encodable {
@@ -30,7 +32,8 @@ struct ProcessPresenter {
                 photos: photos, made: summary.made.map(VariantJSON.init), unchanged: summary.unchanged,
                 skipped: summary.skipped.map { SkippedJSON(id: $0.photoID, reason: $0.reason) },
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
-                seconds: (summary.seconds * 1000).rounded() / 1000, interrupted: summary.interrupted)))
+                seconds: (summary.seconds * 1000).rounded() / 1000, interrupted: summary.interrupted,
+                stoppedForRoom: summary.stoppedForRoom)))
             return
         }
         for skipped in summary.skipped {
@@ -42,12 +45,16 @@ struct ProcessPresenter {
         // Variants and photos each said as what they are: "made 20 variants of 26 photos, skipped 16" read as 26 photos given variants.
         let madeFor = Set(summary.made.map(\.photoID)).count
         // Interrupted, the photos looked at of those asked for: "2040 photos in 2.95 s" read as all of them done.
-        let looked = summary.interrupted ? "\(summary.photosDone) of \(counted(photos, "photo"))" : counted(photos, "photo")
+        let looked = summary.photosDone < photos ? "\(summary.photosDone) of \(counted(photos, "photo"))" : counted(photos, "photo")
         console.print(looked + String(format: " in %.2f s: ", summary.seconds)
             + "made \(counted(summary.made.count, "variant")) of \(counted(madeFor, "photo")), \(counted(summary.unchanged, "variant")) already there, "
             + "\(counted(summary.skipped.count, "photo")) skipped, \(summary.failures.count) failed")
         if summary.interrupted {
             console.warn("interrupted: the variants made are kept (\(counted(summary.made.count, "variant"))); run the same command to go on")
+        }
+        if let reason = summary.stoppedForRoom {
+            console.warn("stopped: a variant could not be written (\(reason)), so no more photos were started; the variants made are kept "
+                         + "(\(counted(summary.made.count, "variant"))): make room, then run the same command to go on")
         }
     }
 }
