@@ -54,6 +54,8 @@ public final class ZipDestination: ExportDestination {
             Self.removeAbandonedArchives(of: chosen, now: modified)
             archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create, pathEncoding: nil)
         } catch {
+            // The archive's file may have been made before its first write failed (a full disk).
+            try? files.removeItem(atPath: temporary)
             throw ExportError.cannotWrite(chosen, error.plainDescription)
         }
     }

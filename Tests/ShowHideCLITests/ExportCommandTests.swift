@@ -348,6 +348,16 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertTrue(spy.errors.text.contains("will not write over /lib/red.jpg: it is the file of photo"), spy.errors.text)
     }
 
+    func testAFolderExportToAFileIsRefusedBeforeAnythingIsMade() async throws {
+        files["/work/notes.txt"] = Data("mine".utf8)
+        await assertExits(with: ExitStatus.cannotCreate, "a file is no folder") {
+            try await ExportCommand.parse(["--all", "--to", "notes.txt"]).run(in: environment())
+        }
+        XCTAssertEqual(spy.errors.lines, ["showhide: cannot write /work/notes.txt: it is a file, not a folder; name the folder to export into, "
+                                          + "or give --zip to write a zip file"], "said once, before 'exporting …'")
+        XCTAssertEqual(files["/work/notes.txt"], Data("mine".utf8))
+    }
+
     func testAnOriginalExportedIntoItsOwnFolderUnderItsOwnNameIsNoExportToKeepOrList() async throws {
         // Listed as kept, the photo's own file was then left out of every import as a picture showhide made.
         for policy in ["unique", "skip"] {

@@ -171,6 +171,11 @@ struct ExportCommand: EnvironmentCommand {
             if let to, let reason = protected.folderReason(against: environment.absolutePath(to)) {
                 throw ExportError.cannotWrite(environment.absolutePath(to), reason + "; export to a folder of your own")
             }
+            // Said before "exporting …", where each file failed with "not a directory".
+            if let to, environment.fileSystem.stamp(of: environment.absolutePath(to)) != nil {
+                throw ExportError.cannotWrite(environment.absolutePath(to), "it is a file, not a folder; name the folder to export into, "
+                                              + "or give --zip to write a zip file")
+            }
             let destination: any ExportDestination = if let to {
                 FolderDestination(directory: environment.absolutePath(to), fileSystem: environment.fileSystem, protected: protected)
             } else {
