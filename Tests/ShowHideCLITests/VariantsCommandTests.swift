@@ -34,9 +34,9 @@ final class VariantsCommandTests: XCTestCase {
     func testTheListSaysWhatMadeEachVariant() throws {
         try VariantsCommand.parse(["1"]).run(in: environment())
         let header = try XCTUnwrap(spy.output.lines.first)
-        XCTAssertTrue(header.hasPrefix("PHOTO  KIND  SIZE  MADE WITH  ") && header.hasSuffix("  CREATED              FILE"), header)
+        XCTAssertTrue(header.hasPrefix("PHOTO  KIND  SIZE  MADE WITH  ") && header.hasSuffix("  CREATED               FILE"), header)
         XCTAssertTrue(spy.output.lines[1].contains("hue mode, hue 30°, tolerance 12°, feather 10°, chroma from 12"), spy.output.text)
-        XCTAssertTrue(spy.output.lines[1].hasSuffix("2023-11-14T22:13:20  /library/variants/old.jpg"), spy.output.lines[1])
+        XCTAssertTrue(spy.output.lines[1].hasSuffix("2023-11-14T22:13:20Z  /library/variants/old.jpg"), spy.output.lines[1])
         XCTAssertEqual(spy.output.lines.count, 3)
     }
 

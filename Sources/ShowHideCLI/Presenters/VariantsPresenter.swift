@@ -33,7 +33,7 @@ struct VariantsPresenter {
         var table = TextTable(headers: ["PHOTO", "KIND", "SIZE", "MADE WITH", "CREATED", "FILE"], fits: [.keep, .keep, .keep, .wrap, .keep, .elide])
         for variant in variants {
             table.append([String(variant.photoID), variant.kind, variant.pixelSize.description, VariantSpec.describe(key: variant.parameters),
-                          String(ISO8601.string(variant.createdAt).prefix(19)), files[variant.path] ?? variant.path])
+                          ISO8601.string(variant.createdAt), files[variant.path] ?? variant.path])
         }
         console.print(table)
     }
