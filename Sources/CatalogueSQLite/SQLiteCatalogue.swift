@@ -30,7 +30,11 @@ public final class SQLiteCatalogue: PhotoCatalogue, Sendable {
         var isFolder: ObjCBool = false
         let folderExists = FileManager.default.fileExists(atPath: libraryDirectory, isDirectory: &isFolder)
         if folderExists && !isFolder.boolValue { throw CatalogueError.notAFolder(path: libraryDirectory) }
-        guard FileManager.default.fileExists(atPath: path) else {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            // A library folder this user may not enter hides its catalogue: that is no "import photos first".
+            let code = errno
+            guard code == ENOENT || code == ENOTDIR else { throw CatalogueError.cannotOpen(path: path, reason: systemErrorReason(code)) }
             guard opening == .creatingWhenMissing else { throw CatalogueError.noCatalogue(directory: libraryDirectory) }
             try self.init(creatingIn: libraryDirectory, path: path)
             return

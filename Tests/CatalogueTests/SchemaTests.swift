@@ -284,6 +284,17 @@ final class SchemaTests: XCTestCase {
         }
     }
 
+    func testACatalogueThatCannotBeLookedForIsSaidSoNotTakenForNone() throws {
+        // A library folder this user may not enter said "no catalogue …; import photos first". Root enters any,
+        // so the test asks by a name the system will not look up (longer than a name may be): the same path.
+        let library = FileManager.default.temporaryDirectory.appendingPathComponent(String(repeating: "l", count: 300)).path
+        for opening in [CatalogueOpening.existingOnly, .creatingWhenMissing] {
+            XCTAssertThrowsError(try SQLiteCatalogue(libraryDirectory: library, opening: opening)) { error in
+                XCTAssertEqual(error as? CatalogueError, .cannotOpen(path: library + "/catalogue.sqlite", reason: "file name too long"))
+            }
+        }
+    }
+
     func testAnEmptyCatalogueFileAloneIsAFirstImportStoppedEarly() throws {
         // Killed between creating the file and writing to it: import carries on; other commands find none.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("showhide-first-\(UUID().uuidString)")

@@ -79,6 +79,23 @@ final class GalleryCommandTests: XCTestCase {
         }
     }
 
+    func testAnEmptyLibraryVariableOrAFolderNamedInBytesThatAreNotUTF8IsRefused() async throws {
+        for variable in ["", " "] {
+            spy.errors.clear()
+            await assertExits(with: ExitStatus.usage, "SHOWHIDE_LIBRARY='\(variable)'") {
+                try ListCommand.parse([]).run(in: environment(variables: ["SHOWHIDE_LIBRARY": variable]))
+            }
+            XCTAssertEqual(spy.errors.lines, ["showhide: SHOWHIDE_LIBRARY is set but empty, which would mean the default catalogue: "
+                                              + "name the library folder in it, or unset it"])
+        }
+        spy.errors.clear()
+        await assertExits(with: ExitStatus.usage, "a folder named in Latin-1") {
+            try ListCommand.parse(["--library", "lib\u{FFFD}"]).run(in: environment())
+        }
+        XCTAssertEqual(spy.errors.lines, ["showhide: the library folder /work/lib\u{FFFD} has a name that is not valid UTF-8 (shown with \u{FFFD} "
+                                          + "for the bytes that are not), so it cannot be opened by it: rename the folder"])
+    }
+
     func testRelativePathsAreMadeAbsolute() {
         let environment = environment()
         XCTAssertEqual(environment.absolutePath("photos/../pics/"), "/work/pics")

@@ -48,7 +48,20 @@ struct LibraryOptions: ParsableArguments {
     /// The opened catalogue; created only by `opening: .creatingWhenMissing` (import). When it cannot
     /// be opened, the reason goes to standard error and the command ends (exit 69, or 65 when damaged).
     func openCatalogue(in environment: AppEnvironment, opening: CatalogueOpening = .existingOnly) throws -> any PhotoCatalogue {
+        // Set but empty, as `--library ''` is refused: the default catalogue is the user's own.
+        if library == nil, let variable = environment.variables["SHOWHIDE_LIBRARY"], variable.trimmingCharacters(in: .whitespaces).isEmpty {
+            environment.console.warn("showhide: SHOWHIDE_LIBRARY is set but empty, which would mean the default catalogue: "
+                                     + "name the library folder in it, or unset it")
+            throw ExitStatus.usage
+        }
         let directory = directory(in: environment)
+        // The arguments reach Swift as text: bytes that are not UTF-8 become U+FFFD, which names another folder
+        // (import made one beside the library).
+        if directory.contains("\u{FFFD}") {
+            environment.console.warn("showhide: the library folder \(directory) has a name that is not valid UTF-8 (shown with \u{FFFD} for "
+                                     + "the bytes that are not), so it cannot be opened by it: rename the folder")
+            throw ExitStatus.usage
+        }
         do {
             return try environment.openCatalogue(directory, opening)
         } catch {
