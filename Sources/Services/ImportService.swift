@@ -60,6 +60,9 @@ public struct ImportSummary: Equatable, Sendable {
     /// Stopped by an interruption before every file was examined: what was examined is written, and
     /// the same import goes on from there.
     public var interrupted = false
+    /// Thumbnails made but not kept, and why (a full disk): a cache the web gallery fills on first sight.
+    public var thumbnailsNotKept = 0
+    public var thumbnailsNotKeptReason: String?
 
     public var failed: Int { failures.count }
 
@@ -485,7 +488,12 @@ public struct ImportService: Sendable {
         // After the photos are in: a cache the gallery can fill again, so one that cannot be written is no failure.
         // Forgotten first: a content catalogued again in this batch (two files' names swapped) keeps its new thumbnail.
         try? thumbnails?.cache.forget(forgottenContents)
-        try? thumbnails?.cache.keep(newThumbnails)
+        do {
+            try thumbnails?.cache.keep(newThumbnails)
+        } catch {
+            summary.thumbnailsNotKept += newThumbnails.count
+            summary.thumbnailsNotKeptReason = error.plainDescription
+        }
         // Only this library's files: a copied library's rows may still name the original's. One that cannot be
         // deleted is a stray file, which `gallery check --repair` takes away.
         if let libraryDirectory {

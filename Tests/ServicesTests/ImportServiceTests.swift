@@ -18,6 +18,20 @@ final class ImportServiceTests: XCTestCase {
                       catalogue: catalogue, clock: clock, jobRunner: jobRunner ?? self.jobRunner)
     }
 
+    func testThumbnailsThatCannotBeKeptAreCountedAndThePhotosImported() async throws {
+        // A full disk left 34 photos without thumbnails, and nothing said so.
+        for name in ["a", "b", "c"] { files["/lib/\(name).jpg"] = FakePhoto.data(width: 400, height: 300, seed: name) }
+        let cache = FakeThumbnailCache()
+        cache.failing = true
+        cache.failure = .diskFull(path: "/library/thumbnails.sqlite")
+        let importing = ImportService(fileSystem: files, decoder: codec, exifReader: FakeExifReader(), hasher: CryptoHasher(), catalogue: catalogue,
+                                      clock: clock, jobRunner: jobRunner,
+                                      thumbnails: ThumbnailStore(cache: cache, fileSystem: files, decoder: codec, encoder: RecordingEncoder()))
+        let summary = try await importing.importPhotos(from: ["/lib"], options: ImportOptions(jobs: 2, batchSize: 2))
+        XCTAssertEqual([summary.imported, summary.failed, summary.thumbnailsNotKept], [3, 0, 3])
+        XCTAssertEqual(summary.thumbnailsNotKeptReason, CatalogueError.diskFull(path: "/library/thumbnails.sqlite").plainDescription)
+    }
+
     func testEachNewPhotoGetsAThumbnailFromItsAnalysisDecodeKeptABatchAtATime() async throws {
         for name in ["a", "b", "c"] { files["/lib/\(name).jpg"] = FakePhoto.data(width: 4000, height: 3000, seed: name) }
         files["/lib/copy-of-a.jpg"] = files["/lib/a.jpg"]

@@ -255,6 +255,20 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(json["showhidePictures"] as? Int, 12)
     }
 
+    func testThumbnailsNotKeptAreSaidAfterTheSummary() throws {
+        var summary = ImportSummary()
+        summary.imported = 140
+        summary.thumbnailsNotKept = 34
+        summary.thumbnailsNotKeptReason = "the disk of /lib/thumbnails.sqlite is full"
+        try ImportPresenter(console: spy.console).present(summary, asJSON: false)
+        XCTAssertEqual(spy.errors.lines, ["34 thumbnails could not be kept (the disk of /lib/thumbnails.sqlite is full); the photos are imported, "
+                                          + "and the web gallery makes their thumbnails when it first shows them"])
+        spy.output.clear()
+        try ImportPresenter(console: spy.console).present(summary, asJSON: true)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["thumbnailsNotKept"] as? Int, 34)
+    }
+
     func testImportSummaryAsJSON() async throws {
         addPhotos()
         let command = try ImportCommand.parse(["/lib", "--json", "--jobs", "1"])

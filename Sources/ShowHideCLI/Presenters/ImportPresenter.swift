@@ -24,6 +24,7 @@ struct ImportPresenter {
         var stillFailing: [FailureJSON]
         var unsupported: [UnsupportedJSON]
         var interrupted: Bool
+        var thumbnailsNotKept: Int
     }
 
     struct UnsupportedJSON: Encodable {
@@ -41,7 +42,7 @@ struct ImportPresenter {
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 stillFailing: summary.stillFailing.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 unsupported: summary.unsupported.map { UnsupportedJSON(path: $0.path, format: $0.format) },
-                interrupted: summary.interrupted
+                interrupted: summary.interrupted, thumbnailsNotKept: summary.thumbnailsNotKept
             )))
             return
         }
@@ -52,6 +53,10 @@ struct ImportPresenter {
             console.warn("unsupported: \(file.path): \(file.format), which showhide does not read yet")
         }
         console.print(line(summary))
+        if let reason = summary.thumbnailsNotKeptReason {
+            console.warn("\(counted(summary.thumbnailsNotKept, "thumbnail")) could not be kept (\(reason)); the photos are imported, "
+                         + "and the web gallery makes their thumbnails when it first shows them")
+        }
         if summary.interrupted {
             console.warn("interrupted: what was read is kept (\(counted(summary.imported, "photo")) imported); "
                          + "run the same command again to go on from there")
