@@ -16,7 +16,8 @@ public struct ImportOptions: Sendable {
     /// a batch would leave them all to write after the last examination.
     public var largestFirstWindow: Int
 
-    public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, batchSize: Int = 32,
+    /// - Parameter jobs: files examined at once; the product gives its cores' count (`AppEnvironment`).
+    public init(jobs: Int = 1, batchSize: Int = 32,
                 largestFirstWindow: Int = 64) {
         self.jobs = max(1, jobs)
         self.batchSize = max(1, batchSize)

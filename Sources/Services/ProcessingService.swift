@@ -39,13 +39,13 @@ public struct ProcessingOptions: Equatable, Sendable {
     /// JPEG quality of JPEG variants.
     public var quality: Int
     public var kinds: [SplashMode]
-    /// Photos processed at once.
+    /// Photos processed at once: by default one; the product gives its cores' count (`AppEnvironment`).
     public var jobs: Int
 
     public init(target: SplashTarget = .accent, method: SplashMethod = .object, tolerance: Double = SplashParameters.defaultTolerance,
                 feather: Double = SplashParameters.defaultFeather, minimumChroma: Double = SplashParameters.defaultMinimumChroma,
                 quality: Int = 90, kinds: [SplashMode] = SplashMode.allCases,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                jobs: Int = 1) {
         self.target = target
         self.method = method
         self.tolerance = tolerance

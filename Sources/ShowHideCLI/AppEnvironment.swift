@@ -224,6 +224,7 @@ struct GalleryZipExporter: GalleryExporting {
     func exportShowVariants(of photos: [CataloguedPhoto], toZip path: String) async throws -> ExportSummary {
         let destination = try environment.makeZip(path, .overwrite, environment.clock.now())
         return try await environment.exportService(catalogue: catalogue, libraryDirectory: libraryDirectory)
-            .export(photos, options: ExportOptions(variants: [.show]), to: destination)
+            .export(photos, options: ExportOptions(variants: [.show], processing: ProcessingOptions(jobs: environment.processorCount)),
+                    to: destination)
     }
 }
