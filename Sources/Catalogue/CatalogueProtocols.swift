@@ -47,7 +47,10 @@ public protocol CatalogueWriting {
     func detachPath(_ path: String) throws -> DetachedPath
     /// Forgets a photo: its row and everything that hangs on it (EXIF, colours, duplicate paths,
     /// variant records; not the variant files).
-    func removePhoto(_ id: PhotoID) throws
+    /// - Returns: the paths of the variants its removal forgot (their files are the caller's to delete), as
+    ///   they are when it is removed: a variant another process recorded meanwhile among them.
+    @discardableResult
+    func removePhoto(_ id: PhotoID) throws -> [String]
     /// Forgets the variant recorded at `path` (not its file).
     func removeVariant(atPath path: String) throws
     /// Replaces the photo's colour analysis (palette, dominant, accent, name weights).

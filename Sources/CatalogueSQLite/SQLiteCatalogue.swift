@@ -455,9 +455,11 @@ struct SQLiteCatalogueWriter: CatalogueWriting {
     func removeVariant(atPath path: String) throws {
         try db.cachedStatement(sql: "DELETE FROM variant WHERE path = ?").execute(arguments: [path])
     }
-    func removePhoto(_ id: PhotoID) throws {
+    func removePhoto(_ id: PhotoID) throws -> [String] {
+        let variants = try String.fetchAll(db.cachedStatement(sql: "SELECT path FROM variant WHERE photo_id = ? ORDER BY path"), arguments: [id])
         // The foreign keys cascade to EXIF, colours, duplicates and variants; triggers clear the colour grid.
         try db.cachedStatement(sql: "DELETE FROM photo WHERE id = ?").execute(arguments: [id])
+        return variants
     }
     func setColours(_ colours: ColourAnalysis, of id: PhotoID) throws { try ColourRepository(db: db).set(colours, of: id) }
     func chooseSubject(_ subject: Accent?, of id: PhotoID, at date: Date) throws {

@@ -54,10 +54,8 @@ public struct RemovalService: Sendable {
             summary.variantFilesToDelete = variantFiles(of: photos).count
             return summary
         }
-        try catalogue.write { writer in
-            for photo in photos { try writer.removePhoto(photo.id) }
-        }
-        deleteFiles(of: photos, into: &summary)
+        let variants = try catalogue.write { writer in try photos.flatMap { try writer.removePhoto($0.id) } }
+        deleteFiles(of: photos, variants: variants, into: &summary)
         return summary
     }
 
@@ -106,25 +104,33 @@ public struct RemovalService: Sendable {
             return summary
         }
         let staying = Set(moved)
-        try catalogue.write { writer in
+        let variants = try catalogue.write { writer in
+            var variants: [String] = []
             for (photo, duplicates, own) in plan {
                 for path in duplicates { try writer.detachPath(path) }
                 guard own else { continue }
-                if staying.contains(photo.id) { try writer.detachPath(photo.path) } else { try writer.removePhoto(photo.id) }
+                if staying.contains(photo.id) { try writer.detachPath(photo.path) } else { variants += try writer.removePhoto(photo.id) }
             }
+            return variants
         }
         summary.moved = try moved.compactMap { id in try catalogue.photo(id: id).map { (id, $0.path) } }
-        deleteFiles(of: gone, into: &summary)
+        deleteFiles(of: gone, variants: variants, into: &summary)
         return summary
     }
 
     /// The files, in this library, of these photos' variants (a copied library's rows may still name the original's).
     private func variantFiles(of photos: [CataloguedPhoto]) -> [String] {
-        photos.flatMap(\.variants).compactMap { VariantSpec.file(recordedAt: $0.path, inVariants: variantsDirectory) }
+        variantFiles(recordedAt: photos.flatMap(\.variants).map(\.path))
     }
 
-    private func deleteFiles(of photos: [CataloguedPhoto], into summary: inout RemovalSummary) {
-        let outcome = fileSystem.removeVariantFiles(variantFiles(of: photos), inVariants: variantsDirectory)
+    private func variantFiles(recordedAt paths: [String]) -> [String] {
+        paths.compactMap { VariantSpec.file(recordedAt: $0, inVariants: variantsDirectory) }
+    }
+
+    /// - Parameter variants: the variant paths the removal forgot, read as it removed them (a variant made
+    ///   meanwhile by another process is among them, where `photos` were read before).
+    private func deleteFiles(of photos: [CataloguedPhoto], variants: [String], into summary: inout RemovalSummary) {
+        let outcome = fileSystem.removeVariantFiles(variantFiles(recordedAt: variants), inVariants: variantsDirectory)
         summary.variantFilesDeleted = outcome.removed
         summary.variantFilesLeft = outcome.left
         // A cache the gallery can fill again: one that cannot be written leaves strays `check --repair` takes away.

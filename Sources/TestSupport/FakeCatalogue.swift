@@ -233,10 +233,12 @@ public final class FakeCatalogue: PhotoCatalogue, @unchecked Sendable {
             catalogue.variantRows.removeAll { $0.path == path }
         }
 
-        func removePhoto(_ id: PhotoID) throws {
+        func removePhoto(_ id: PhotoID) throws -> [String] {
             for path in catalogue.state.photos[id]?.duplicatePaths ?? [] { catalogue.duplicateStamps[path] = nil }
             catalogue.state.photos[id] = nil
+            let variants = catalogue.variantRows.filter { $0.photoID == id }.map(\.path).sorted()
             catalogue.variantRows.removeAll { $0.photoID == id }
+            return variants
         }
 
         /// A subject the person chose stays the accent, as the real catalogue keeps it apart from the analysis.

@@ -45,6 +45,21 @@ final class RemovalServiceTests: XCTestCase {
         XCTAssertNotNil(files["/photos/a.jpg"], "the original is never touched")
     }
 
+    func testAVariantMadeAfterThePhotoWasReadIsDeletedWithIt() async throws {
+        // `process` in another shell records a variant between the listing and the removal: its row went with
+        // the photo, its file stayed until a check --repair.
+        let photos = try await importLibrary(["/photos/a.jpg"])
+        let a = try XCTUnwrap(photos["/photos/a.jpg"])
+        let late = "/library/variants/\(a.id)/hide.jpg"
+        files[late] = Data([2])
+        try catalogue.recordVariant(Variant(photoID: a.id, kind: "hide", parameters: "{}", path: late, fileSize: 1,
+                                            pixelSize: PixelSize(width: 8, height: 6), sha256: "", createdAt: Date()))
+        let summary = try RemovalService(fileSystem: files, catalogue: catalogue, libraryDirectory: "/library").remove([a])
+        XCTAssertEqual(summary.variantFilesDeleted, 2)
+        XCTAssertNil(files[late])
+        XCTAssertNil(files["/library/variants/\(a.id)/show.jpg"])
+    }
+
     func testMissingPhotosAreRemovedMovedToALivingDuplicateOrLoseTheirGoneDuplicates() async throws {
         // c.jpg and c-copy.jpg hold the same content: one photo with a duplicate path.
         files["/photos/c-copy.jpg"] = FakePhoto.data(width: 8, height: 6, seed: "/photos/c.jpg", colour: "#D01020")
