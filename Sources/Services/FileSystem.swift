@@ -55,6 +55,9 @@ public protocol FileSystem: Sendable {
     func contents(of path: String) throws -> Data
     /// The first `count` bytes of the file at `path` (fewer when it is shorter), without reading the rest.
     func head(of path: String, count: Int) throws -> Data
+    /// `count` bytes of the file at `path` from `offset` (fewer at its end), without reading the rest: a
+    /// file too large to read whole (a download's zip) is sent a part at a time.
+    func part(of path: String, from offset: Int64, count: Int) throws -> Data
     /// Every regular file under `roots` (folders recursively, or files named directly), in a stable order.
     func walk(_ roots: [String]) -> WalkResult
     /// Whether something exists at `path`.
@@ -157,6 +160,10 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func head(of path: String, count: Int) throws -> Data {
+        try part(of: path, from: 0, count: count)
+    }
+
+    public func part(of path: String, from offset: Int64, count: Int) throws -> Data {
         var info = stat()
         if stat(path, &info) == 0, let kind = Walker.specialKind(info) { throw NotAFile(kind: kind) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -165,7 +172,7 @@ public struct LocalFileSystem: FileSystem {
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
             if read < 0 && errno == EINTR { continue }
             guard read >= 0 else { throw FileReadError(reason: systemErrorReason(errno)) }
             if read == 0 { break }

@@ -63,6 +63,21 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         return data.prefix(count)
     }
 
+    /// The parts read, as path and offset, in order.
+    public var partReads: [(path: String, offset: Int64)] { lock.withLock { parts } }
+    private var parts: [(path: String, offset: Int64)] = []
+
+    public func part(of path: String, from offset: Int64, count: Int) throws -> Data {
+        try lock.withLock {
+            parts.append((path, offset))
+            guard let data = files[path] else {
+                if !expectedMissing.contains(path) { XCTFail("unexpected read of \(path)") }
+                throw Missing(path: path)
+            }
+            return Data(data.dropFirst(Int(offset)).prefix(count))
+        }
+    }
+
     public func contents(of path: String) throws -> Data {
         beforeRead?(path)
         lock.lock()

@@ -265,7 +265,9 @@ public struct GalleryServer: Sendable {
         let photos = try ids.map { try photo($0) }
         let path = LibraryFolder.path(LibraryFolder.exports, inLibrary: libraryDirectory) + "/gallery-\(UUID().uuidString).zip"
         let summary = try await exporter.exportShowVariants(of: photos, toZip: path)
-        defer { try? fileSystem.remove(path) }
+        // Sent, the zip is taken away by its body once written out; otherwise here.
+        var sent = false
+        defer { if !sent { try? fileSystem.remove(path) } }
         // A photo without an accent has no show picture: the file is named for the pictures it holds.
         let pictures = summary.files.count
         guard pictures > 0 else {
@@ -283,11 +285,32 @@ public struct GalleryServer: Sendable {
             return Self.html(pages.partialDownload(failures: summary.failures.map { ($0.photoID, $0.path, $0.reason) }, made: made,
                                                    readOnly: settings.readOnly), status: .conflict)
         }
-        let data = try fileSystem.contents(of: path)
-        var response = Self.image(data, type: "application/zip")
+        guard let size = fileSystem.stamp(of: path)?.size else { throw GalleryRequestError.notFound("The download's zip file was taken away before it was sent: tick the photos again.") }
+        var response = Response(status: .ok, headers: [.contentType: "application/zip", .cacheControl: "no-store"],
+                                body: Self.streaming(path, size: size, fileSystem: fileSystem))
+        sent = true
         response.headers[.contentDisposition] = "attachment; filename=\"showhide-show-\(pictures)-\(pictures == 1 ? "photo" : "photos").zip\""
-        response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// How much of a download's zip is read and sent at a time.
+    static let downloadPart = 1 << 20
+
+    /// The file at `path`, `size` bytes, sent a part at a time (a zip of 500 large photos is gigabytes:
+    /// read whole, it was held in memory twice, and failed past the 1 GB a file may be read whole), then
+    /// removed, sent or not.
+    static func streaming(_ path: String, size: Int64, fileSystem: any FileSystem) -> ResponseBody {
+        ResponseBody(contentLength: Int(size)) { writer in
+            defer { try? fileSystem.remove(path) }
+            var offset: Int64 = 0
+            while offset < size {
+                let part = try fileSystem.part(of: path, from: offset, count: downloadPart)
+                guard !part.isEmpty else { throw GalleryRequestError.invalid("The download's zip file ended early.") }
+                try await writer.write(ByteBuffer(bytes: part))
+                offset += Int64(part.count)
+            }
+            try await writer.finish(nil)
+        }
     }
 
     /// How old a download's zip in `exports/` must be to be one a killed server left, not one being sent.

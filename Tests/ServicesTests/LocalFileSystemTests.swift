@@ -71,6 +71,14 @@ final class LocalFileSystemTests: XCTestCase {
 
     /// A file the disk will not take whole (a full disk; here a limit on file size, which fails the
     /// same `write`) leaves no part of itself beside the user's files.
+    func testAPartOfAFileIsReadFromItsOffset() throws {
+        try write("zip", "0123456789")
+        XCTAssertEqual(try fileSystem.part(of: root + "/zip", from: 3, count: 4), Data("3456".utf8))
+        XCTAssertEqual(try fileSystem.part(of: root + "/zip", from: 8, count: 4), Data("89".utf8), "fewer at its end")
+        XCTAssertEqual(try fileSystem.part(of: root + "/zip", from: 10, count: 4), Data())
+        XCTAssertThrowsError(try fileSystem.part(of: root + "/gone", from: 0, count: 4))
+    }
+
     func testAWriteThatFailsLeavesNoPartialFile() throws {
         let ignored = signal(SIGXFSZ, SIG_IGN)
         var limit = rlimit()

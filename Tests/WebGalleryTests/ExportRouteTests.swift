@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Services
 import TestSupport
-import WebGallery
+@testable import WebGallery
 import XCTest
 
 /// Records what the grid asked to download, and leaves a zip where it was told.
@@ -13,6 +13,8 @@ final class ExporterSpy: GalleryExporting, @unchecked Sendable {
     let files: FakeFileSystem
     /// Photos whose picture cannot be made, as when their file is gone.
     var failing: Set<PhotoID> = []
+    /// The zip's bytes, when not a short text naming how many pictures it holds.
+    var zipBytes: Data?
     private let lock = NSLock()
     private var asked: [(photos: [PhotoID], path: String)] = []
     var calls: [(photos: [PhotoID], path: String)] { lock.withLock { asked } }
@@ -25,7 +27,7 @@ final class ExporterSpy: GalleryExporting, @unchecked Sendable {
         lock.withLock { asked.append((photos.map(\.id), path)) }
         // A show picture of each photo with an accent, as the export makes.
         let pictured = photos.filter { $0.facts.colours?.accent != nil && !failing.contains($0.id) }
-        try files.writeAtomically(Data("PK zip of \(pictured.count)".utf8), to: path)
+        try files.writeAtomically(zipBytes ?? Data("PK zip of \(pictured.count)".utf8), to: path)
         var summary = ExportSummary()
         summary.files = pictured.map { ExportedFile(file: "\($0.id)_show.jpg", photo: $0.id, originalPath: $0.path, variant: .show,
                                                     parameters: nil, size: 1, width: 1, height: 1, sha256: "") }
@@ -48,6 +50,25 @@ final class ExportRouteTests: XCTestCase {
                                    encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil, exporter: exporter,
                                    thumbnailCache: fixture.thumbnails, libraryDirectory: fixture.library, settings: settings)
         try await Application(router: server.router()).test(.router, body)
+    }
+
+    func testALargeZipIsSentAPartAtATimeAndThenTakenAway() async throws {
+        // Read whole, a zip of 500 large photos was held in memory twice, and failed past 1 GB.
+        let exporter = ExporterSpy(files: fixture.fileSystem)
+        let zip = Data((0..<(2 * GalleryServer.downloadPart + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        exporter.zipBytes = zip
+        let bus = fixture.ids["bus"]!
+        try await test(exporter) { client in
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=\(bus)")) { response in
+                XCTAssertEqual(response.status, .ok)
+                XCTAssertEqual(response.headers[.contentLength], String(zip.count))
+                XCTAssertEqual(Data(buffer: response.body), zip)
+            }
+        }
+        let path = try XCTUnwrap(exporter.calls.first?.path)
+        XCTAssertEqual(fixture.fileSystem.partReads.filter { $0.path == path }.map(\.offset),
+                       [0, Int64(GalleryServer.downloadPart), Int64(2 * GalleryServer.downloadPart)])
+        XCTAssertFalse(fixture.fileSystem.exists(path), "taken away once sent")
     }
 
     func testTickedPhotosComeDownAsAZipOfTheirShowVariants() async throws {
