@@ -151,7 +151,10 @@ struct GalleryGuard: RouterMiddleware {
             let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return !keys.contains(key.removingPercentEncoding ?? key)
         }
-        return request.uri.path + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        // One slash first: `//elsewhere` (or `/\elsewhere`, which browsers read alike) would send the browser
+        // to another site, with the token just given.
+        let path = "/" + request.uri.path.drop { $0 == "/" || $0 == "\\" }
+        return path + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
     }
 
     func errorPage(_ status: HTTPResponse.Status, _ message: String, api: Bool, back: String = "/") -> Response {

@@ -242,6 +242,12 @@ final class GallerySafetyTests: XCTestCase {
         try await execute("/?colour=red&token=\(token)&page=2", settings: settings) { response in
             XCTAssertEqual(response.headers[.location], "/?colour=red&page=2")
         }
+        // The redirect stays on this site, whatever the path: `//elsewhere` is another site's address to a browser.
+        for path in ["//elsewhere.example/x", "/\\elsewhere.example/x"] {
+            try await execute(path + "?token=\(token)", settings: settings) { response in
+                XCTAssertEqual(response.headers[.location], "/elsewhere.example/x", path)
+            }
+        }
         try await execute("/", headers: [.cookie: "other=1; showhide_token=\(token)"], settings: settings) { response in
             XCTAssertEqual(response.status, .ok)
         }
