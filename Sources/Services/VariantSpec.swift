@@ -55,7 +55,10 @@ public struct VariantSpec: Equatable, Sendable {
         case let .colour(lab): hue = lab.lch.h
         }
         func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
-        return SplashParameters(hue: tenth(hue.truncatingRemainder(dividingBy: 360) + (hue < 0 ? 360 : 0)),
+        // Rounded, then wrapped: 359.96° is 0°, as are 360° and -360°, so that each names one key and one file.
+        var wrapped = tenth(hue).truncatingRemainder(dividingBy: 360)
+        if wrapped < 0 { wrapped += 360 }
+        return SplashParameters(hue: wrapped + 0,
                                 tolerance: tenth(options.tolerance), feather: tenth(options.feather),
                                 minimumChroma: tenth(options.minimumChroma), method: options.method)
     }

@@ -23,6 +23,12 @@ final class VariantSpecTests: XCTestCase {
         XCTAssertNil(VariantSpec.specs(for: photo, options: ProcessingOptions()), "no accent, no target: nothing to splash")
         XCTAssertEqual(hue(photo, .hue(-10)), 350)
         XCTAssertEqual(hue(photo, .hue(725.04)), 5)
+        for whole in [0, 360, -360, 359.96, 720, -0.04] {
+            let wrapped = try XCTUnwrap(hue(photo, .hue(whole)))
+            XCTAssertEqual(wrapped, 0, "\(whole)")
+            XCTAssertEqual(wrapped.sign, .plus, "\(whole): no key of -0")
+        }
+        XCTAssertEqual(hue(photo, .hue(-0.05)), 359.9)
         let blue = Lab(RGBA(red: 0, green: 0, blue: 255))
         XCTAssertEqual(try XCTUnwrap(hue(photo, .colour(blue))), blue.lch.h, accuracy: 0.05)
         let spec = try XCTUnwrap(VariantSpec.spec(for: photo, kind: .hide,
