@@ -186,11 +186,19 @@ public struct InspirationService: Sendable {
               let accent = first.facts.colours?.accent, let otherAccent = second.facts.colours?.accent,
               accent.lab.distance(to: otherAccent.lab) < sameSceneColour else { return false }
         func seconds(_ date: ExifDateTime) -> Int {
-            // Days from a fixed origin are enough to compare two shots: months as 31 days never bring two
-            // distant dates within two minutes.
-            ((date.year * 372 + date.month * 31 + date.day) * 24 + date.hour) * 3600 + date.minute * 60 + date.second
+            ((days(year: date.year, month: date.month, day: date.day) * 24 + date.hour) * 3600) + date.minute * 60 + date.second
         }
         return abs(seconds(taken) - seconds(other)) <= sameSceneSeconds
+    }
+
+    /// Days from 1 January 1970 to this day of the proleptic Gregorian calendar (the civil-days count of
+    /// Hinnant's algorithm): shots a minute apart across the end of a month or a year are a minute apart.
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let shifted = month <= 2 ? year - 1 : year
+        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
     }
 
     /// Makes the show and hide variants the entries lack, then a thumbnail of each entry's original,

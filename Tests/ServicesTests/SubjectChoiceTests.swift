@@ -2,7 +2,7 @@ import Catalogue
 import ColourScience
 import Foundation
 import Imaging
-import Services
+@testable import Services
 import TestSupport
 import XCTest
 
@@ -80,5 +80,17 @@ final class NearDuplicateTests: XCTestCase {
             photo(7, taken: "2024:05:01 10:03:00", accent: "#CC141E"),           // 90 s after 3: joins through it
         ]
         XCTAssertEqual(InspirationService.groupingNearDuplicates(entries).map { $0.map(\.photo.id) }, [[1, 3, 7], [2], [4], [5], [6]])
+    }
+
+    func testShotsAMinuteApartAcrossTheEndOfAMonthOrAYearAreOneScene() {
+        // Months counted as 31 days put 30 April 23:59:30 and 1 May 00:00:30 a day apart.
+        for (first, second) in [("2024:04:30 23:59:30", "2024:05:01 00:00:30"), ("2023:02:28 23:59:30", "2023:03:01 00:00:30"),
+                                ("2024:02:29 23:59:30", "2024:03:01 00:00:30"), ("2023:12:31 23:59:30", "2024:01:01 00:00:30")] {
+            let entries = [photo(1, taken: first, accent: "#CC141E"), photo(2, taken: second, accent: "#CC141E")]
+            XCTAssertEqual(InspirationService.groupingNearDuplicates(entries).count, 1, "\(first) and \(second)")
+        }
+        XCTAssertEqual(InspirationService.days(year: 1970, month: 1, day: 1), 0)
+        XCTAssertEqual(InspirationService.days(year: 2000, month: 3, day: 1), 11_017)
+        XCTAssertEqual(InspirationService.days(year: 1969, month: 12, day: 31), -1)
     }
 }
