@@ -309,6 +309,11 @@ public struct LocalFileSystem: FileSystem {
             }
         }
         walker.walkLinks()
+        // Roots that overlap (`import a.jpg .`, `import photos photos/2024`) name some files twice: found once.
+        if roots.count > 1 {
+            var seen = Set<String>()
+            walker.result.files.removeAll { !seen.insert($0.path).inserted }
+        }
         return walker.result
     }
 }

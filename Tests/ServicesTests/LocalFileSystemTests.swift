@@ -71,6 +71,14 @@ final class LocalFileSystemTests: XCTestCase {
 
     /// A file the disk will not take whole (a full disk; here a limit on file size, which fails the
     /// same `write`) leaves no part of itself beside the user's files.
+    func testRootsThatOverlapFindEachFileOnce() throws {
+        try write("a.jpg")
+        try manager.createDirectory(atPath: root + "/trip", withIntermediateDirectories: true)
+        try write("trip/b.jpg")
+        let found = fileSystem.walk([root + "/a.jpg", root, root + "/trip"]).files.map(\.path)
+        XCTAssertEqual(found, [root + "/a.jpg", root + "/trip/b.jpg"])
+    }
+
     func testAPartOfAFileIsReadFromItsOffset() throws {
         try write("zip", "0123456789")
         XCTAssertEqual(try fileSystem.part(of: root + "/zip", from: 3, count: 4), Data("3456".utf8))
