@@ -199,6 +199,16 @@ final class InspireCommandTests: XCTestCase {
         XCTAssertEqual(files["/work/p_files/7-show.jpg"], Data("mine".utf8))
         XCTAssertNil(files["/work/p.html"])
         XCTAssertEqual(spy.output.lines, [])
+
+        files["/work/q_files"] = Data("a file".utf8)
+        do {
+            try await InspireCommand.parse(["--html", "q.html"]).run(in: environment())
+            XCTFail("a file where the pictures' folder goes")
+        } catch let error as InspirationPageError {
+            XCTAssertEqual(error, .picturesFolderIsAFile("/work/q_files"))
+            XCTAssertEqual(error.localizedDescription, "/work/q_files is a file, where the page's pictures would go in a folder of that name: "
+                           + "name another page (nothing was written)")
+        }
     }
 
     func testThePageIsNeverWrittenIntoTheLibrarysOwnFolders() async throws {

@@ -18,6 +18,7 @@ enum InspirationPage {
     /// that is not a page of `inspire` (a photo, notes, the catalogue), or a pictures folder holding
     /// files when the page is not there. A page written before is replaced.
     static func checkPlace(page: String, picturesFolder: String, fileSystem: any FileSystem) throws(InspirationPageError) {
+        if fileSystem.stamp(of: picturesFolder) != nil { throw .picturesFolderIsAFile(picturesFolder) }
         guard fileSystem.exists(page) else {
             if !fileSystem.walk([picturesFolder]).files.isEmpty { throw .foreignPictures(picturesFolder, page: page) }
             return
@@ -154,6 +155,7 @@ enum InspirationPage {
 enum InspirationPageError: Error, Equatable, LocalizedError {
     case notAPage(String)
     case foreignPictures(String, page: String)
+    case picturesFolderIsAFile(String)
 
     var errorDescription: String? {
         switch self {
@@ -162,6 +164,8 @@ enum InspirationPageError: Error, Equatable, LocalizedError {
         case let .foreignPictures(folder, page):
             "\(folder) holds files, and \(page) is not there: the page's pictures would replace them; "
                 + "name another page (nothing was written)"
+        case let .picturesFolderIsAFile(path):
+            "\(path) is a file, where the page's pictures would go in a folder of that name: name another page (nothing was written)"
         }
     }
 }
