@@ -199,31 +199,13 @@ struct ExportCommand: EnvironmentCommand {
         }
     }
 
-    /// The share of the frame a colour covers, by default, for `--colour` to take a photo whose accent it is not.
-    static let defaultMinimumCoverage = 10.0
-
-    /// With `--colour`: the photos whose accent it is (ranked by the accent's coverage), then, unless
-    /// `--accent`, those it covers at least `--min-coverage` of (ranked as `gallery search` ranks
-    /// them); the first `--limit` of them.
+    /// With `--colour`: the photos whose accent it is, then, unless `--accent`, those it covers at least
+    /// `--min-coverage` of (`ColourSelection`); the first `--limit` of them.
     private func select(from catalogue: any PhotoCatalogue, _ environment: AppEnvironment) throws -> [CataloguedPhoto] {
         if let target = colourTarget {
-            var query = filters.query(in: environment)
-            let limit = query.limit
-            query.limit = nil
-            let within = within ?? ColourSearch.defaultWithin
-            let accentOnly = accent || colour?.accentOnly == true
-            var matches = try catalogue.search(ColourSearch(target: target, accentOnly: true, within: within,
-                                                            minimumCoverage: accentOnly ? (minCoverage ?? 0) / 100 : 0,
-                                                            maximumCoverage: (colour?.largestCoverage ?? 100) / 100, filters: query))
-            if !accentOnly {
-                let share = (minCoverage ?? Self.defaultMinimumCoverage) / 100
-                var seen = Set(matches.map(\.photo.id))
-                for match in try catalogue.search(ColourSearch(target: target, within: within, minimumCoverage: share, filters: query))
-                where seen.insert(match.photo.id).inserted {
-                    matches.append(match)
-                }
-            }
-            return Array(matches.prefix(limit ?? matches.count)).map(\.photo)
+            return try ColourSelection(target: target, accentOnly: accent || colour?.accentOnly == true, within: within ?? ColourSearch.defaultWithin,
+                                       minimumCoverage: minCoverage.map { $0 / 100 }, largestCoverage: (colour?.largestCoverage ?? 100) / 100,
+                                       filters: filters.query(in: environment)).photos(in: catalogue)
         }
         if !ids.isEmpty { return try ids.map { try environment.photo(id: $0, in: catalogue) } }
         return try catalogue.photos(matching: filters.query(in: environment, sort: .imported))
