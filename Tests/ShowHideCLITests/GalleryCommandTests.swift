@@ -155,6 +155,18 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines, ["imported 2, unchanged 1, moved 0, duplicates 0, failed 0 in 0.00 s"])
     }
 
+    func testAnInterruptedImportInJSONSaysSoOnStandardErrorToo() async throws {
+        for name in ["a", "b", "c"] { files["/lib/\(name).jpg"] = FakePhoto.data(seed: name) }
+        var interrupted = environment()
+        interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
+        await assertExits(with: ExitStatus.interrupted, "130, as without --json") {
+            try await ImportCommand.parse(["/lib", "--jobs", "1", "--json"]).run(in: interrupted)
+        }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["interrupted"] as? Bool, true)
+        XCTAssertEqual(spy.errors.lines, ["interrupted: what was read is kept (1 photo imported); run the same command again to go on from there"])
+    }
+
     func testPhotosNotReadYetAreListedOnStandardErrorCountedAndInJSON() async throws {
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")
         files["/lib/IMG_1.CR3"] = Data([0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 0])
@@ -204,6 +216,10 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(try catalogue.knownStamps().count, 0)
         XCTAssertEqual(MissingInput(paths: ["/a", "/b"]).errorDescription,
                        "/a, /b: no such folders or files; nothing was imported (check the path)")
+        // A Latin-1 name typed or completed by the shell exists, but not by the text it reaches us as.
+        XCTAssertEqual(MissingInput(paths: ["/p/caf\u{FFFD}.jpg"]).errorDescription,
+                       "/p/caf\u{FFFD}.jpg: the name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not), so it cannot be "
+                       + "opened by it: rename it to import it; nothing was imported")
     }
 
     func testImportWithoutFailuresExitsNormally() async throws {

@@ -1,4 +1,5 @@
 import Catalogue
+import ColourScience
 import CatalogueSQLite
 import Foundation
 import GalleryJSON
@@ -68,6 +69,23 @@ final class PresentationTests: XCTestCase {
                                          exif: ExifMetadata(orientation: .left), analysisImage: TestImage.solid(.red))
         try InspectionPresenter(console: spy.console).present([inspection], failures: [], asJSON: false)
         XCTAssertEqual(spy.output.lines.last, "p.png  PNG     3×4     -       -")
+    }
+
+    func testAListKeepsEachDateWholeAtAnyWidthATableIsDrawnAt() throws {
+        // At 70–90 columns the date broke into its day and its time on two lines.
+        let photo = CataloguedPhoto(id: 12, path: "/photos/2005/summer/a-long-name-of-a-photo.jpg", stamp: FileStamp(size: 1, modifiedAtNanoseconds: 1),
+                                    facts: PhotoFacts(sha256: String(repeating: "a", count: 64), format: .jpeg, pixelSize: PixelSize(width: 3072, height: 2304),
+                                                      exif: ExifMetadata(make: "Eastman Kodak Company", model: "KODAK CX7530 ZOOM DIGITAL CAMERA",
+                                                                         takenAt: ExifDateTime(exif: "2005:08:13 09:47:23")),
+                                                      colours: ColourAnalysis(palette: [.sample("#808080", 0.9), .sample("#C01020", 0.1)],
+                                                                              accent: .sample("#C01020", coverage: 0.1))),
+                                    importedAt: Date(timeIntervalSince1970: 0))
+        for width in [60, 70, 80, 90] {
+            let spy = SpyConsole(width: width)
+            try PhotoPresenter(console: spy.console).presentList([photo], asJSON: false)
+            XCTAssertTrue(spy.output.lines.contains { $0.contains("2005-08-13 09:47:23") }, "\(width):\n\(spy.output.text)")
+            XCTAssertTrue(spy.output.lines.allSatisfy { $0.count <= width }, "\(width):\n\(spy.output.text)")
+        }
     }
 
     func testPresenterWithOnlyFailuresPrintsNoTable() throws {

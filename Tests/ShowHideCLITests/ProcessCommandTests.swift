@@ -94,6 +94,19 @@ final class ProcessCommandTests: XCTestCase {
         XCTAssertEqual(spy.output.lines, ["2 photos in 0.00 s: made 2 variants of 1 photo, 0 variants already there, 1 photo skipped, 0 failed"])
     }
 
+    func testAnInterruptedRunInJSONSaysSoOnStandardErrorAndCountsThePhotosLookedAt() async throws {
+        var interrupted = environment()
+        interrupted.listenForInterruption = { CountdownInterruption(allowing: 1) }
+        await assertExits(with: ExitStatus.interrupted, "130, as without --json") {
+            try await ProcessCommand.parse(["--all", "--jobs", "1", "--json"]).run(in: interrupted)
+        }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(spy.output.text.utf8)) as? [String: Any])
+        XCTAssertEqual(json["photos"] as? Int, 2)
+        XCTAssertEqual(json["photosDone"] as? Int, 1)
+        XCTAssertEqual(json["interrupted"] as? Bool, true)
+        XCTAssertEqual(spy.errors.lines, ["interrupted: the variants made are kept (0 variants); run the same command to go on"])
+    }
+
     func testAFullDiskStopsTheRunWith69AndSaysToMakeRoom() async throws {
         files.writeFailure = FileWriteError("cannot write /library/variants/x.jpg", reason: "no space left on device")
         await assertExits(with: ExitStatus.unavailable, "the library's disk is full") {

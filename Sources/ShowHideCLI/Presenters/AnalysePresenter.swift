@@ -32,6 +32,7 @@ struct AnalysePresenter {
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 thumbnailsMade: summary.thumbnailsMade,
                 seconds: (summary.seconds * 1000).rounded() / 1000, interrupted: summary.interrupted)))
+            sayInterruption(summary)
             return
         }
         for change in summary.accentsChanged {
@@ -48,6 +49,10 @@ struct AnalysePresenter {
         }
         console.print("analysed \(counted(summary.analysed, "photo")), \(counted(summary.accentsChanged.count, "accent")) changed, "
             + "failed \(summary.failures.count)" + String(format: " in %.2f s", summary.seconds))
+        sayInterruption(summary)
+    }
+
+    private func sayInterruption(_ summary: AnalysisSummary) {
         if summary.interrupted {
             console.warn("interrupted: the colours found are kept; run the same command to go on")
         }

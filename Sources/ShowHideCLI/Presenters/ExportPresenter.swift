@@ -44,6 +44,7 @@ struct ExportPresenter {
                 failures: summary.failures.map { FailureJSON(photo: $0.photoID, path: $0.path, reason: $0.reason) },
                 seconds: (summary.seconds * 100).rounded() / 100, interrupted: summary.interrupted)
             console.printJSON(try JSONOutput.encode(json))
+            sayInterruption(summary, keepsAPart: keepsAPart)
             return
         }
         if dryRun {
@@ -67,6 +68,10 @@ struct ExportPresenter {
                       + "made \(counted(summary.madeVariants, "variant")), kept \(summary.kept.count), "
                       + "without an accent \(summary.withoutAccent.count), failed \(summary.failures.count) "
                       + "in \(String(format: "%.2f", summary.seconds)) s")
+        sayInterruption(summary, keepsAPart: keepsAPart)
+    }
+
+    private func sayInterruption(_ summary: ExportSummary, keepsAPart: Bool) {
         if summary.interrupted {
             console.warn(keepsAPart
                 ? "interrupted: the files written are kept, and listed in its manifest; run the same command to go on"

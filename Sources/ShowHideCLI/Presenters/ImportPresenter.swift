@@ -44,6 +44,7 @@ struct ImportPresenter {
                 unsupported: summary.unsupported.map { UnsupportedJSON(path: $0.path, format: $0.format) },
                 interrupted: summary.interrupted, thumbnailsNotKept: summary.thumbnailsNotKept
             )))
+            sayNotices(summary)
             return
         }
         for failure in summary.failures {
@@ -53,6 +54,11 @@ struct ImportPresenter {
             console.warn("unsupported: \(file.path): \(file.format), which showhide does not read yet")
         }
         console.print(line(summary))
+        sayNotices(summary)
+    }
+
+    /// What follows the summary on standard error, JSON or not: thumbnails not kept, an interruption.
+    private func sayNotices(_ summary: ImportSummary) {
         if let reason = summary.thumbnailsNotKeptReason {
             console.warn("\(counted(summary.thumbnailsNotKept, "thumbnail")) could not be kept (\(reason)); the photos are imported, "
                          + "and the web gallery makes their thumbnails when it first shows them")

@@ -19,7 +19,7 @@ struct PhotoPresenter {
             console.warn("The catalogue has no photos that match.")
             return
         }
-        var table = TextTable(headers: ["ID", "FILE", "TAKEN", "CAMERA", "PIXELS", "COLOURS"], fits: [.keep, .elide, .wrap, .elide, .keep, .wrap])
+        var table = TextTable(headers: ["ID", "FILE", "TAKEN", "CAMERA", "PIXELS", "COLOURS"], fits: [.keep, .elide, .keep, .elide, .keep, .wrap])
         for photo in photos {
             table.append([
                 String(photo.id),

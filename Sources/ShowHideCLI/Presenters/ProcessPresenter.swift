@@ -11,6 +11,8 @@ struct ProcessPresenter {
 
     struct SummaryJSON: Encodable {
         var photos: Int
+        /// Photos looked at: `photos`, unless interrupted or stopped.
+        var photosDone: Int
         var made: [VariantJSON]
         var unchanged: Int
         var skipped: [SkippedJSON]
@@ -29,11 +31,12 @@ struct ProcessPresenter {
     func present(_ summary: ProcessingSummary, photos: Int, asJSON: Bool) throws {
         if asJSON {
             console.printJSON(try JSONOutput.encode(SummaryJSON(
-                photos: photos, made: summary.made.map(VariantJSON.init), unchanged: summary.unchanged,
+                photos: photos, photosDone: summary.photosDone, made: summary.made.map(VariantJSON.init), unchanged: summary.unchanged,
                 skipped: summary.skipped.map { SkippedJSON(id: $0.photoID, reason: $0.reason) },
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 seconds: (summary.seconds * 1000).rounded() / 1000, interrupted: summary.interrupted,
                 stoppedForRoom: summary.stoppedForRoom)))
+            sayNotices(summary)
             return
         }
         for skipped in summary.skipped {
@@ -49,6 +52,11 @@ struct ProcessPresenter {
         console.print(looked + String(format: " in %.2f s: ", summary.seconds)
             + "made \(counted(summary.made.count, "variant")) of \(counted(madeFor, "photo")), \(counted(summary.unchanged, "variant")) already there, "
             + "\(counted(summary.skipped.count, "photo")) skipped, \(summary.failures.count) failed")
+        sayNotices(summary)
+    }
+
+    /// What follows the summary on standard error, JSON or not: an interruption, a stop for want of room.
+    private func sayNotices(_ summary: ProcessingSummary) {
         if summary.interrupted {
             console.warn("interrupted: the variants made are kept (\(counted(summary.made.count, "variant"))); run the same command to go on")
         }
