@@ -166,6 +166,10 @@ final class ExportCommandTests: XCTestCase {
         try ExportPresenter(console: spy.console).present(failed, destination: "/z/set.zip", dryRun: false, asJSON: false, keepsAPart: false)
         XCTAssertEqual(spy.output.lines, ["exported no file (/z/set.zip not made), made 0 variants, kept 0, without an accent 0, failed 1 in 0.00 s"])
         XCTAssertEqual(spy.errors.lines, ["failed: photo 3 /lib/gone.jpg: no such file or directory"])
+        spy.output.clear()
+        try ExportPresenter(console: spy.console).present(failed, destination: "/photos", dryRun: false, asJSON: false, keepsAPart: true)
+        XCTAssertEqual(spy.output.lines, ["exported no file to /photos, made 0 variants, kept 0, without an accent 0, failed 1 in 0.00 s"],
+                       "a folder may have been there before: it is not said to be unmade")
     }
 
     func testSizesReadAsTheEstimateSaidThem() throws {

@@ -62,7 +62,8 @@ struct ExportPresenter {
         }
         let exported = takenAway
             ? "exported no file to \(destination) (it held \(counted(summary.written.count, "file")) when interrupted), "
-            : summary.madeNothing ? "exported no file (\(destination) not made), "
+            // A folder may have been there before (its files are the user's): nothing was written to it.
+            : summary.madeNothing ? (keepsAPart ? "exported no file to \(destination), " : "exported no file (\(destination) not made), ")
             : "exported \(counted(summary.written.count, "file")) (\(Self.size(Int64(summary.bytesWritten)))) to \(destination), "
         console.print(exported
                       + "made \(counted(summary.madeVariants, "variant")), kept \(summary.kept.count), "
