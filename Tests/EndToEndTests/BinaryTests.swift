@@ -122,8 +122,12 @@ struct ShowhideBinary {
 
     /// This process's environment with `extra` on top. Under `scripts/asan` the binary gets its own
     /// sanitizer options (leaks detected in it, not in the test process: see scripts/asan).
+    /// A value that takes the variable out of the environment rather than setting it.
+    static let unset = "\u{0}unset"
+
     static func environment(merging extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        for (name, value) in extra where value == unset { environment[name] = nil }
         if let options = environment["SHOWHIDE_BINARY_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options }
         return environment
     }

@@ -219,11 +219,11 @@ extension GalleryBinaryTests {
     func testTheDefaultLibraryFollowsHOMEAndXDG() throws {
         try FileManager.default.removeItem(at: photos.appendingPathComponent("cut.jpg"))
         let home = directory.appendingPathComponent("home").path
-        var result = try binary.run(["gallery", "import", photos.path], environment: ["HOME": home, "SHOWHIDE_LIBRARY": "", "XDG_DATA_HOME": ""])
+        var result = try binary.run(["gallery", "import", photos.path], environment: ["HOME": home, "SHOWHIDE_LIBRARY": ShowhideBinary.unset, "XDG_DATA_HOME": ""])
         XCTAssertEqual(result.status, 0, result.errors)
         XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/.local/share/showhide/catalogue.sqlite"))
         let data = directory.appendingPathComponent("data").path
-        result = try binary.run(["gallery", "import", photos.path], environment: ["HOME": home, "SHOWHIDE_LIBRARY": "", "XDG_DATA_HOME": data])
+        result = try binary.run(["gallery", "import", photos.path], environment: ["HOME": home, "SHOWHIDE_LIBRARY": ShowhideBinary.unset, "XDG_DATA_HOME": data])
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: data + "/showhide/catalogue.sqlite"))
     }
