@@ -52,11 +52,16 @@ enum LegacyJPEGMetadata {
         }
     }
 
+    /// The most records of a CIFF heap read, its sub-heaps' included (a camera's holds a few dozen).
+    static let largestCIFFRecordCount = 4096
+
     /// A CIFF heap: its records' table is found through the heap's last four bytes; a record holds
     /// its value in itself (8 bytes) or points into the heap; some records are heaps themselves.
-    static func readCIFF(_ segment: Data, into values: inout Values) {
+    /// - Returns: how many records were read, its sub-heaps' included.
+    @discardableResult
+    static func readCIFF(_ segment: Data, into values: inout Values) -> Int {
         let bytes = [UInt8](segment)
-        guard bytes.count >= 14, bytes[0] == 0x49 || bytes[0] == 0x4D else { return }
+        guard bytes.count >= 14, bytes[0] == 0x49 || bytes[0] == 0x4D else { return 0 }
         let little = bytes[0] == 0x49
         func u16(_ at: Int) -> Int? {
             guard at >= 0, at + 2 <= bytes.count else { return nil }
@@ -66,23 +71,28 @@ enum LegacyJPEGMetadata {
             guard let low = u16(little ? at : at + 2), let high = u16(little ? at + 2 : at) else { return nil }
             return high << 16 | low
         }
-        guard let headerLength = u32(2), headerLength < bytes.count else { return }
+        guard let headerLength = u32(2), headerLength < bytes.count else { return 0 }
+        // Records read in all, whatever the nesting: a heap whose records point back at itself (or at
+        // heaps as large) would otherwise be walked 1024⁸ times, and an import would never end.
+        var recordsLeft = Self.largestCIFFRecordCount
         func heap(_ start: Int, _ end: Int, depth: Int) {
             guard depth < 8, start >= 0, end <= bytes.count, end - start >= 6, let table = u32(end - 4).map({ start + $0 }),
                   let count = u16(table), count <= 1024, table + 2 + count * 10 <= end else { return }
             for index in 0..<count {
+                guard recordsLeft > 0 else { return }
+                recordsLeft -= 1
                 let record = table + 2 + index * 10
                 guard let type = u16(record), let size = u32(record + 2), let offset = u32(record + 6) else { return }
                 let inRecord = type & 0xC000 == 0x4000
                 let (dataStart, dataLength) = inRecord ? (record + 2, 8) : (start + offset, size)
                 guard dataStart >= start, dataLength >= 0, dataStart + dataLength <= end else { continue }
-                switch type & 0x3800 {
-                case 0x2800, 0x3000: heap(dataStart, dataStart + dataLength, depth: depth + 1)
-                default: break
+                // A heap inside a heap is smaller than it: one as large is the same heap again.
+                if [0x2800, 0x3000].contains(type & 0x3800) && dataLength < end - start {
+                    heap(dataStart, dataStart + dataLength, depth: depth + 1)
                 }
-                let field = Array(bytes[dataStart..<dataStart + dataLength])
                 switch type & 0x3FFF {
                 case 0x080A: // MakeModel: "Canon\0Canon PowerShot A5\0"
+                    let field = Array(bytes[dataStart..<dataStart + dataLength])
                     let names = field.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
                     if names.count >= 2, !names[0].isEmpty { set(\.make, names[0], "Make", "CIFF.MakeModel", &values) }
                     if names.count >= 2, !names[1].isEmpty { set(\.model, names[1], "Model", "CIFF.MakeModel", &values) }
@@ -99,6 +109,7 @@ enum LegacyJPEGMetadata {
             }
         }
         heap(headerLength, bytes.count, depth: 0)
+        return Self.largestCIFFRecordCount - recordsLeft
     }
 
     private static func set<Value>(_ field: WritableKeyPath<Values, Value?>, _ value: Value, _ name: String, _ source: String,

@@ -207,6 +207,30 @@ final class ExifReaderTests: XCTestCase {
         return Array("II".utf8) + u32(26) + Array("HEAPJPGM".utf8) + [UInt8](repeating: 0, count: 12) + root
     }
 
+    func testACIFFHeapWhoseRecordsPointBackAtItIsReadOnce() {
+        // Each record a sub-heap as large as its heap, that is, the heap again: walked 4 + 4² + … + 4⁸ times
+        // (87,380 records) before; with 64 records no import of the photo ever ended.
+        func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func u32(_ value: Int) -> [UInt8] { u16(value & 0xFFFF) + u16(value >> 16) }
+        func looping(_ count: Int) -> Data {
+            let length = 2 + 10 * count + 4
+            let heap = u16(count) + (0..<count).flatMap { _ in u16(0x2800) + u32(length) + u32(0) } + u32(0)
+            return Data(Array("II".utf8) + u32(14) + Array("HEAPJPGM".utf8) + heap)
+        }
+        var values = LegacyJPEGMetadata.Values()
+        XCTAssertEqual(LegacyJPEGMetadata.readCIFF(looping(4), into: &values), 4)
+        XCTAssertEqual(LegacyJPEGMetadata.readCIFF(looping(1024), into: &values), 1024)
+        XCTAssertEqual(values, LegacyJPEGMetadata.Values(), "nothing read from it")
+        XCTAssertEqual(LegacyJPEGMetadata.readCIFF(Data(ciff()), into: &values), 4, "a camera's heap: its root's record and the sub-heap's three")
+
+        // Sub-heaps each a byte or more smaller, every one of them again a heap of the same table: some
+        // 10⁵ records eight deep, however each is smaller. The reading stops at a budget of records.
+        let count = 12, length = 2 + 10 * count + 40
+        let shrinking = u16(count) + (1...count).flatMap { u16(0x2800) + u32(length - $0) + u32(0) } + [UInt8](repeating: 0, count: 40)
+        let segment = Data(Array("II".utf8) + u32(14) + Array("HEAPJPGM".utf8) + shrinking)
+        XCTAssertEqual(LegacyJPEGMetadata.readCIFF(segment, into: &values), LegacyJPEGMetadata.largestCIFFRecordCount)
+    }
+
     /// Cameras from before EXIF was common: Canon's CIFF (APP0) and the "[picture info]" text of
     /// Olympus compacts (APP12), read where EXIF has no value, as exiftool reads them.
     func testValuesFromTheSegmentsOfCamerasBeforeEXIF() throws {
