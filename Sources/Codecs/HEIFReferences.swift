@@ -16,16 +16,31 @@ enum HEIFReferences {
             default: continue
             }
         }
-        // Depth-first search for an edge back to an item on the current path.
+        // Depth-first search for an edge back to an item on the current path, with a stack of its own: a
+        // chain of 65,536 references, one Swift frame each, overflowed the thread's stack.
         var finished: [UInt32: Bool] = [:] // false: on the path; true: done
-        func loops(from item: UInt32) -> Bool {
-            if let done = finished[item] { return !done }
-            finished[item] = false
-            for next in needs[item] ?? [] where loops(from: next) { return true }
-            finished[item] = true
-            return false
+        for root in needs.keys.sorted() where finished[root] == nil {
+            finished[root] = false
+            var path: [(item: UInt32, next: [UInt32], index: Int)] = [(root, (needs[root] ?? []).sorted(), 0)]
+            while !path.isEmpty {
+                let top = path.count - 1
+                guard path[top].index < path[top].next.count else {
+                    finished[path[top].item] = true
+                    path.removeLast()
+                    continue
+                }
+                let next = path[top].next[path[top].index]
+                path[top].index += 1
+                switch finished[next] {
+                case false?: return true
+                case true?: continue
+                case nil:
+                    finished[next] = false
+                    path.append((next, (needs[next] ?? []).sorted(), 0))
+                }
+            }
         }
-        return needs.keys.sorted().contains { loops(from: $0) }
+        return false
     }
 
     struct Reference: Equatable {

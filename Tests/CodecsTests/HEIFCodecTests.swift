@@ -123,6 +123,10 @@ final class HEIFCodecTests: XCTestCase {
         XCTAssertEqual(HEIFReferences.references(in: [UInt8](meta([("dimg", 2, [1, 3])], claimedSize: 0xFFFF_000E))),
                        [HEIFReferences.Reference(type: "dimg", from: 2, to: [1, 3])], "a size past its box is read to the box's end")
         XCTAssertEqual(HEIFReferences.references(in: [UInt8](meta([]).prefix(30))), [], "a meta box cut short")
+        // A chain of 65,000 items each made from the next: searched one Swift frame a step, it overflowed the stack.
+        let chain = (1..<65_000).map { (type: "dimg", from: UInt16($0), to: [UInt16($0 + 1)]) }
+        XCTAssertFalse(HEIFReferences.haveALoop(in: meta(chain)))
+        XCTAssertTrue(HEIFReferences.haveALoop(in: meta(chain + [(type: "dimg", from: 65_000, to: [1])])), "closed at its end")
     }
 
     /// Found by the fuzzer (kept as it was found, 1,421 bytes): a grid whose alpha picture is a grid
