@@ -169,6 +169,25 @@ final class JPEGCodecTests: XCTestCase {
         }
     }
 
+    func testAProgressiveJPEGOfMoreScansThanAnyCameraWritesIsRefused() throws {
+        // 16 × 16 grey, progressive: a DC scan, then one AC scan (bytes 140..<259: its Huffman table, its
+        // SOS and its data), which libjpeg takes again and again without a warning; 10,000 of them made
+        // a 1.3 MB file of 8000 × 8000 take 35 s.
+        let base = try XCTUnwrap(Data(base64Encoded: """
+            /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/\
+            wgALCAAQABABAREA/8QAFgABAQEAAAAAAAAAAAAAAAAABgUH/9oACAEBAAAAAB+um53/xAAlEAABAgUDBAMAAAAAAAAAAAABAgQAAwUGERIhIgcjMTMTFEL/\
+            2gAIAQEAAT8As6levjDurSbLs53WViWZ6EaGsteO5OVsgYyCRnkQDnSlRHiLOpXr4x1ZrP3KwwtRseyx0uXe3mcpPBO6fyhWcgkH5MHdMf/Z
+            """))
+        func repeating(_ scans: Int) -> Data {
+            base.prefix(259) + (0..<scans).reduce(into: Data()) { data, _ in data += base[140..<259] } + base.suffix(2)
+        }
+        XCTAssertEqual(try codec.decode(repeating(100), options: .fullSize).image.width, 16, "102 scans: decoded")
+        XCTAssertThrowsError(try codec.decode(repeating(499), options: .fullSize)) { error in
+            XCTAssertEqual((error as? LocalizedError)?.errorDescription, "corrupt JPEG data: more than 500 progressive scans (a camera writes about ten): "
+                           + "refused, as decoding them would take minutes")
+        }
+    }
+
     func testRandomBytesAfterASignatureAreAnError() {
         var generator = SeededGenerator(state: 7)
         for _ in 0..<20 {
