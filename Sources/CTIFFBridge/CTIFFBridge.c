@@ -194,6 +194,9 @@ sh_tiff_reader *sh_tiff_open(const sh_tiff_library *library, const uint8_t *data
         return NULL;
     }
     reader->image_begun = 1;
+    // An error libtiff reported while reading the directories and went on from (a ResolutionUnit of 0, an
+    // Orientation of 9) is none of the pixels': only those raised while reading them fail a read.
+    reader->error[0] = 0;
     // Rows as stored: asking for the file's own orientation makes libtiff flip nothing.
     reader->image.req_orientation = reader->image.orientation;
     *width = reader->image.width;

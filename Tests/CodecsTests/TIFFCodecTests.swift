@@ -53,6 +53,18 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
+    func testATagLibtiffReadsPastIsNoCorruptPicture() throws {
+        // libtiff reports a ResolutionUnit of 0 or an Orientation of 9 as errors, then goes on: the pixels were
+        // refused as "corrupt TIFF data: bad value 0 for \"ResolutionUnit\" tag".
+        let image = gradient()
+        for (tag, value): (UInt16, UInt16) in [(0x0128, 0), (0x0112, 9)] {
+            var metadata = ExifFixture()
+            metadata.ifd0 = [metadata.short(tag, value)]
+            let decoded = try codec.decode(TIFFFixture.encode(image, metadata: metadata), options: .fullSize)
+            assertImagesEqual(decoded.image, image, tolerance: 0, "tag \(tag) = \(value)")
+        }
+    }
+
     func testTheFilesOwnDirectoriesGiveItsEXIFWithoutThePixelsDescription() throws {
         for byteOrder in [ExifFixture.ByteOrder.little, .big] {
             var metadata = ExifFixture.camera(byteOrder: byteOrder)
