@@ -91,11 +91,21 @@ public struct TIFFCodec: Sendable {
     static let openedName = "photo"
 
     private static func error(_ message: [CChar]) -> CodecError {
-        var text = String(cMessage: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        error(String(cMessage: message))
+    }
+
+    static func error(_ message: String) -> CodecError {
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         // libtiff starts many messages with the name the file was opened under.
         if text.hasPrefix(Self.openedName + ": ") { text.removeFirst(Self.openedName.count + 2) }
         if text.hasSuffix(".") { text.removeLast() }
         if let first = text.first { text = first.lowercased() + text.dropFirst() }
+        // A strip (or tile) past the allocation cap is a picture saved in one piece, not a broken one.
+        if text.hasPrefix("memory allocation of "), text.contains("byte limit") {
+            let bytes = text.dropFirst("memory allocation of ".count).prefix { $0.isNumber }
+            return .unsupported(.tiff, "a strip or tile of \(bytes) bytes is more than showhide reads at once (\(maximumAllocation >> 20) MB): "
+                                + "save the picture in strips of fewer rows, as most programs do")
+        }
         let unsupported = text.contains("not supported") || text.contains("can not handle") || text.contains("sorry")
         return unsupported ? .unsupported(.tiff, text) : .corrupt(.tiff, text.isEmpty ? "cannot read the image" : text)
     }

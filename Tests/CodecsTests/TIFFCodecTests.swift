@@ -65,6 +65,14 @@ final class TIFFCodecTests: XCTestCase {
         }
     }
 
+    func testAStripPastTheAllocationCapIsSaidAsAPictureInOnePieceNotACorruptOne() {
+        // A 6000 × 4000 LZW TIFF written as one strip needs 72 MB at once.
+        let said = TIFFCodec.error("photo: memory allocation of 72000000 bytes is beyond the 67108864 byte limit defined in open options.")
+        XCTAssertEqual(said, .unsupported(.tiff, "a strip or tile of 72000000 bytes is more than showhide reads at once (64 MB): "
+                                          + "save the picture in strips of fewer rows, as most programs do"))
+        XCTAssertEqual(TIFFCodec.error("photo: bad value 0 for \"ResolutionUnit\" tag."), .corrupt(.tiff, "bad value 0 for \"ResolutionUnit\" tag"))
+    }
+
     func testTheFilesOwnDirectoriesGiveItsEXIFWithoutThePixelsDescription() throws {
         for byteOrder in [ExifFixture.ByteOrder.little, .big] {
             var metadata = ExifFixture.camera(byteOrder: byteOrder)
