@@ -38,8 +38,53 @@ public struct LibExifReader: ExifReading, Sendable {
         XMPLocator.packet(in: data)
     }
 
+    /// The photo's EXIF block with its orientation reset, small enough for a JPEG's APP1 segment: a block
+    /// past 65,533 bytes (a HEIF's EXIF item, a TIFF's directories with long values) loses its thumbnail,
+    /// then its values longer than a kilobyte (a maker note, a comment); nil when even that is too large.
+    /// A variant made from such a photo failed every time for want of room for its EXIF.
     public func uprightExifBlock(from data: Data) -> Data? {
-        ExifLocator.exifBlock(in: data).map(ExifBlock.resettingOrientation)
+        guard let block = ExifLocator.exifBlock(in: data).map(ExifBlock.resettingOrientation) else { return nil }
+        return block.count <= Self.largestSegmentBlock ? block : Self.shrinking(block)
+    }
+
+    /// The most an EXIF block may hold to fit in one APP1 segment.
+    static let largestSegmentBlock = 65_533
+
+    static func shrinking(_ block: Data) -> Data? {
+        guard let exif = load(block) else { return nil }
+        defer { exif_data_unref(exif) }
+        func saved() -> Data? {
+            var bytes: UnsafeMutablePointer<UInt8>?
+            var size: UInt32 = 0
+            exif_data_save_data(exif, &bytes, &size)
+            guard let bytes, size > 0 else { return nil }
+            defer { free(bytes) }
+            return Data(bytes: bytes, count: Int(size))
+        }
+        // The thumbnail and its directory first: a picture of the photo the variant no longer is.
+        if exif.pointee.data != nil {
+            free(exif.pointee.data)
+            exif.pointee.data = nil
+            exif.pointee.size = 0
+        }
+        if let thumbnail = exif.pointee.ifd.1 {
+            while thumbnail.pointee.count > 0, let entry = thumbnail.pointee.entries[0] { exif_content_remove_entry(thumbnail, entry) }
+        }
+        if let smaller = saved(), smaller.count <= largestSegmentBlock { return smaller }
+        // Then every value longer than a kilobyte, in every directory.
+        for content in [exif.pointee.ifd.0, exif.pointee.ifd.1, exif.pointee.ifd.2, exif.pointee.ifd.3, exif.pointee.ifd.4] {
+            guard let content else { continue }
+            var index = 0
+            while index < Int(content.pointee.count) {
+                if let entry = content.pointee.entries[index], entry.pointee.size > 1024 {
+                    exif_content_remove_entry(content, entry)
+                } else {
+                    index += 1
+                }
+            }
+        }
+        guard let smallest = saved(), smallest.count <= largestSegmentBlock else { return nil }
+        return smallest
     }
 
     /// The block with its GPS directory emptied (libexif writes no GPS pointer for an empty one), for

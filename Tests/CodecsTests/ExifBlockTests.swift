@@ -31,6 +31,32 @@ final class ExifBlockTests: XCTestCase {
         }
     }
 
+    func testABlockTooLargeForAJPEGSegmentLosesItsLongValuesNotTheCamerasNames() throws {
+        // A HEIF's EXIF item or a TIFF's directories may hold more than a JPEG's APP1 segment takes: every
+        // variant of such a photo failed ("the EXIF block is 72290 bytes, more than a JPEG segment can hold").
+        for order in [ExifFixture.ByteOrder.little, .big] {
+            var fixture = ExifFixture.camera(byteOrder: order)
+            fixture.exif.append(fixture.undefined(0x927C, [UInt8](repeating: 7, count: 70_000))) // a maker note of 70 kB
+            let block = fixture.encoded()
+            XCTAssertGreaterThan(block.count, LibExifReader.largestSegmentBlock)
+            let shrunk = try XCTUnwrap(LibExifReader.shrinking(block))
+            XCTAssertLessThanOrEqual(shrunk.count, LibExifReader.largestSegmentBlock)
+            let exif = try XCTUnwrap(LibExifReader().readExifBlock(shrunk))
+            XCTAssertEqual(exif.model, "FX-100")
+            XCTAssertEqual(exif.make, "Fixture Optics")
+            XCTAssertNil(exif.allTags["MakerNote"])
+            // The photo's own block, through the reader's one door for variants.
+            let tiff = TIFFFixture.encode(TestImage.solid(.blue, width: 4, height: 4), metadata: fixture)
+            let upright = try XCTUnwrap(LibExifReader().uprightExifBlock(from: tiff))
+            XCTAssertLessThanOrEqual(upright.count, LibExifReader.largestSegmentBlock)
+            XCTAssertEqual(LibExifReader().readExifBlock(upright)?.orientation, .up)
+            XCTAssertNoThrow(try JPEGCodec().encode(TestImage.solid(.blue, width: 4, height: 4), quality: 90, exif: upright))
+        }
+        let small = ExifFixture.camera().encoded()
+        XCTAssertEqual(LibExifReader().uprightExifBlock(from: try Fixture.jpeg(TestImage.solid(.blue), exif: small)),
+                       ExifBlock.resettingOrientation(small), "a block that fits is written as it is")
+    }
+
     func testABlockWithoutOrientationOrTooDamagedIsUnchanged() {
         var fixture = ExifFixture()
         fixture.ifd0 = [fixture.ascii(0x010F, "Make")]
