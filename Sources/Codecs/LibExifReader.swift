@@ -53,14 +53,6 @@ public struct LibExifReader: ExifReading, Sendable {
     static func shrinking(_ block: Data) -> Data? {
         guard let exif = load(block) else { return nil }
         defer { exif_data_unref(exif) }
-        func saved() -> Data? {
-            var bytes: UnsafeMutablePointer<UInt8>?
-            var size: UInt32 = 0
-            exif_data_save_data(exif, &bytes, &size)
-            guard let bytes, size > 0 else { return nil }
-            defer { free(bytes) }
-            return Data(bytes: bytes, count: Int(size))
-        }
         // The thumbnail and its directory first: a picture of the photo the variant no longer is.
         if exif.pointee.data != nil {
             free(exif.pointee.data)
@@ -70,7 +62,7 @@ public struct LibExifReader: ExifReading, Sendable {
         if let thumbnail = exif.pointee.ifd.1 {
             while thumbnail.pointee.count > 0, let entry = thumbnail.pointee.entries[0] { exif_content_remove_entry(thumbnail, entry) }
         }
-        if let smaller = saved(), smaller.count <= largestSegmentBlock { return smaller }
+        if let smaller = saved(exif), smaller.count <= largestSegmentBlock { return smaller }
         // Then every value longer than a kilobyte, in every directory.
         for content in [exif.pointee.ifd.0, exif.pointee.ifd.1, exif.pointee.ifd.2, exif.pointee.ifd.3, exif.pointee.ifd.4] {
             guard let content else { continue }
@@ -83,7 +75,7 @@ public struct LibExifReader: ExifReading, Sendable {
                 }
             }
         }
-        guard let smallest = saved(), smallest.count <= largestSegmentBlock else { return nil }
+        guard let smallest = saved(exif), smallest.count <= largestSegmentBlock else { return nil }
         return smallest
     }
 
@@ -99,12 +91,17 @@ public struct LibExifReader: ExifReading, Sendable {
         if let gps = exif.pointee.ifd.3 {
             while gps.pointee.count > 0, let entry = gps.pointee.entries[0] { exif_content_remove_entry(gps, entry) }
         }
-        var saved: UnsafeMutablePointer<UInt8>?
+        return Self.saved(exif)
+    }
+
+    /// libexif's block of `exif` as it holds it now; nil when it writes nothing.
+    static func saved(_ exif: UnsafeMutablePointer<ExifData>) -> Data? {
+        var bytes: UnsafeMutablePointer<UInt8>?
         var size: UInt32 = 0
-        exif_data_save_data(exif, &saved, &size)
-        guard let saved, size > 0 else { return nil }
-        defer { free(saved) }
-        return Data(bytes: saved, count: Int(size))
+        exif_data_save_data(exif, &bytes, &size)
+        guard let bytes, size > 0 else { return nil }
+        defer { free(bytes) }
+        return Data(bytes: bytes, count: Int(size))
     }
 
     /// Parses an "Exif\0\0" block; nil when it holds no entries.
