@@ -11,6 +11,9 @@ public struct WebPCodec: Sendable {
     /// The longest side a WebP can have (14 bits).
     static let longestSide = 16_383
 
+    /// The largest canvas of an animation read: its decoder holds two of them, and a copy is made.
+    static let largestAnimation = 16_000_000
+
     public func decode(_ data: Data, options: DecodeOptions) throws -> DecodedImage {
         guard !data.isEmpty else { throw CodecError.empty }
         return try data.withUnsafeBytes { raw -> DecodedImage in
@@ -24,6 +27,12 @@ public struct WebPCodec: Sendable {
                 throw CodecError.tooManyPixels(width: size.width, height: size.height, limit: options.maximumPixelCount)
             }
             if config.input.has_animation != 0 {
+                // libwebp's animation decoder fills two canvases before the first frame is ours: a 140-byte
+                // file claiming 10000 × 10000 took 1.2 GB. An animation is a small picture (a GIF's heir).
+                guard size.pixelCount <= Self.largestAnimation else {
+                    throw CodecError.unsupported(.webp, "an animation of \(size.width)×\(size.height) pixels: showhide reads animations "
+                                                 + "of at most \(Self.largestAnimation / 1_000_000) megapixels")
+                }
                 return DecodedImage(format: .webp, originalSize: size, image: try Self.firstFrame(of: bytes, options: options))
             }
             var output = size

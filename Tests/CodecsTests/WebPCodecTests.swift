@@ -129,6 +129,15 @@ final class WebPCodecTests: XCTestCase {
         assertImagesEqual(decoded.image, quadrants(), tolerance: 0)
         let small = try codec.decode(data, options: DecodeOptions(minimumLongSide: 8))
         XCTAssertEqual(PixelSize(width: small.image.width, height: small.image.height), PixelSize(width: 16, height: 12))
+
+        // Its canvas said to be 10000 × 10000 (the VP8X chunk's sizes, less one, at bytes 24 and 27): libwebp's
+        // animation decoder filled two such canvases, 1.2 GB, before the first frame was read.
+        var huge = data
+        XCTAssertEqual(String(decoding: huge[12..<16], as: UTF8.self), "VP8X")
+        for offset in [24, 27] { huge.replaceSubrange(offset..<(offset + 3), with: [0x0F, 0x27, 0x00]) }
+        XCTAssertThrowsError(try codec.decode(huge, options: DecodeOptions(minimumLongSide: 8))) { error in
+            XCTAssertEqual(error as? CodecError, .unsupported(.webp, "an animation of 10000×10000 pixels: showhide reads animations of at most 16 megapixels"))
+        }
     }
 
     func testMorePixelsThanTheLimitAreRefusedBeforeDecoding() throws {
