@@ -82,7 +82,10 @@ public struct LibExifReader: ExifReading, Sendable {
     /// The block with its GPS directory emptied (libexif writes no GPS pointer for an empty one), for
     /// exports that must not carry the place a photo was taken. nil when libexif cannot rewrite it.
     public func removingGPS(fromJPEG data: Data) -> Data? {
-        ExifGPSRemoval.removingGPS(fromJPEG: data)
+        // EXIF's GPS directory, then the XMP packet's GPS properties: either may hold the position.
+        let withoutExif = ExifGPSRemoval.removingGPS(fromJPEG: data)
+        let withoutXMP = XMPGPSRemoval.removingGPS(fromJPEG: withoutExif ?? data)
+        return withoutXMP ?? withoutExif
     }
 
     public func removingGPS(from block: Data) -> Data? {

@@ -122,7 +122,7 @@ public protocol ExifReading: Sendable {
     func uprightExifBlock(from data: Data) -> Data?
     /// An EXIF block ("Exif\0\0" and what follows) without its GPS data; nil when it cannot be rewritten.
     func removingGPS(from block: Data) -> Data?
-    /// A JPEG file without its GPS data and with every other byte its own (the image data untouched);
-    /// nil when it has no GPS directory or its EXIF cannot be changed in place.
+    /// A JPEG file without its GPS data, in its EXIF block and in its XMP packet, and with every other
+    /// byte its own (the image data untouched); nil when it has no position to remove in place.
     func removingGPS(fromJPEG data: Data) -> Data?
 }

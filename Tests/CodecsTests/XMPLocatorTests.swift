@@ -131,3 +131,37 @@ final class XMPLocatorTests: XCTestCase {
         XCTAssertNil(orientation(#"<rdf:Description exif:PixelXDimension="6"/>"#))
     }
 }
+
+final class XMPGPSRemovalTests: XCTestCase {
+    static let packet = """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+         xmp:Rating="4" exif:GPSLatitude="51,30.0N" exif:GPSLongitude='0,7.5W' exif:GPSVersionID="2.3.0.0">
+        <exif:GPSAltitude>35/1</exif:GPSAltitude>
+        <exif:GPSTimeStamp/>
+        <dc:subject xmlns:dc="http://purl.org/dc/elements/1.1/"><rdf:Bag><rdf:li>bus</rdf:li></rdf:Bag></dc:subject>
+        </rdf:Description></rdf:RDF></x:xmpmeta>
+        """
+
+    func testAPacketLosesEveryGPSPropertyAndKeepsTheRest() throws {
+        let cleaned = try XCTUnwrap(XMPGPSRemoval.removingGPS(fromPacket: Self.packet))
+        XCTAssertFalse(cleaned.contains("GPS"), cleaned)
+        XCTAssertTrue(cleaned.contains(#"xmp:Rating="4""#))
+        XCTAssertTrue(cleaned.contains("<rdf:li>bus</rdf:li>"))
+        XCTAssertTrue(cleaned.contains("</rdf:Description></rdf:RDF></x:xmpmeta>"), "its structure whole")
+        XCTAssertNil(XMPGPSRemoval.removingGPS(fromPacket: cleaned), "nothing left to remove")
+    }
+
+    func testAJPEGsPacketLosesItsPositionAndNothingElseOfTheFileChanges() throws {
+        let image = TestImage.solid(.red, width: 16, height: 16)
+        let original = try JPEGCodec().encode(image, quality: 90, exif: ExifFixture.camera().encoded(), xmp: Self.packet)
+        // Through the reader's door for exports, which removes EXIF's GPS directory as well.
+        let stripped = try XCTUnwrap(LibExifReader().removingGPS(fromJPEG: original))
+        let packet = try XCTUnwrap(XMPLocator.packet(in: stripped))
+        XCTAssertFalse(packet.contains("GPS"))
+        XCTAssertTrue(packet.contains(#"xmp:Rating="4""#))
+        XCTAssertNil(try LibExifReader().readExif(from: stripped)?.gps)
+        XCTAssertEqual(try JPEGCodec().decode(stripped, options: .fullSize).image, try JPEGCodec().decode(original, options: .fullSize).image)
+        XCTAssertNil(XMPGPSRemoval.removingGPS(fromJPEG: stripped))
+    }
+}
