@@ -193,7 +193,10 @@ public struct ProcessingService: Sendable {
     /// file is in this library's variants folder, and its record then says so; a file at the old place
     /// is another library's.
     func hasItsFile(_ variant: Variant) -> Bool {
-        guard let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory), fileSystem.exists(file) else {
+        // Of the size recorded: a file cut short (a power cut after its rename, before the disk had its
+        // bytes: renames are not synced) is made again, not served as the variant.
+        guard let file = VariantSpec.file(recordedAt: variant.path, inVariants: variantsDirectory),
+              fileSystem.stamp(of: file)?.size == variant.fileSize else {
             return false
         }
         guard file != variant.path else { return true }

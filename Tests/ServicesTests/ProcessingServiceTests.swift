@@ -170,6 +170,19 @@ final class ProcessingServiceTests: XCTestCase {
                        "nor the folders it was written in")
     }
 
+    func testAVariantFileCutShortIsMadeAgain() async throws {
+        // A power cut after the rename, before the disk had the bytes, leaves an empty file under the name.
+        let photos = try await importPhotos(["/photos/red.jpg": FakePhoto.data(width: 40, height: 30, seed: "r", colour: "#D01020")])
+        let first = try await service().process(photos)
+        let show = try XCTUnwrap(first.made.first { $0.kind == "show" })
+        let whole = try XCTUnwrap(files[show.path])
+        files[show.path] = Data()
+        let again = try await service().process(photos)
+        XCTAssertEqual(again.made.map(\.path), [show.path])
+        XCTAssertEqual(again.unchanged, 1, "the hide variant, whole, stays")
+        XCTAssertEqual(files[show.path], whole)
+    }
+
     func testVariantsAnotherRunMadeMeanwhileAreNotCountedTwice() async throws {
         let photos = try await importPhotos(["/photos/red.jpg": FakePhoto.data(width: 40, height: 30, seed: "r", colour: "#D01020")])
         let first = try await service().process(photos)
