@@ -250,11 +250,7 @@ struct FailuresCommand: EnvironmentCommand {
     func run(in environment: AppEnvironment) throws {
         let catalogue = try library.openCatalogue(in: environment)
         if clear {
-            let named = paths.map(environment.absolutePath)
-            let cleared = try catalogue.failures().map(\.path).filter { failed in
-                named.isEmpty || named.contains { path(failed, isWithin: $0) }
-            }
-            try catalogue.write { writer in try cleared.forEach(writer.clearFailure) }
+            let cleared = try FailureList(catalogue: catalogue).clear(within: paths.map(environment.absolutePath))
             if !json { environment.console.warn("cleared \(counted(cleared.count, "failure"))") }
         }
         try FailurePresenter(console: environment.console).present(try catalogue.failures(), asJSON: json)
