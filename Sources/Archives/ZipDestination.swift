@@ -9,7 +9,11 @@ import ZIPFoundation
 /// a temporary name and renamed into place only when complete, so an interrupted export leaves no
 /// half archive under the final name.
 public final class ZipDestination: ExportDestination {
-    public let location: String
+    /// The archive's name: the one chosen when it began, or the next free one when another export took
+    /// that name meanwhile.
+    public private(set) var location: String
+    private let requested: String
+    private let onConflict: ConflictPolicy
     private let temporary: String
     private var archive: Archive?
     private var names: Set<String> = []
@@ -46,6 +50,8 @@ public final class ZipDestination: ExportDestination {
             throw ExportError.cannotWrite(chosen, "\(folder) is a file, not a folder")
         }
         location = chosen
+        requested = path
+        self.onConflict = onConflict
         // A name of its own: two exports to one zip at once must not write into, or delete, each other's.
         temporary = chosen + "." + UUID().uuidString + partialFileSuffix
         self.modified = modified
@@ -100,9 +106,43 @@ public final class ZipDestination: ExportDestination {
     public func finish() throws {
         // Releasing the archive closes its file.
         archive = nil
-        // One rename over the old archive: at no moment is there neither (a removal, then a move, killed
-        // between the two, lost the old one), and a folder put there meanwhile is refused, not deleted.
-        guard rename(temporary, location) == 0 else { throw ExportError.cannotWrite(location, systemErrorReason(errno)) }
+        // Replacing: one rename over the old archive, so that at no moment is there neither (a removal, then a
+        // move, killed between the two, lost the old one), and a folder put there meanwhile is refused, not deleted.
+        if onConflict == .overwrite {
+            guard rename(temporary, location) == 0 else { throw ExportError.cannotWrite(location, systemErrorReason(errno)) }
+            return
+        }
+        // Otherwise the name is taken only if it is still free: another export to the same file may have
+        // finished meanwhile, and a rename would replace its archive. A hard link is made only where nothing is.
+        var number = 1
+        while !(try claim(location)) {
+            guard onConflict == .unique else {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw ExportError.destinationExists(location)
+            }
+            repeat {
+                number += 1
+                location = FileNameTemplate.numbered(requested, number)
+            } while FileManager.default.fileExists(atPath: location)
+        }
+    }
+
+    /// Puts the archive at `name` if nothing is there; false when something is.
+    private func claim(_ name: String) throws -> Bool {
+        if link(temporary, name) == 0 {
+            unlink(temporary)
+            return true
+        }
+        let code = errno
+        if code == EEXIST { return false }
+        // A disk without hard links (FAT and exFAT: a memory card, a USB stick): a rename where nothing is.
+        guard [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(code) else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw ExportError.cannotWrite(name, systemErrorReason(code))
+        }
+        guard !FileManager.default.fileExists(atPath: name) else { return false }
+        guard rename(temporary, name) == 0 else { throw ExportError.cannotWrite(name, systemErrorReason(errno)) }
+        return true
     }
 
     /// How old an earlier export's temporary archive must be to be taken for abandoned, not one being written.

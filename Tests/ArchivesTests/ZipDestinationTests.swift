@@ -97,6 +97,27 @@ final class ZipDestinationTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["set.zip"])
     }
 
+    func testTwoExportsToOneNewArchiveAtOnceBothKeepTheirs() throws {
+        // Both began while there was no set.zip; the second's rename replaced the first's archive.
+        let path = directory + "/set.zip"
+        let first = try ZipDestination(path: path, onConflict: .unique, modified: Date())
+        let second = try ZipDestination(path: path, onConflict: .unique, modified: Date())
+        let third = try ZipDestination(path: path, onConflict: .skip, modified: Date())
+        try first.write(Data("one".utf8), as: "1.jpg")
+        try second.write(Data("two".utf8), as: "2.jpg")
+        try third.write(Data("three".utf8), as: "3.jpg")
+        try first.finish()
+        try second.finish()
+        XCTAssertEqual(first.location, path)
+        XCTAssertEqual(second.location, directory + "/set_2.zip", "the next free name, as when set.zip was there at the start")
+        XCTAssertEqual(try entries(of: path), ["1.jpg": Data("one".utf8)])
+        XCTAssertEqual(try entries(of: directory + "/set_2.zip"), ["2.jpg": Data("two".utf8)])
+        XCTAssertThrowsError(try third.finish()) { error in
+            XCTAssertEqual(error as? ExportError, .destinationExists(path), "skip: the archive there is kept")
+        }
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: directory)), ["set.zip", "set_2.zip"], "no temporary file left")
+    }
+
     func testWhatAKilledExportLeftIsTakenAwayByTheNextOnceItIsOld() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
