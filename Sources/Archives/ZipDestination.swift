@@ -66,6 +66,11 @@ public final class ZipDestination: ExportDestination {
         }
     }
 
+    /// An archive is written under a name of its own: no other export writes into it.
+    public func whileLockingManifest(_ body: () throws -> Void) throws {
+        try body()
+    }
+
     /// An archive cut short is not one: an interrupted export takes it away.
     public var keepsAPart: Bool { false }
 

@@ -72,6 +72,8 @@ public protocol ExportDestination: AnyObject {
     func size(of name: String) -> Int?
     /// Writes a file; in a folder under a temporary name renamed into place.
     func write(_ data: Data, as name: String) throws
+    /// `body`, while no other export to this destination writes its manifest (an archive is its own export's alone).
+    func whileLockingManifest(_ body: () throws -> Void) throws
     /// Completes the destination (an archive is renamed into place).
     func finish() throws
     /// Removes what an export that failed had started (an archive's temporary file).
@@ -279,14 +281,23 @@ public struct ExportService: Sendable {
         // Whether the manifest of this export is written.
         var listed = false
         func writeManifests() throws {
-            // An earlier file is listed only while its name holds a file of the size it listed: one replaced
-            // since, by other bytes, almost always weighs otherwise, and hashing every earlier file of a
-            // large folder at each export would read it all.
-            let manifest = Self.merged(previous: previous, current: summary.files) { destination.size(of: $0.file) == $0.size }
-            try destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)
-            listed = true
-            // A CSV manifest from before is kept in step with the JSON one, asked for or not.
-            if options.csvManifest || hadCSV { try destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName) }
+            // Read again, merged and written while no other export to this folder does the same: one that
+            // finished meanwhile wrote its files into the manifest, which this one would otherwise write over.
+            try destination.whileLockingManifest {
+                let latest = (try? Self.previousManifest(in: destination)) ?? previous
+                let latestNames = Set(latest.map(\.file))
+                let earlier = latest + previous.filter { !latestNames.contains($0.file) }
+                // An earlier file is listed only while its name holds a file of the size it listed: one replaced
+                // since, by other bytes, almost always weighs otherwise, and hashing every earlier file of a
+                // large folder at each export would read it all.
+                let manifest = Self.merged(previous: earlier, current: summary.files) { destination.size(of: $0.file) == $0.size }
+                try destination.write(try Self.manifestJSON(manifest), as: Self.manifestName)
+                listed = true
+                // A CSV manifest from before (or another export's) is kept in step with the JSON one, asked for or not.
+                if options.csvManifest || hadCSV || destination.contains(Self.csvManifestName) {
+                    try destination.write(Self.manifestCSV(manifest), as: Self.csvManifestName)
+                }
+            }
         }
         do {
             for photo in photos where !failed.contains(photo.id) {
@@ -636,6 +647,10 @@ public final class FolderDestination: ExportDestination {
         } catch {
             throw ExportError.cannotWrite(path(name), error.plainDescription)
         }
+    }
+
+    public func whileLockingManifest(_ body: () throws -> Void) throws {
+        try fileSystem.whileLocking(location, body)
     }
 
     public func finish() throws {}

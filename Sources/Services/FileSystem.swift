@@ -80,6 +80,10 @@ public protocol FileSystem: Sendable {
     /// `path` with every symbolic link in it followed, so that two spellings of one file compare equal;
     /// as written where nothing of it exists.
     func resolvingLinks(_ path: String) -> String
+    /// `body`, run while this process holds the folder at `folder` locked against every other process
+    /// that asks the same (an advisory lock: two exports writing one manifest); `body` alone when the
+    /// folder cannot be locked (not there yet: no other export wrote in it).
+    func whileLocking<T>(_ folder: String, _ body: () throws -> T) throws -> T
 }
 
 /// A path that names something other than a file or a folder: a named pipe, a socket, a device.
@@ -246,6 +250,15 @@ public struct LocalFileSystem: FileSystem {
 
     public func remove(_ path: String) throws {
         try FileManager.default.removeItem(atPath: path)
+    }
+
+    public func whileLocking<T>(_ folder: String, _ body: () throws -> T) throws -> T {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
     }
 
     public func removeFolderIfEmpty(_ path: String) -> Bool {

@@ -124,6 +124,19 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         return files[path] != nil || files.keys.contains { $0.hasPrefix(folder) }
     }
 
+    /// Called inside each `whileLocking`, before its body: what another process does meanwhile is done here,
+    /// where the real lock would make it wait.
+    public var whileLocked: (@Sendable (String) -> Void)? {
+        get { lock.withLock { onLocked } }
+        set { lock.withLock { onLocked = newValue } }
+    }
+    private var onLocked: (@Sendable (String) -> Void)?
+
+    public func whileLocking<T>(_ folder: String, _ body: () throws -> T) throws -> T {
+        whileLocked?(folder)
+        return try body()
+    }
+
     /// What every write throws, when set (a full disk).
     public var writeFailure: (any Error & Sendable)? {
         get { lock.withLock { failingWrites } }

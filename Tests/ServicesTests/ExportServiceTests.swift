@@ -30,6 +30,12 @@ final class SpyDestination: ExportDestination {
     func finish() throws { finished = true }
     func abandon() { abandoned = true }
     var keepsAPart = true
+    /// Called inside the manifest's lock, before the manifest is read again: another export finishing meanwhile.
+    var whileLocked: (() -> Void)?
+    func whileLockingManifest(_ body: () throws -> Void) throws {
+        whileLocked?()
+        try body()
+    }
 }
 
 /// Variant making that must not happen.
@@ -274,6 +280,30 @@ final class ExportServiceTests: XCTestCase {
                                        to: FolderDestination(directory: "/out", fileSystem: files))
         let left = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
         XCTAssertEqual(left.map(\.file), ["undated_fog_original.jpg"])
+    }
+
+    func testTwoExportsIntoOneFolderAtOnceBothStayListed() async throws {
+        // Each read the manifest at its start and wrote it at its end: the last to end wrote over the other's
+        // list (its files then imported as photos), and the JSON and the CSV could each name another export.
+        let photos = try await twoPhotos()
+        let bus = try XCTUnwrap(photos.first { $0.path.hasSuffix("bus.jpg") })
+        let fog = try XCTUnwrap(photos.first { $0.path.hasSuffix("fog.jpg") })
+        // What the other export, into the same folder with --manifest csv, left when it ended meanwhile.
+        let others = Data("another export's picture".utf8)
+        let listed = ExportedFile(file: "undated_fog_original.jpg", photo: fog.id, originalPath: fog.path, variant: .original, parameters: nil,
+                                  size: others.count, width: 40, height: 30, sha256: CryptoHasher().sha256(others))
+        let manifestJSON = try ExportService.manifestJSON([listed]), manifestCSV = ExportService.manifestCSV([listed])
+        files.whileLocked = { [files] folder in
+            guard folder == "/out" else { return }
+            files["/out/undated_fog_original.jpg"] = others
+            files["/out/manifest.json"] = manifestJSON
+            files["/out/manifest.csv"] = manifestCSV
+        }
+        _ = try await service().export([bus], options: ExportOptions(variants: [.original]), to: FolderDestination(directory: "/out", fileSystem: files))
+        let manifest = try JSONDecoder().decode([ExportedFile].self, from: try XCTUnwrap(files["/out/manifest.json"]))
+        XCTAssertEqual(manifest.map(\.file), ["undated_fog_original.jpg", "2021-06-01_bus_original.jpg"])
+        let lines = String(decoding: try XCTUnwrap(files["/out/manifest.csv"]), as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.dropFirst().map { String($0.split(separator: ",")[0]) }, manifest.map(\.file), "the CSV the other asked for agrees")
     }
 
     func testOtherBytesUnderTheNameGoToTheNextFreeNameOnceAndAreFoundThereAgain() async throws {

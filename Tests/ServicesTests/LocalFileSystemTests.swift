@@ -79,6 +79,18 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(found, [root + "/a.jpg", root + "/trip/b.jpg"])
     }
 
+    func testAFolderIsLockedAgainstOtherLockersWhileTheBodyRuns() throws {
+        try manager.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
+        // Another process's attempt, as flock sees it: another open file description of the folder.
+        let other = open(root + "/out", O_RDONLY | O_DIRECTORY)
+        defer { close(other) }
+        let tried = try fileSystem.whileLocking(root + "/out") { flock(other, LOCK_EX | LOCK_NB) == 0 ? 0 : errno }
+        XCTAssertEqual(tried, EWOULDBLOCK, "held while the body runs")
+        XCTAssertEqual(flock(other, LOCK_EX | LOCK_NB), 0, "let go after it")
+        flock(other, LOCK_UN)
+        XCTAssertEqual(try fileSystem.whileLocking(root + "/not-there") { 7 }, 7, "no folder yet: no other export wrote there")
+    }
+
     func testAPartOfAFileIsReadFromItsOffset() throws {
         try write("zip", "0123456789")
         XCTAssertEqual(try fileSystem.part(of: root + "/zip", from: 3, count: 4), Data("3456".utf8))
