@@ -61,6 +61,9 @@ public struct ImportSummary: Equatable, Sendable {
     /// Stopped by an interruption before every file was examined: what was examined is written, and
     /// the same import goes on from there.
     public var interrupted = false
+    /// Files the walk found that were gone when they were read (moved or deleted while the import ran):
+    /// no failure, for there is nothing there to fail; the next import finds them where they went.
+    public var vanished = 0
     /// Thumbnails made but not kept, and why (a full disk): a cache the web gallery fills on first sight.
     public var thumbnailsNotKept = 0
     public var thumbnailsNotKeptReason: String?
@@ -142,6 +145,8 @@ public struct ImportService: Sendable {
     /// What examining one file found, before the catalogue decides what it means.
     enum Examination: Sendable {
         case notAPhoto
+        /// Gone between the walk and the read.
+        case vanished
         /// A photo in a format not read yet ("HEIC").
         case unsupported(format: String)
         case failed(String)
@@ -360,14 +365,14 @@ public struct ImportService: Sendable {
                 let head = try fileSystem.head(of: file.path, count: Self.sniffedBytes)
                 if let other = kindOtherThanPhoto(head, fileExtension: fileExtension) { return other }
             } catch {
-                return .failed(Self.unreadableReason + error.plainDescription)
+                return fileSystem.exists(file.path) ? .failed(Self.unreadableReason + error.plainDescription) : .vanished
             }
         }
         let data: Data
         do {
             data = try fileSystem.contents(of: file.path)
         } catch {
-            return .failed(Self.unreadableReason + error.plainDescription)
+            return fileSystem.exists(file.path) ? .failed(Self.unreadableReason + error.plainDescription) : .vanished
         }
         if let other = kindOtherThanPhoto(data, fileExtension: fileExtension) { return other }
         let sha256 = hasher.sha256(data)
@@ -447,6 +452,8 @@ public struct ImportService: Sendable {
                 switch examination {
                 case .notAPhoto:
                     outcome.skipped += 1
+                case .vanished:
+                    outcome.vanished += 1
                 case .showhidePicture:
                     // Saved over a photo's file (its show picture under its name): that photo is no longer there.
                     try release(file, writer)
@@ -507,6 +514,7 @@ public struct ImportService: Sendable {
         summary.changed += outcome.changed
         summary.duplicates += outcome.duplicates
         summary.skipped += outcome.skipped
+        summary.vanished += outcome.vanished
         summary.showhidePictures += outcome.showhidePictures
         // Found by the walk, told apart only by their content: left out, as those told by their path are.
         summary.found -= outcome.showhidePictures

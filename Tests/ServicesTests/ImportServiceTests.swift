@@ -101,6 +101,18 @@ final class ImportServiceTests: XCTestCase {
         XCTAssertEqual(files.readPaths, ["/lib/c.jpg", "/lib/d.jpg"], "what was imported is not read again")
     }
 
+    func testAFileGoneBetweenTheWalkAndItsReadIsNoFailure() async throws {
+        // Renamed or moved while the import ran: it failed with "no such file or directory", exit 1.
+        for name in ["a", "b", "c"] { files["/lib/\(name).jpg"] = FakePhoto.data(seed: name) }
+        files.expectedMissing = ["/lib/b.jpg"]
+        files.beforeRead = { [files] path in
+            if path == "/lib/b.jpg" { try? files.remove(path) }
+        }
+        let summary = try await importLibrary(jobs: 1)
+        XCTAssertEqual([summary.imported, summary.vanished, summary.failed], [2, 1, 0])
+        XCTAssertEqual(try catalogue.failures(), [])
+    }
+
     func testAFolderThatStillCannotBeReadIsStillFailing() async throws {
         files.walkProblems = [WalkProblem(path: "/lib/locked", reason: "permission denied")]
         files["/lib/a.jpg"] = FakePhoto.data(seed: "a")

@@ -271,6 +271,14 @@ final class GalleryCommandTests: XCTestCase {
         XCTAssertEqual(json["showhidePictures"] as? Int, 12)
     }
 
+    func testFilesGoneWhileReadAreSaidInTheSummaryNotAsFailures() throws {
+        var summary = ImportSummary()
+        summary.imported = 3
+        summary.vanished = 2
+        XCTAssertEqual(ImportPresenter(console: spy.console).line(summary), "imported 3, unchanged 0, moved 0, duplicates 0, failed 0, "
+                       + "gone while read 2 (moved or deleted during the import: the next import finds them where they went) in 0.00 s")
+    }
+
     func testThumbnailsNotKeptAreSaidAfterTheSummary() throws {
         var summary = ImportSummary()
         summary.imported = 140

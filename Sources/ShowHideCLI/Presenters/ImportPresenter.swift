@@ -25,6 +25,7 @@ struct ImportPresenter {
         var unsupported: [UnsupportedJSON]
         var interrupted: Bool
         var thumbnailsNotKept: Int
+        var vanished: Int
     }
 
     struct UnsupportedJSON: Encodable {
@@ -42,7 +43,8 @@ struct ImportPresenter {
                 failures: summary.failures.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 stillFailing: summary.stillFailing.map { FailureJSON(path: $0.path, reason: $0.reason) },
                 unsupported: summary.unsupported.map { UnsupportedJSON(path: $0.path, format: $0.format) },
-                interrupted: summary.interrupted, thumbnailsNotKept: summary.thumbnailsNotKept
+                interrupted: summary.interrupted, thumbnailsNotKept: summary.thumbnailsNotKept,
+                vanished: summary.vanished
             )))
             sayNotices(summary)
             return
@@ -86,6 +88,9 @@ struct ImportPresenter {
             parts.append("unsupported \(summary.unsupported.count) (\(formats): not read yet)")
         }
         if summary.skipped > 0 { parts.append("skipped \(summary.skipped) (not photos)") }
+        if summary.vanished > 0 {
+            parts.append("gone while read \(summary.vanished) (moved or deleted during the import: the next import finds them where they went)")
+        }
         if summary.showhidePictures > 0 {
             parts.append("left out \(summary.showhidePictures) (pictures showhide made: show and hide pictures, an export's or an inspiration page's)")
         }
