@@ -247,9 +247,14 @@ struct GalleryPages: Sendable {
     }
 
     /// A download some of whose ticked photos made no show picture: which, and why, with the others to download.
-    func partialDownload(failures: [(id: PhotoID, path: String, reason: String)], made: [PhotoID], readOnly: Bool) -> String {
+    /// - Parameter failures: a photo without a path is one no longer in the catalogue: named by its id, unlinked.
+    func partialDownload(failures: [(id: PhotoID, path: String?, reason: String)], made: [PhotoID], readOnly: Bool) -> String {
         var context = Self.frame(title: "Not every photo could be downloaded", section: "", readOnly: readOnly)
-        context["failures"] = failures.map { ["id": $0.id, "name": ($0.path as NSString).lastPathComponent, "reason": $0.reason] }
+        context["failures"] = failures.map { failure -> [String: Any] in
+            var entry: [String: Any] = ["id": failure.id, "reason": failure.reason]
+            if let path = failure.path { entry["name"] = (path as NSString).lastPathComponent }
+            return entry
+        }
         context["made"] = made.map { ["id": $0] }
         context["madeCount"] = made.count == 1 ? "the other photo's show picture" : "the other \(made.count) photos' show pictures"
         return render("partialDownload", context)

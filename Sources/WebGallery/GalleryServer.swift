@@ -262,7 +262,16 @@ public struct GalleryServer: Sendable {
         guard (1...Self.exportLimit).contains(ids.count) else {
             throw GalleryRequestError.invalid("Tick between 1 and \(Self.exportLimit) photos to download.")
         }
-        let photos = try ids.map { try photo($0) }
+        // A photo removed since the page was shown (another shell's `gallery remove`) is said with the others
+        // that made no picture, and the rest are offered, where the whole download answered 404.
+        var photos: [CataloguedPhoto] = [], removed: [PhotoID] = []
+        for id in ids {
+            if let photo = try catalogue.photo(id: id) { photos.append(photo) } else { removed.append(id) }
+        }
+        guard !photos.isEmpty else {
+            throw GalleryRequestError.notFound(removed.count == 1 ? "There is no photo \(removed[0]) in the catalogue."
+                                               : "None of the ticked photos is in the catalogue any more: reload the page.")
+        }
         let path = LibraryFolder.path(LibraryFolder.exports, inLibrary: libraryDirectory) + "/gallery-\(UUID().uuidString).zip"
         let summary = try await exporter.exportShowVariants(of: photos, toZip: path)
         // Sent, the zip is taken away by its body once written out; otherwise here.
@@ -280,10 +289,11 @@ public struct GalleryServer: Sendable {
         }
         // Some ticked photos made none (a file gone, one that no longer decodes): said, with the rest to download,
         // rather than a zip that leaves them out in silence.
-        guard summary.failures.isEmpty else {
+        guard summary.failures.isEmpty && removed.isEmpty else {
             let made = summary.files.map(\.photo).reduce(into: [PhotoID]()) { if !$0.contains($1) { $0.append($1) } }
-            return Self.html(pages.partialDownload(failures: summary.failures.map { ($0.photoID, $0.path, $0.reason) }, made: made,
-                                                   readOnly: settings.readOnly), status: .conflict)
+            let failures = summary.failures.map { (id: $0.photoID, path: Optional($0.path), reason: $0.reason) }
+                + removed.map { (id: $0, path: String?.none, reason: "no longer in the catalogue (removed since the page was shown)") }
+            return Self.html(pages.partialDownload(failures: failures, made: made, readOnly: settings.readOnly), status: .conflict)
         }
         guard let size = fileSystem.stamp(of: path)?.size else { throw GalleryRequestError.notFound("The download's zip file was taken away before it was sent: tick the photos again.") }
         var response = Response(status: .ok, headers: [.contentType: "application/zip", .cacheControl: "no-store"],

@@ -132,7 +132,7 @@ enum GalleryTemplates {
     {{> head}}
     <main class="error">
     <h1>Not every ticked photo has a show picture</h1>
-    <ul>{{#failures}}<li><a href="/photos/{{id}}">{{name}}</a> (photo {{id}}): {{reason}}</li>{{/failures}}</ul>
+    <ul>{{#failures}}<li>{{#name}}<a href="/photos/{{id}}">{{name}}</a> (photo {{id}}){{/name}}{{^name}}photo {{id}}{{/name}}: {{reason}}</li>{{/failures}}</ul>
     <form method="post" action="/export">{{#made}}<input type="hidden" name="id" value="{{id}}">{{/made}}<button type="submit">Download {{madeCount}} (.zip)</button></form>
     <p><a href="/">Back to the photos</a></p>
     </main>

@@ -150,6 +150,25 @@ final class ExportRouteTests: XCTestCase {
         XCTAssertEqual(fixture.fileSystem.walk(["\(fixture.library)/exports"]).files.map(\.path), [], "the zip made is taken away")
     }
 
+    func testADownloadOfAPhotoRemovedSinceThePageWasShownOffersTheRest() async throws {
+        // The whole download answered 404 (`There is no photo 999`) for one ticked photo another shell removed.
+        let exporter = ExporterSpy(files: fixture.fileSystem)
+        let sea = fixture.ids["sea"]!
+        try await test(exporter) { client in
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=999&id=\(sea)")) { response in
+                XCTAssertEqual(response.status, .conflict)
+                let html = response.text
+                XCTAssertTrue(html.contains("<li>photo 999: no longer in the catalogue (removed since the page was shown)</li>"), html)
+                XCTAssertTrue(html.contains(#"<input type="hidden" name="id" value="\#(sea)">"#), html)
+            }
+            try await client.execute(uri: "/export", method: .post, headers: Self.sameOrigin, body: ByteBuffer(string: "id=998&id=999")) { response in
+                XCTAssertEqual(response.status, .notFound)
+                XCTAssertTrue(response.text.contains("None of the ticked photos is in the catalogue any more: reload the page."), response.text)
+            }
+        }
+        XCTAssertEqual(exporter.calls.map(\.photos), [[sea]], "the photos still there, and nothing when none is")
+    }
+
     func testADownloadThatCannotBeWrittenSaysWhyInWords() async throws {
         let server = GalleryServer(catalogue: fixture.catalogue, fileSystem: fixture.fileSystem, decoder: fixture.decoder,
                                    encoder: fixture.encoder, clock: FakeClock(), variantMaker: nil, exporter: UnwritableExporter(),
