@@ -37,10 +37,7 @@ public final class ZipDestination: ExportDestination {
             switch onConflict {
             case .overwrite: break
             case .skip: throw ExportError.destinationExists(path)
-            case .unique:
-                var number = 2
-                while files.fileExists(atPath: FileNameTemplate.numbered(path, number)) { number += 1 }
-                chosen = FileNameTemplate.numbered(path, number)
+            case .unique: chosen = Self.firstFreeName(numbering: path)
             }
         }
         // FileManager says "file exists" when a folder on the way is a file: say which.
@@ -119,17 +116,20 @@ public final class ZipDestination: ExportDestination {
         }
         // Otherwise the name is taken only if it is still free: another export to the same file may have
         // finished meanwhile, and a rename would replace its archive. A hard link is made only where nothing is.
-        var number = 1
         while !(try claim(location)) {
             guard onConflict == .unique else {
                 try? FileManager.default.removeItem(atPath: temporary)
                 throw ExportError.destinationExists(location)
             }
-            repeat {
-                number += 1
-                location = FileNameTemplate.numbered(requested, number)
-            } while FileManager.default.fileExists(atPath: location)
+            location = Self.firstFreeName(numbering: requested)
         }
+    }
+
+    /// `name_2.zip`, `name_3.zip`, …: the first of them nothing is at.
+    static func firstFreeName(numbering path: String) -> String {
+        var number = 2
+        while FileManager.default.fileExists(atPath: FileNameTemplate.numbered(path, number)) { number += 1 }
+        return FileNameTemplate.numbered(path, number)
     }
 
     /// Puts the archive at `name` if nothing is there; false when something is.

@@ -28,9 +28,21 @@ public enum LibraryFolder {
         return path.hasPrefix(folder) && isOwn(path.dropFirst(folder.count))
     }
 
+    /// Whether `folder` is one of showhide's own folders in the library folder `directory` (both spelt
+    /// alike), or inside one: every file there is showhide's.
+    public static func isOwnFolder(_ folder: String, inLibrary directory: String) -> Bool {
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        guard folder.hasPrefix(base) else { return false }
+        let relative = folder.dropFirst(base.count)
+        return ownFolders.contains { relative == $0 || relative.hasPrefix($0 + "/") }
+    }
+
+    /// The folders whose every file is showhide's.
+    private static let ownFolders = [variants, exports, oldThumbnails]
+
     /// Whether `relative`, a path inside a library folder, is one of showhide's own files there.
     public static func isOwn(_ relative: Substring) -> Bool {
-        if [variants, exports, oldThumbnails].contains(where: { relative.hasPrefix($0 + "/") }) { return true }
+        if ownFolders.contains(where: { relative.hasPrefix($0 + "/") }) { return true }
         return !relative.contains("/") && ([catalogue, thumbnails].contains(where: relative.hasPrefix) || relative == accessToken)
     }
 }

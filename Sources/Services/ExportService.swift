@@ -637,8 +637,9 @@ public final class FolderDestination: ExportDestination {
     public func write(_ data: Data, as name: String) throws {
         // A library's own file is refused even where there is none yet (`--template catalogue.sqlite`);
         // a photo's only where it is there to be written over, for that asks the catalogue.
-        if let reason = protected?.libraryReason(against: path(name)) { throw ProtectedFileError(path: path(name), reason: reason) }
-        if contains(name) { try protected?.refusing(path(name)) }
+        if let reason = try protected?.libraryReason(against: path(name)) ?? (contains(name) ? protected?.photoReason(against: path(name)) : nil) {
+            throw ProtectedFileError(path: path(name), reason: reason)
+        }
         do {
             try fileSystem.writeAtomically(data, to: path(name))
         } catch let error as FileWriteError where error.what.hasSuffix(path(name)) {

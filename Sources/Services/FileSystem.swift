@@ -86,6 +86,10 @@ public protocol FileSystem: Sendable {
     func whileLocking<T>(_ folder: String, _ body: () throws -> T) throws -> T
 }
 
+/// What a name whose bytes are not UTF-8 is said to be: Swift has it as text, with U+FFFD for those
+/// bytes, and that text names no file.
+public let notUTF8 = "not valid UTF-8 (shown with \u{FFFD} for the bytes that are not)"
+
 /// A path that names something other than a file or a folder: a named pipe, a socket, a device.
 public struct NotAFile: Error, Equatable, LocalizedError {
     public var kind: String
@@ -386,7 +390,7 @@ private struct Walker {
         closedir(directory)
         for name in undecodable.sorted() {
             problem(path.hasSuffix("/") ? path + name : path + "/" + name,
-                    "the name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not): rename it to import it")
+                    "the name is \(notUTF8): rename it to import it")
         }
         let inside = ancestors.union([identity])
         for name in names.sorted() {

@@ -87,7 +87,7 @@ public struct PhotoInspector: Sendable {
         } catch {
             // A name that is not UTF-8 reaches us with U+FFFD for its bytes, and so names no file.
             if path.contains("\u{FFFD}") && !fileSystem.exists(path) {
-                throw .unreadable(path: path, reason: "the name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not), "
+                throw .unreadable(path: path, reason: "the name is \(notUTF8), "
                                   + "so it cannot be opened by it: rename the file")
             }
             if error.posixErrorCode == EISDIR {

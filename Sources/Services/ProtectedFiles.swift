@@ -34,8 +34,7 @@ public struct ProtectedFiles: Sendable {
     /// nil when files may be.
     public func folderReason(against folder: String) -> String? {
         let library = fileSystem.resolvingLinks(libraryDirectory)
-        // Any name in an own folder is own; in the library folder itself, a name like this one is the user's.
-        guard LibraryFolder.isOwn((fileSystem.resolvingLinks(folder) as NSString).appendingPathComponent("-"), inLibrary: library) else { return nil }
+        guard LibraryFolder.isOwnFolder(fileSystem.resolvingLinks(folder), inLibrary: library) else { return nil }
         return "it is one of the library's own folders (\(library)), whose files showhide keeps and deletes"
     }
 

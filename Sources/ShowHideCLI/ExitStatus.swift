@@ -53,7 +53,7 @@ struct MissingInput: Error, LocalizedError, Equatable {
     var errorDescription: String? {
         // A name typed in bytes that are not UTF-8 reaches us with U+FFFD for them, and so names nothing.
         if paths.allSatisfy({ $0.contains("\u{FFFD}") }) {
-            return "\(paths.joined(separator: ", ")): the name is not valid UTF-8 (shown with \u{FFFD} for the bytes that are not), "
+            return "\(paths.joined(separator: ", ")): the name is \(notUTF8), "
                 + "so it cannot be opened by it: rename it to import it; nothing was imported"
         }
         let named = paths.joined(separator: ", ")

@@ -3,6 +3,7 @@ import Catalogue
 import CatalogueSQLite
 import Foundation
 import Imaging
+import Services
 
 /// `--library DIR`, shared by every command that uses the catalogue.
 struct LibraryOptions: ParsableArguments {
@@ -58,8 +59,8 @@ struct LibraryOptions: ParsableArguments {
         // The arguments reach Swift as text: bytes that are not UTF-8 become U+FFFD, which names another folder
         // (import made one beside the library).
         if directory.contains("\u{FFFD}") {
-            environment.console.warn("showhide: the library folder \(directory) has a name that is not valid UTF-8 (shown with \u{FFFD} for "
-                                     + "the bytes that are not), so it cannot be opened by it: rename the folder")
+            environment.console.warn("showhide: the library folder \(directory) has a name that is \(notUTF8), "
+                                     + "so it cannot be opened by it: rename the folder")
             throw ExitStatus.usage
         }
         do {
