@@ -84,6 +84,9 @@ public protocol FileSystem: Sendable {
     /// that asks the same (an advisory lock: two exports writing one manifest); `body` alone when the
     /// folder cannot be locked (not there yet: no other export wrote in it).
     func whileLocking<T>(_ folder: String, _ body: () throws -> T) throws -> T
+    /// Whether a process is writing the file at `path` now (it holds it locked, as `writeAtomically` does
+    /// its temporary file until it is renamed): false for one a killed process left.
+    func isBeingWritten(_ path: String) -> Bool
 }
 
 /// What a name whose bytes are not UTF-8 is said to be: Swift has it as text, with U+FFFD for those
@@ -235,7 +238,11 @@ public struct LocalFileSystem: FileSystem {
             do {
                 try Self.makeFolders(folder)
                 beforeCreating()
-                try Self.create(temporary, with: data, named: path, mode: mode)
+                // Renamed while still open and locked: a process clearing leftovers takes a partial file away
+                // only when no writer holds it (`isBeingWritten`).
+                try Self.create(temporary, with: data, named: path, mode: mode) {
+                    guard rename(temporary, path) == 0 else { throw Self.posixError("cannot write \(path)") }
+                }
                 break
             } catch let error as FileWriteError where error.code == ENOENT && attempt < Self.attemptsAtAVanishingFolder {
                 continue
@@ -245,11 +252,13 @@ public struct LocalFileSystem: FileSystem {
                 throw error
             }
         }
-        guard rename(temporary, path) == 0 else {
-            let error = Self.posixError("cannot write \(path)")
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
-        }
+    }
+
+    public func isBeingWritten(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
     public func remove(_ path: String) throws {
@@ -273,10 +282,13 @@ public struct LocalFileSystem: FileSystem {
     /// A new file holding `data`, created with mode 0664 less the user's umask: the umask decides, and
     /// the file is never writable by others whatever it is.
     /// Errors name the file as `name` (the path the user knows, not the temporary one).
-    static func create(_ path: String, with data: Data, named name: String? = nil, mode: mode_t = 0o664) throws {
+    /// - Parameter beforeClosing: run while the file is still open and locked, its bytes written.
+    static func create(_ path: String, with data: Data, named name: String? = nil, mode: mode_t = 0o664,
+                       beforeClosing: () throws -> Void = {}) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw posixError("cannot create \(name ?? path)") }
         defer { close(descriptor) }
+        flock(descriptor, LOCK_EX)
         try data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -288,6 +300,7 @@ public struct LocalFileSystem: FileSystem {
                 offset += written
             }
         }
+        try beforeClosing()
     }
 
     /// The folder and any missing parents, each with mode 0775 less the umask (never writable by others).

@@ -307,15 +307,13 @@ public struct ProcessingService: Sendable {
         }
     }
 
-    /// Temporary files a crash left behind in these photos' variant folders: only those older than a
-    /// variant takes to write, for a recent one may be another process's, being written now (a
-    /// `process --all` while the gallery makes a photo's variants). Other folders' are left to
-    /// `gallery check --repair`, so that a photo made from the gallery does not walk every variant.
+    /// Temporary files a crash left behind in these photos' variant folders: only those no process is
+    /// writing, for one may be another process's, being written now (a `process --all` while the gallery
+    /// makes a photo's variants). Other folders' are left to `gallery check --repair`, so that a photo made
+    /// from the gallery does not walk every variant.
     private func removeLeftovers(of photos: [CataloguedPhoto]) {
         let folders = Set(photos.map { VariantSpec.folder(ofContent: $0.facts.sha256, inVariants: variantsDirectory) })
-        let olderThan = Int64((clock.now().timeIntervalSince1970 - CatalogueCheck.recentFileAge) * 1e9)
-        for file in fileSystem.walk(folders.sorted()).files
-        where file.path.hasSuffix(partialFileSuffix) && file.stamp.modifiedAtNanoseconds < olderThan {
+        for file in fileSystem.walk(folders.sorted()).files where file.path.hasSuffix(partialFileSuffix) && !fileSystem.isBeingWritten(file.path) {
             try? fileSystem.remove(file.path)
         }
     }

@@ -137,6 +137,15 @@ public final class FakeFileSystem: FileSystem, @unchecked Sendable {
         return try body()
     }
 
+    /// Paths another process is writing now (`isBeingWritten`).
+    public var beingWritten: Set<String> {
+        get { lock.withLock { writing } }
+        set { lock.withLock { writing = newValue } }
+    }
+    private var writing: Set<String> = []
+
+    public func isBeingWritten(_ path: String) -> Bool { beingWritten.contains(path) }
+
     /// What every write throws, when set (a full disk).
     public var writeFailure: (any Error & Sendable)? {
         get { lock.withLock { failingWrites } }

@@ -91,6 +91,18 @@ final class LocalFileSystemTests: XCTestCase {
         XCTAssertEqual(try fileSystem.whileLocking(root + "/not-there") { 7 }, 7, "no folder yet: no other export wrote there")
     }
 
+    func testAFileIsBeingWrittenWhileAWriterHoldsItLocked() throws {
+        try write("show.jpg.partial")
+        XCTAssertFalse(fileSystem.isBeingWritten(root + "/show.jpg.partial"), "left by a writer gone")
+        let writer = open(root + "/show.jpg.partial", O_WRONLY)
+        defer { close(writer) }
+        XCTAssertEqual(flock(writer, LOCK_EX), 0)
+        XCTAssertTrue(fileSystem.isBeingWritten(root + "/show.jpg.partial"))
+        flock(writer, LOCK_UN)
+        XCTAssertFalse(fileSystem.isBeingWritten(root + "/show.jpg.partial"))
+        XCTAssertFalse(fileSystem.isBeingWritten(root + "/gone.partial"))
+    }
+
     func testAPartOfAFileIsReadFromItsOffset() throws {
         try write("zip", "0123456789")
         XCTAssertEqual(try fileSystem.part(of: root + "/zip", from: 3, count: 4), Data("3456".utf8))

@@ -220,20 +220,18 @@ final class ProcessingServiceTests: XCTestCase {
         XCTAssertEqual([fourth.made.count, fourth.unchanged], [0, 2])
     }
 
-    func testLeftoverTemporaryFilesOfThePhotosProcessedAreRemovedOnceOlderThanAWriteTakes() async throws {
+    func testLeftoverTemporaryFilesOfThePhotosProcessedAreRemovedWhenNoProcessIsWritingThem() async throws {
         let photos = try await importPhotos(["/photos/red.jpg": FakePhoto.data(width: 8, height: 8, seed: "red", colour: "#D01020")])
         let folder = VariantSpec.folder(ofContent: photos[0].facts.sha256, inVariants: "/library/variants")
         let abandoned = folder + "/show-1.jpg.1234" + partialFileSuffix, beingWritten = folder + "/hide-1.jpg.5678" + partialFileSuffix
         let otherPhotos = "/library/variants/ab/abc/show-1.jpg.1234" + partialFileSuffix
         for path in [abandoned, beingWritten, otherPhotos] { files[path] = Data("half".utf8) }
         files["/library/variants/ab/abc/show-1.jpg"] = Data("whole".utf8)
-        let now = Int64(clock.now().timeIntervalSince1970 * 1e9)
-        files.setStamp(FileStamp(size: 4, modifiedAtNanoseconds: now - Int64(CatalogueCheck.recentFileAge * 1e9) - 1), for: abandoned)
-        files.setStamp(FileStamp(size: 4, modifiedAtNanoseconds: now - 1_000_000_000), for: beingWritten)
+        files.beingWritten = [beingWritten]
 
         _ = try await service().process(photos)
         XCTAssertNil(files[abandoned], "a crash's leftover")
-        XCTAssertNotNil(files[beingWritten], "written a second ago: another process's, not to be taken from under it")
+        XCTAssertNotNil(files[beingWritten], "another process's, being written: not to be taken from under it")
         XCTAssertNotNil(files[otherPhotos], "another photo's folder is not walked: check --repair removes it")
         XCTAssertNotNil(files["/library/variants/ab/abc/show-1.jpg"])
     }
